@@ -1,0 +1,1 @@
+//! Inputs for weft's benchmarks (see `benches/`).

@@ -1,0 +1,145 @@
+//! weft's own colour palette: what OSC 4/10/11/12 queries are answered from.
+//!
+//! Answers never come from the user's real terminal, so one pane cannot learn anything about
+//! another or about the outer terminal through them.
+
+use crate::cell::Rgb;
+
+/// The 256 palette entries plus the default foreground, background and cursor colours.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Palette {
+    entries: [Rgb; 256],
+    /// Default foreground (OSC 10).
+    pub foreground: Rgb,
+    /// Default background (OSC 11).
+    pub background: Rgb,
+    /// Cursor colour (OSC 12).
+    pub cursor: Rgb,
+}
+
+impl Default for Palette {
+    fn default() -> Self {
+        Palette {
+            entries: std::array::from_fn(|i| xterm_color(i as u8)),
+            foreground: Rgb::new(0xe5, 0xe5, 0xe5),
+            background: Rgb::new(0, 0, 0),
+            cursor: Rgb::new(0xe5, 0xe5, 0xe5),
+        }
+    }
+}
+
+impl Palette {
+    /// Entry `i`.
+    pub fn get(&self, i: u8) -> Rgb {
+        self.entries[usize::from(i)]
+    }
+
+    /// Sets entry `i`.
+    pub fn set(&mut self, i: u8, rgb: Rgb) {
+        self.entries[usize::from(i)] = rgb;
+    }
+
+    /// Resets entry `i` to xterm's default.
+    pub fn reset(&mut self, i: u8) {
+        self.entries[usize::from(i)] = xterm_color(i);
+    }
+}
+
+/// xterm's default colour for palette index `i`.
+pub fn xterm_color(i: u8) -> Rgb {
+    const ANSI: [(u8, u8, u8); 16] = [
+        (0x00, 0x00, 0x00),
+        (0xcd, 0x00, 0x00),
+        (0x00, 0xcd, 0x00),
+        (0xcd, 0xcd, 0x00),
+        (0x00, 0x00, 0xee),
+        (0xcd, 0x00, 0xcd),
+        (0x00, 0xcd, 0xcd),
+        (0xe5, 0xe5, 0xe5),
+        (0x7f, 0x7f, 0x7f),
+        (0xff, 0x00, 0x00),
+        (0x00, 0xff, 0x00),
+        (0xff, 0xff, 0x00),
+        (0x5c, 0x5c, 0xff),
+        (0xff, 0x00, 0xff),
+        (0x00, 0xff, 0xff),
+        (0xff, 0xff, 0xff),
+    ];
+    match i {
+        0..=15 => {
+            let (r, g, b) = ANSI[usize::from(i)];
+            Rgb::new(r, g, b)
+        }
+        16..=231 => {
+            let n = i - 16;
+            let level = |v: u8| if v == 0 { 0 } else { 55 + v * 40 };
+            Rgb::new(level(n / 36), level((n / 6) % 6), level(n % 6))
+        }
+        _ => {
+            let v = 8 + (i - 232) * 10;
+            Rgb::new(v, v, v)
+        }
+    }
+}
+
+/// Parses an X11 colour spec as programs send it: `rgb:r/g/b` (1-4 hex digits each) or
+/// `#rgb`, `#rrggbb`, `#rrrrggggbbbb`. Named colours are not supported.
+pub fn parse_color_spec(spec: &[u8]) -> Option<Rgb> {
+    let spec = std::str::from_utf8(spec).ok()?;
+    if let Some(rest) = spec.strip_prefix("rgb:") {
+        let mut parts = rest.split('/');
+        let mut component = || -> Option<u8> {
+            let p = parts.next()?;
+            if p.is_empty() || p.len() > 4 {
+                return None;
+            }
+            let v = u32::from_str_radix(p, 16).ok()?;
+            let max = (1u32 << (4 * p.len())) - 1;
+            Some((v * 255 / max) as u8)
+        };
+        let rgb = Rgb::new(component()?, component()?, component()?);
+        return parts.next().is_none().then_some(rgb);
+    }
+    let hex = spec.strip_prefix('#')?;
+    if hex.is_empty() || hex.len() % 3 != 0 || hex.len() > 12 {
+        return None;
+    }
+    let n = hex.len() / 3;
+    let max = (1u32 << (4 * n)) - 1;
+    let component = |i: usize| -> Option<u8> {
+        let v = u32::from_str_radix(hex.get(i * n..(i + 1) * n)?, 16).ok()?;
+        Some((v * 255 / max) as u8)
+    };
+    Some(Rgb::new(component(0)?, component(1)?, component(2)?))
+}
+
+/// Formats a colour the way xterm answers queries: `rgb:rrrr/gggg/bbbb`.
+pub fn format_color_spec(rgb: Rgb) -> String {
+    format!(
+        "rgb:{:02x}{:02x}/{:02x}{:02x}/{:02x}{:02x}",
+        rgb.r, rgb.r, rgb.g, rgb.g, rgb.b, rgb.b
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_common_specs() {
+        assert_eq!(parse_color_spec(b"rgb:ff/80/00"), Some(Rgb::new(255, 128, 0)));
+        assert_eq!(parse_color_spec(b"rgb:ffff/0000/8080"), Some(Rgb::new(255, 0, 128)));
+        assert_eq!(parse_color_spec(b"#ff8000"), Some(Rgb::new(255, 128, 0)));
+        assert_eq!(parse_color_spec(b"#f80"), Some(Rgb::new(255, 136, 0)));
+        assert_eq!(parse_color_spec(b"red"), None);
+        assert_eq!(parse_color_spec(b"rgb:1/2"), None);
+    }
+
+    #[test]
+    fn cube_and_greys_match_xterm() {
+        assert_eq!(xterm_color(16), Rgb::new(0, 0, 0));
+        assert_eq!(xterm_color(231), Rgb::new(255, 255, 255));
+        assert_eq!(xterm_color(232), Rgb::new(8, 8, 8));
+        assert_eq!(xterm_color(255), Rgb::new(238, 238, 238));
+    }
+}

@@ -1,0 +1,566 @@
+//! Bytes to [`Handler`] calls: the one place that knows how sequences are spelled.
+//!
+//! `vte` does the state machine; [`Performer`] translates its callbacks into semantic calls.
+//! Unknown or malformed sequences are ignored, never errors. Two guards keep hostile input
+//! bounded: OSC strings longer than [`MAX_OSC_BYTES`] are cut off before they reach vte's buffer
+//! (and then ignored), and only DECRQSS requests of DCS strings are buffered at all.
+
+use crate::cell::{Color, Hyperlink, Rgb, UnderlineStyle};
+use crate::handler::{
+    Charset, DeviceAttributes, DynamicColor, EraseScope, Handler, PromptMark, Sgr, Terminator,
+};
+use vte::{Params, Perform};
+
+/// Longest OSC payload kept (clipboard writes are the big ones); longer ones are dropped whole.
+pub const MAX_OSC_BYTES: usize = 1 << 20;
+/// Longest DECRQSS request buffered; real requests are a few bytes.
+const MAX_DECRQSS_BYTES: usize = 16;
+
+/// The parser: vte's state machine plus weft's guards. One per screen.
+#[derive(Default)]
+pub struct Parser {
+    vte: vte::Parser,
+    osc_guard: OscGuard,
+    state: PerformState,
+}
+
+impl std::fmt::Debug for Parser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Parser").finish_non_exhaustive()
+    }
+}
+
+/// What the adapter remembers between callbacks.
+#[derive(Default)]
+struct PerformState {
+    /// The OSC being dispatched overflowed [`MAX_OSC_BYTES`]: ignore it.
+    osc_overflowed: bool,
+    /// Inside a DECRQSS string: the request so far.
+    decrqss: Option<Vec<u8>>,
+}
+
+impl Parser {
+    /// A parser in the ground state.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Feeds bytes, calling `handler` for everything they mean.
+    pub fn advance<H: Handler>(&mut self, handler: &mut H, bytes: &[u8]) {
+        let mut performer = Performer {
+            handler,
+            state: &mut self.state,
+        };
+        let vte = &mut self.vte;
+        self.osc_guard.feed(bytes, |chunk, overflowed| {
+            if overflowed {
+                performer.state.osc_overflowed = true;
+            }
+            vte.advance(&mut performer, chunk);
+        });
+    }
+}
+
+/// Tracks whether the byte stream is inside an OSC string, and how long it has run, so that a
+/// never-ending OSC cannot grow vte's buffer without bound.
+#[derive(Default)]
+struct OscGuard {
+    state: GuardState,
+    len: usize,
+}
+
+#[derive(Default, Clone, Copy, PartialEq, Eq)]
+enum GuardState {
+    #[default]
+    Outside,
+    AfterEsc,
+    InOsc,
+}
+
+impl OscGuard {
+    /// Splits `bytes` into the chunks to pass on, leaving out OSC bytes past the cap. `pass` gets
+    /// each chunk and whether an OSC overflowed just before it.
+    fn feed(&mut self, bytes: &[u8], mut pass: impl FnMut(&[u8], bool)) {
+        let mut i = 0;
+        let mut pass_from = 0;
+        let mut overflowed = false;
+        while i < bytes.len() {
+            match self.state {
+                GuardState::Outside => match memchr_esc(&bytes[i..]) {
+                    None => i = bytes.len(),
+                    Some(p) => {
+                        i += p + 1;
+                        self.state = GuardState::AfterEsc;
+                    }
+                },
+                GuardState::AfterEsc => {
+                    self.state = match bytes[i] {
+                        b']' => {
+                            self.len = 0;
+                            GuardState::InOsc
+                        }
+                        // vte executes these and stays in the escape state.
+                        0x00..=0x17 | 0x19 | 0x1b..=0x1f | 0x7f => GuardState::AfterEsc,
+                        _ => GuardState::Outside,
+                    };
+                    i += 1;
+                }
+                GuardState::InOsc => {
+                    let rest = &bytes[i..];
+                    let end = rest
+                        .iter()
+                        .position(|&b| matches!(b, 0x07 | 0x18 | 0x1a | 0x1b))
+                        .unwrap_or(rest.len());
+                    let room = MAX_OSC_BYTES.saturating_sub(self.len);
+                    if end > room {
+                        // Pass what fits, drop the rest of this run.
+                        pass(&bytes[pass_from..i + room], overflowed);
+                        overflowed = true;
+                        pass_from = i + end;
+                        self.len = MAX_OSC_BYTES;
+                    } else {
+                        self.len += end;
+                    }
+                    i += end;
+                    if i < bytes.len() {
+                        self.state = if bytes[i] == 0x1b {
+                            GuardState::AfterEsc
+                        } else {
+                            GuardState::Outside
+                        };
+                        i += 1;
+                    }
+                }
+            }
+        }
+        if pass_from < bytes.len() || overflowed {
+            pass(&bytes[pass_from..], overflowed);
+        }
+    }
+}
+
+#[inline]
+fn memchr_esc(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == 0x1b)
+}
+
+/// vte's callbacks translated into [`Handler`] calls.
+struct Performer<'a, H: Handler> {
+    handler: &'a mut H,
+    state: &'a mut PerformState,
+}
+
+/// The first value of parameter `i`, 0 when absent.
+fn param(params: &Params, i: usize) -> u16 {
+    params
+        .iter()
+        .nth(i)
+        .and_then(|p| p.first().copied())
+        .unwrap_or(0)
+}
+
+/// Parameter `i` as a count: absent or 0 mean 1.
+fn count(params: &Params, i: usize) -> usize {
+    usize::from(param(params, i).max(1))
+}
+
+impl<H: Handler> Perform for Performer<'_, H> {
+    #[inline]
+    fn print(&mut self, c: char) {
+        self.handler.print(c);
+    }
+
+    fn execute(&mut self, byte: u8) {
+        match byte {
+            0x07 => self.handler.bell(),
+            0x08 => self.handler.backspace(),
+            0x09 => self.handler.tab_forward(1),
+            0x0a..=0x0c => self.handler.linefeed(),
+            0x0d => self.handler.carriage_return(),
+            0x0e => self.handler.invoke_charset(1),
+            0x0f => self.handler.invoke_charset(0),
+            _ => self.handler.unhandled(),
+        }
+    }
+
+    fn hook(&mut self, _params: &Params, intermediates: &[u8], ignore: bool, action: char) {
+        self.state.decrqss = (!ignore && intermediates == b"$" && action == 'q').then(Vec::new);
+    }
+
+    fn put(&mut self, byte: u8) {
+        if let Some(request) = &mut self.state.decrqss {
+            if request.len() < MAX_DECRQSS_BYTES {
+                request.push(byte);
+            } else {
+                // Too long to be a real request: answer nothing.
+                self.state.decrqss = None;
+            }
+        }
+    }
+
+    fn unhook(&mut self) {
+        if let Some(request) = self.state.decrqss.take() {
+            self.handler.request_status_string(&request);
+        }
+    }
+
+    fn osc_dispatch(&mut self, params: &[&[u8]], bell_terminated: bool) {
+        if std::mem::take(&mut self.state.osc_overflowed) {
+            return;
+        }
+        let terminator = if bell_terminated {
+            Terminator::Bel
+        } else {
+            Terminator::St
+        };
+        let Some(&command) = params.first() else {
+            return;
+        };
+        let rest = &params[1..];
+        match command {
+            b"0" | b"1" | b"2" => {
+                let title = join_osc_params(rest);
+                self.handler
+                    .set_title(&title, command != b"2", command != b"1");
+            }
+            b"4" => {
+                for pair in rest.chunks(2) {
+                    let Some(index) = parse_decimal(pair[0]).and_then(|n| u8::try_from(n).ok())
+                    else {
+                        continue;
+                    };
+                    let spec = pair.get(1).copied().filter(|s| *s != b"?");
+                    if pair.len() == 2 {
+                        self.handler.palette_color(index, spec, terminator);
+                    }
+                }
+            }
+            b"104" => {
+                let indices: Vec<u8> = rest
+                    .iter()
+                    .filter_map(|p| parse_decimal(p).and_then(|n| u8::try_from(n).ok()))
+                    .collect();
+                self.handler.reset_palette(&indices);
+            }
+            b"10" | b"11" | b"12" => {
+                let first = match command {
+                    b"10" => 0,
+                    b"11" => 1,
+                    _ => 2,
+                };
+                // OSC 10;a;b sets/queries 10 then 11, xterm style.
+                for (offset, spec) in rest.iter().enumerate() {
+                    let which = match first + offset {
+                        0 => DynamicColor::Foreground,
+                        1 => DynamicColor::Background,
+                        2 => DynamicColor::Cursor,
+                        _ => break,
+                    };
+                    let spec = (*spec != b"?").then_some(*spec);
+                    self.handler.dynamic_color(which, spec, terminator);
+                }
+            }
+            b"7" => self.handler.set_cwd(&join_osc_params(rest)),
+            b"8" => {
+                let link_params = rest.first().copied().unwrap_or_default();
+                let uri = join_osc_params(rest.get(1..).unwrap_or_default());
+                if uri.is_empty() {
+                    self.handler.set_hyperlink(None);
+                } else {
+                    let id = link_params
+                        .split(|&b| b == b':')
+                        .find_map(|kv| kv.strip_prefix(b"id="))
+                        .unwrap_or_default();
+                    self.handler.set_hyperlink(Some(Hyperlink {
+                        id: String::from_utf8_lossy(id).into(),
+                        uri: String::from_utf8_lossy(&uri).into(),
+                    }));
+                }
+            }
+            b"52" => {
+                if let [selection, data, ..] = rest {
+                    self.handler.clipboard(selection, data, terminator);
+                }
+            }
+            b"133" => {
+                let mark = match rest.first().and_then(|p| p.first()) {
+                    Some(b'A') => Some(PromptMark::PromptStart),
+                    Some(b'B') => Some(PromptMark::CommandStart),
+                    Some(b'C') => Some(PromptMark::OutputStart),
+                    Some(b'D') => Some(PromptMark::CommandEnd),
+                    _ => None,
+                };
+                if let Some(mark) = mark {
+                    self.handler.prompt_mark(mark);
+                }
+            }
+            _ => self.handler.unhandled(),
+        }
+    }
+
+    fn csi_dispatch(&mut self, params: &Params, intermediates: &[u8], ignore: bool, action: char) {
+        if ignore {
+            return;
+        }
+        let h = &mut *self.handler;
+        match (intermediates, action) {
+            ([], '@') => h.insert_blanks(count(params, 0)),
+            ([], 'A') => h.move_up(count(params, 0), false),
+            ([], 'B') | ([], 'e') => h.move_down(count(params, 0), false),
+            ([], 'C') | ([], 'a') => h.move_forward(count(params, 0)),
+            ([], 'D') => h.move_backward(count(params, 0)),
+            ([], 'E') => h.move_down(count(params, 0), true),
+            ([], 'F') => h.move_up(count(params, 0), true),
+            ([], 'G') | ([], '`') => h.goto_col(count(params, 0) - 1),
+            ([], 'H') | ([], 'f') => h.goto(count(params, 0) - 1, count(params, 1) - 1),
+            ([], 'I') => h.tab_forward(count(params, 0)),
+            ([], 'J') => {
+                if let Some(scope) = erase_scope(param(params, 0), true) {
+                    h.erase_in_display(scope, false);
+                }
+            }
+            ([b'?'], 'J') => {
+                if let Some(scope) = erase_scope(param(params, 0), false) {
+                    h.erase_in_display(scope, true);
+                }
+            }
+            ([], 'K') => {
+                if let Some(scope) = erase_scope(param(params, 0), false) {
+                    h.erase_in_line(scope, false);
+                }
+            }
+            ([b'?'], 'K') => {
+                if let Some(scope) = erase_scope(param(params, 0), false) {
+                    h.erase_in_line(scope, true);
+                }
+            }
+            ([], 'L') => h.insert_lines(count(params, 0)),
+            ([], 'M') => h.delete_lines(count(params, 0)),
+            ([], 'P') => h.delete_chars(count(params, 0)),
+            ([], 'S') => h.scroll_up(count(params, 0)),
+            ([], 'T') => h.scroll_down(count(params, 0)),
+            ([], 'X') => h.erase_chars(count(params, 0)),
+            ([], 'Z') => h.tab_backward(count(params, 0)),
+            ([], 'b') => h.repeat_last(count(params, 0)),
+            ([], 'c') if param(params, 0) == 0 => h.device_attributes(DeviceAttributes::Primary),
+            ([b'>'], 'c') if param(params, 0) == 0 => {
+                h.device_attributes(DeviceAttributes::Secondary)
+            }
+            ([], 'd') => h.goto_row(count(params, 0) - 1),
+            ([], 'g') => match param(params, 0) {
+                0 => h.clear_tab_stops(false),
+                3 => h.clear_tab_stops(true),
+                _ => {}
+            },
+            ([], 'h') | ([], 'l') | ([b'?'], 'h') | ([b'?'], 'l') => {
+                let private = intermediates == b"?";
+                for p in params.iter() {
+                    h.set_mode(p[0], private, action == 'h');
+                }
+            }
+            ([], 'm') => sgr(h, params),
+            ([], 'n') => h.device_status(param(params, 0), false),
+            ([b'?'], 'n') => h.device_status(param(params, 0), true),
+            ([], 'r') => {
+                h.set_scroll_region(usize::from(param(params, 0)), usize::from(param(params, 1)))
+            }
+            ([], 's') => h.save_cursor_or_margins(
+                usize::from(param(params, 0)),
+                usize::from(param(params, 1)),
+            ),
+            ([], 'u') => h.restore_cursor(),
+            ([], 't') => h.window_op(param(params, 0)),
+            ([b' '], 'q') => h.set_cursor_style(param(params, 0)),
+            ([b'!'], 'p') => h.soft_reset(),
+            ([b'"'], 'q') => h.set_protection(param(params, 0) == 1),
+            ([b'$'], 'p') => h.request_mode(param(params, 0), false),
+            ([b'?', b'$'], 'p') => h.request_mode(param(params, 0), true),
+            _ => h.unhandled(),
+        }
+    }
+
+    fn esc_dispatch(&mut self, intermediates: &[u8], ignore: bool, byte: u8) {
+        if ignore {
+            return;
+        }
+        let h = &mut *self.handler;
+        match (intermediates, byte) {
+            ([], b'D') => h.index(),
+            ([], b'E') => h.next_line(),
+            ([], b'H') => h.set_tab_stop(),
+            ([], b'M') => h.reverse_index(),
+            ([], b'N') => h.single_shift(2),
+            ([], b'O') => h.single_shift(3),
+            ([], b'n') => h.invoke_charset(2),
+            ([], b'o') => h.invoke_charset(3),
+            ([], b'7') => h.save_cursor(),
+            ([], b'8') => h.restore_cursor(),
+            ([], b'c') => h.reset(),
+            ([], b'=') => h.set_keypad_application(true),
+            ([], b'>') => h.set_keypad_application(false),
+            ([b'#'], b'8') => h.alignment_test(),
+            ([slot @ (b'(' | b')' | b'*' | b'+')], set) => {
+                let slot = usize::from(slot - b'(');
+                let charset = match set {
+                    b'0' => Charset::DecSpecialGraphics,
+                    b'A' => Charset::Uk,
+                    _ => Charset::Ascii,
+                };
+                h.designate_charset(slot, charset);
+            }
+            _ => h.unhandled(),
+        }
+    }
+}
+
+/// ED/EL parameter to a scope; `allow_scrollback` for ED 3.
+fn erase_scope(p: u16, allow_scrollback: bool) -> Option<EraseScope> {
+    match p {
+        0 => Some(EraseScope::ToEnd),
+        1 => Some(EraseScope::ToStart),
+        2 => Some(EraseScope::All),
+        3 if allow_scrollback => Some(EraseScope::Scrollback),
+        _ => None,
+    }
+}
+
+/// OSC parameters after the command were split at `;` by vte; titles and URIs may contain `;`.
+fn join_osc_params(params: &[&[u8]]) -> Vec<u8> {
+    params.join(&b';')
+}
+
+fn parse_decimal(bytes: &[u8]) -> Option<u32> {
+    if bytes.is_empty() || bytes.len() > 9 {
+        return None;
+    }
+    bytes.iter().try_fold(0u32, |acc, &b| {
+        b.is_ascii_digit().then(|| acc * 10 + u32::from(b - b'0'))
+    })
+}
+
+/// Decodes SGR parameters, both `;` and `:` forms of extended colours.
+fn sgr<H: Handler>(h: &mut H, params: &Params) {
+    if params.is_empty() {
+        h.sgr(Sgr::Reset);
+        return;
+    }
+    let mut iter = params.iter();
+    while let Some(group) = iter.next() {
+        let op = match group[0] {
+            0 => Sgr::Reset,
+            1 => Sgr::Bold,
+            2 => Sgr::Dim,
+            3 => Sgr::Italic,
+            4 => Sgr::Underline(
+                group
+                    .get(1)
+                    .map_or(UnderlineStyle::Single, |&n| UnderlineStyle::from_param(n)),
+            ),
+            5 | 6 => Sgr::Blink,
+            7 => Sgr::Inverse,
+            8 => Sgr::Hidden,
+            9 => Sgr::Strike,
+            21 => Sgr::Underline(UnderlineStyle::Double),
+            22 => Sgr::NormalIntensity,
+            23 => Sgr::NoItalic,
+            24 => Sgr::NoUnderline,
+            25 => Sgr::NoBlink,
+            27 => Sgr::NoInverse,
+            28 => Sgr::NoHidden,
+            29 => Sgr::NoStrike,
+            n @ 30..=37 => Sgr::Foreground(Color::Indexed((n - 30) as u8)),
+            39 => Sgr::Foreground(Color::Default),
+            n @ 40..=47 => Sgr::Background(Color::Indexed((n - 40) as u8)),
+            49 => Sgr::Background(Color::Default),
+            53 => Sgr::Overline,
+            55 => Sgr::NoOverline,
+            59 => Sgr::UnderlineColor(Color::Default),
+            n @ 90..=97 => Sgr::Foreground(Color::Indexed((n - 90 + 8) as u8)),
+            n @ 100..=107 => Sgr::Background(Color::Indexed((n - 100 + 8) as u8)),
+            n @ (38 | 48 | 58) => {
+                let color = if group.len() > 1 {
+                    extended_color_colon(&group[1..])
+                } else {
+                    extended_color_semicolon(&mut iter)
+                };
+                match (n, color) {
+                    (_, None) => continue,
+                    (38, Some(c)) => Sgr::Foreground(c),
+                    (48, Some(c)) => Sgr::Background(c),
+                    (_, Some(c)) => Sgr::UnderlineColor(c),
+                }
+            }
+            _ => continue,
+        };
+        h.sgr(op);
+    }
+}
+
+/// `38:5:n`, `38:2:r:g:b` and `38:2:cs:r:g:b` (the part after 38).
+fn extended_color_colon(sub: &[u16]) -> Option<Color> {
+    match sub {
+        [5, n, ..] => Some(Color::Indexed(clamp_u8(*n))),
+        [2, _, r, g, b, ..] => Some(rgb(*r, *g, *b)),
+        [2, r, g, b] => Some(rgb(*r, *g, *b)),
+        _ => None,
+    }
+}
+
+/// `38;5;n` and `38;2;r;g;b`: takes the following parameters from `iter`.
+fn extended_color_semicolon<'p>(iter: &mut impl Iterator<Item = &'p [u16]>) -> Option<Color> {
+    match iter.next()?.first()? {
+        5 => Some(Color::Indexed(clamp_u8(*iter.next()?.first()?))),
+        2 => {
+            let r = *iter.next()?.first()?;
+            let g = *iter.next()?.first()?;
+            let b = *iter.next()?.first()?;
+            Some(rgb(r, g, b))
+        }
+        _ => None,
+    }
+}
+
+fn clamp_u8(n: u16) -> u8 {
+    u8::try_from(n).unwrap_or(u8::MAX)
+}
+
+fn rgb(r: u16, g: u16, b: u16) -> Color {
+    Color::Rgb(Rgb::new(clamp_u8(r), clamp_u8(g), clamp_u8(b)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn osc_guard_passes_short_strings_untouched() {
+        let mut guard = OscGuard::default();
+        let mut out = Vec::new();
+        guard.feed(b"a\x1b]0;hi\x07b", |c, o| {
+            assert!(!o);
+            out.extend_from_slice(c);
+        });
+        assert_eq!(out, b"a\x1b]0;hi\x07b");
+    }
+
+    #[test]
+    fn osc_guard_cuts_long_strings_across_chunks() {
+        let mut guard = OscGuard::default();
+        let mut passed = 0usize;
+        let mut overflowed = false;
+        let chunk = vec![b'x'; 300_000];
+        guard.feed(b"\x1b]2;", |c, _| passed += c.len());
+        for _ in 0..10 {
+            guard.feed(&chunk, |c, o| {
+                passed += c.len();
+                overflowed |= o;
+            });
+        }
+        guard.feed(b"\x07ok", |c, o| {
+            passed += c.len();
+            overflowed |= o;
+        });
+        assert!(overflowed);
+        assert!(passed <= MAX_OSC_BYTES + 16, "passed {passed}");
+    }
+}

@@ -1,0 +1,143 @@
+//! One row of the grid, with its soft-wrap flag and damage stamp.
+
+use crate::cell::{Cell, Pen};
+
+/// A row of exactly `cols` cells.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Row {
+    pub(crate) cells: Vec<Cell>,
+    /// The row's text continues on the next row (it was wrapped by autowrap, not by a newline).
+    pub(crate) wrapped: bool,
+    /// Sequence number of the last change to this row (see [`crate::Screen::seqno`]).
+    pub(crate) seq: u64,
+}
+
+impl Row {
+    /// A blank row of `cols` cells.
+    pub fn new(cols: usize) -> Self {
+        Row {
+            cells: vec![Cell::BLANK; cols],
+            wrapped: false,
+            seq: 0,
+        }
+    }
+
+    /// The cells, exactly as many as the screen has columns.
+    #[inline]
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    /// Whether the line continues on the next row.
+    #[inline]
+    pub fn is_wrapped(&self) -> bool {
+        self.wrapped
+    }
+
+    /// Sequence number of the last change.
+    #[inline]
+    pub fn seq(&self) -> u64 {
+        self.seq
+    }
+
+    /// The row as text, trailing blanks trimmed, wide characters once.
+    pub fn text(&self) -> String {
+        let mut out = String::with_capacity(self.cells.len());
+        for cell in &self.cells[..self.used_len()] {
+            cell.push_text(&mut out);
+        }
+        let trimmed = out.trim_end_matches(' ').len();
+        out.truncate(trimmed);
+        out
+    }
+
+    /// Number of cells up to the last one that is not blank with default style.
+    pub fn used_len(&self) -> usize {
+        self.cells
+            .iter()
+            .rposition(|c| !c.is_blank())
+            .map_or(0, |i| i + 1)
+    }
+
+    /// Fills the whole row with erased cells.
+    pub(crate) fn clear(&mut self, pen: &Pen) {
+        let blank = Cell::erased(pen);
+        self.cells.iter_mut().for_each(|c| *c = blank.clone());
+        self.wrapped = false;
+    }
+
+    /// Sets the row's width, padding with blanks or cutting (a wide character cut in half loses
+    /// its left half too).
+    pub(crate) fn resize(&mut self, cols: usize) {
+        self.cells.resize(cols, Cell::BLANK);
+        if let Some(last) = self.cells.last_mut() {
+            if last.is_wide() {
+                *last = Cell::BLANK;
+            }
+        }
+    }
+
+    /// Erases cells `start..end` with `pen`'s background, also erasing the far half of any wide
+    /// character the range cuts. With `selective`, protected cells stay.
+    pub(crate) fn erase(&mut self, start: usize, end: usize, pen: &Pen, selective: bool) {
+        let end = end.min(self.cells.len());
+        if start >= end {
+            return;
+        }
+        self.split_wide_at(start, pen);
+        self.split_wide_at(end, pen);
+        let blank = Cell::erased(pen);
+        for cell in &mut self.cells[start..end] {
+            if !(selective && cell.is_protected()) {
+                *cell = blank.clone();
+            }
+        }
+    }
+
+    /// If column `col` is the right half of a wide character, erases both halves, so that an
+    /// edit at `col` never leaves half a character behind.
+    pub(crate) fn split_wide_at(&mut self, col: usize, pen: &Pen) {
+        if col == 0 || col >= self.cells.len() {
+            return;
+        }
+        if self.cells[col].is_spacer() || self.cells[col - 1].is_wide() {
+            self.cells[col - 1] = Cell::erased(pen);
+            self.cells[col] = Cell::erased(pen);
+        }
+    }
+
+    /// Inserts `count` erased cells at `col`, within `col..=right`; cells pushed past `right`
+    /// are lost.
+    pub(crate) fn insert_cells(&mut self, col: usize, right: usize, count: usize, pen: &Pen) {
+        let end = right + 1;
+        if col >= end {
+            return;
+        }
+        let count = count.min(end - col);
+        self.split_wide_at(col, pen);
+        self.split_wide_at(end - count, pen);
+        self.split_wide_at(end, pen);
+        self.cells[col..end].rotate_right(count);
+        let blank = Cell::erased(pen);
+        self.cells[col..col + count]
+            .iter_mut()
+            .for_each(|c| *c = blank.clone());
+    }
+
+    /// Deletes `count` cells at `col`, pulling in erased cells at `right`.
+    pub(crate) fn delete_cells(&mut self, col: usize, right: usize, count: usize, pen: &Pen) {
+        let end = right + 1;
+        if col >= end {
+            return;
+        }
+        let count = count.min(end - col);
+        self.split_wide_at(col, pen);
+        self.split_wide_at(col + count, pen);
+        self.split_wide_at(end, pen);
+        self.cells[col..end].rotate_left(count);
+        let blank = Cell::erased(pen);
+        self.cells[end - count..end]
+            .iter_mut()
+            .for_each(|c| *c = blank.clone());
+    }
+}

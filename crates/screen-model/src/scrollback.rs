@@ -1,0 +1,542 @@
+//! Lines that scrolled off the top, stored compactly in a ring of blocks.
+//!
+//! A line is encoded as bytes: its text as UTF-8 with style changes between runs of cells, so an
+//! 80-column ASCII line costs about 85 bytes and a line of per-cell truecolour about 7 bytes a
+//! cell. Lines are packed into blocks of [`LINES_PER_BLOCK`]; the oldest block is dropped whole
+//! once the limit is passed, which makes trimming O(1) and keeps allocator overhead per block,
+//! not per line.
+
+use crate::cell::{Attrs, Cell, CellExtra, CellFlags, Color, Pen, Rgb};
+use crate::row::Row;
+use crate::width::char_width;
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// Lines per block: large enough that per-block overhead is noise, small enough that a dropped
+/// block frees memory promptly.
+const LINES_PER_BLOCK: usize = 256;
+
+const FLAG_WRAPPED: u8 = 1;
+const MASK_FG: u8 = 1;
+const MASK_BG: u8 = 2;
+const MASK_ATTRS: u8 = 4;
+const MASK_EXTRA: u8 = 8;
+/// Not a valid UTF-8 byte: marks a cell stored with explicit flags and joined characters.
+const ESCAPE_CELL: u8 = 0xff;
+const NO_EXTRA: u32 = u32::MAX;
+
+#[derive(Default)]
+struct Block {
+    data: Vec<u8>,
+    /// Start of each line in `data`.
+    offsets: Vec<u32>,
+    /// Extras (underline colour, hyperlink, joined characters) referenced by index.
+    extras: Vec<Arc<CellExtra>>,
+}
+
+impl Block {
+    fn line(&self, i: usize) -> &[u8] {
+        let start = self.offsets[i] as usize;
+        let end = self
+            .offsets
+            .get(i + 1)
+            .map_or(self.data.len(), |&o| o as usize);
+        &self.data[start..end]
+    }
+}
+
+/// The scrollback ring.
+pub struct Scrollback {
+    blocks: VecDeque<Block>,
+    /// Lines of the first block already dropped.
+    first: usize,
+    len: usize,
+    limit: usize,
+}
+
+impl std::fmt::Debug for Scrollback {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scrollback")
+            .field("len", &self.len)
+            .field("limit", &self.limit)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Scrollback {
+    /// An empty scrollback keeping at most `limit` lines.
+    pub fn new(limit: usize) -> Self {
+        Scrollback {
+            blocks: VecDeque::new(),
+            first: 0,
+            len: 0,
+            limit,
+        }
+    }
+
+    /// Number of lines held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no line is held.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The most lines kept.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// Changes the limit, dropping the oldest lines if needed.
+    pub fn set_limit(&mut self, limit: usize) {
+        self.limit = limit;
+        self.trim();
+    }
+
+    /// Bytes of heap the stored lines use (for memory reports and tests).
+    pub fn heap_bytes(&self) -> usize {
+        self.blocks
+            .iter()
+            .map(|b| b.data.capacity() + b.offsets.capacity() * 4 + b.extras.capacity() * 8)
+            .sum()
+    }
+
+    /// Drops every line.
+    pub fn clear(&mut self) {
+        self.blocks.clear();
+        self.first = 0;
+        self.len = 0;
+    }
+
+    /// Appends a line (the newest).
+    pub fn push(&mut self, row: &Row) {
+        if self.limit == 0 {
+            return;
+        }
+        let needs_block = self
+            .blocks
+            .back()
+            .is_none_or(|b| b.offsets.len() >= LINES_PER_BLOCK);
+        if needs_block {
+            if let Some(full) = self.blocks.back_mut() {
+                full.data.shrink_to_fit();
+                full.extras.shrink_to_fit();
+            }
+            self.blocks.push_back(Block {
+                data: Vec::with_capacity(LINES_PER_BLOCK * 48),
+                offsets: Vec::with_capacity(LINES_PER_BLOCK),
+                extras: Vec::new(),
+            });
+        }
+        let Some(block) = self.blocks.back_mut() else {
+            return;
+        };
+        block.offsets.push(block.data.len() as u32);
+        encode_line(row, &mut block.data, &mut block.extras);
+        self.len += 1;
+        self.trim();
+    }
+
+    fn trim(&mut self) {
+        while self.len > self.limit {
+            self.first += 1;
+            self.len -= 1;
+            let drop_block = self
+                .blocks
+                .front()
+                .is_some_and(|b| self.first >= b.offsets.len());
+            if drop_block {
+                self.blocks.pop_front();
+                self.first = 0;
+            }
+        }
+    }
+
+    /// Line `i`, 0 the oldest, decoded to `cols` cells (cut or padded).
+    pub fn get(&self, i: usize, cols: usize) -> Option<Row> {
+        let (block, line) = self.locate(i)?;
+        let block = &self.blocks[block];
+        Some(decode_line(block.line(line), &block.extras, cols))
+    }
+
+    /// The stored width of line `i` in cells (trailing blanks trimmed) and whether it wraps.
+    pub fn line_info(&self, i: usize) -> Option<(usize, bool)> {
+        let (block, line) = self.locate(i)?;
+        let bytes = self.blocks[block].line(line);
+        let (count, _) = read_varint(bytes, 1)?;
+        Some((count as usize, bytes.first()? & FLAG_WRAPPED != 0))
+    }
+
+    /// Removes and returns the newest line.
+    pub fn pop(&mut self, cols: usize) -> Option<Row> {
+        let row = self.get(self.len.checked_sub(1)?, cols)?;
+        let block = self.blocks.back_mut()?;
+        let start = block.offsets.pop()? as usize;
+        block.data.truncate(start);
+        self.len -= 1;
+        let empty = self.blocks.back().is_some_and(|b| b.offsets.is_empty());
+        if empty {
+            self.blocks.pop_back();
+            if self.blocks.is_empty() {
+                self.first = 0;
+            }
+        }
+        Some(row)
+    }
+
+    fn locate(&self, i: usize) -> Option<(usize, usize)> {
+        if i >= self.len {
+            return None;
+        }
+        let absolute = i + self.first;
+        Some((absolute / LINES_PER_BLOCK, absolute % LINES_PER_BLOCK))
+    }
+}
+
+fn write_varint(out: &mut Vec<u8>, mut n: u32) {
+    while n >= 0x80 {
+        out.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+fn read_varint(bytes: &[u8], mut pos: usize) -> Option<(u32, usize)> {
+    let mut n = 0u32;
+    let mut shift = 0;
+    loop {
+        let b = *bytes.get(pos)?;
+        pos += 1;
+        n |= u32::from(b & 0x7f).checked_shl(shift)?;
+        if b & 0x80 == 0 {
+            return Some((n, pos));
+        }
+        shift += 7;
+    }
+}
+
+fn write_color(out: &mut Vec<u8>, c: Color) {
+    match c {
+        Color::Default => out.push(0),
+        Color::Indexed(i) => out.extend_from_slice(&[1, i]),
+        Color::Rgb(Rgb { r, g, b }) => out.extend_from_slice(&[2, r, g, b]),
+    }
+}
+
+fn read_color(bytes: &[u8], pos: usize) -> Option<(Color, usize)> {
+    match *bytes.get(pos)? {
+        1 => Some((Color::Indexed(*bytes.get(pos + 1)?), pos + 2)),
+        2 => {
+            let rgb = bytes.get(pos + 1..pos + 4)?;
+            Some((Color::Rgb(Rgb::new(rgb[0], rgb[1], rgb[2])), pos + 4))
+        }
+        _ => Some((Color::Default, pos + 1)),
+    }
+}
+
+/// The style of a cell, as stored: colours, attributes, and the extra without joined characters.
+#[derive(PartialEq)]
+struct StoredStyle {
+    fg: Color,
+    bg: Color,
+    attrs: Attrs,
+    extra: u32,
+}
+
+fn encode_line(row: &Row, out: &mut Vec<u8>, extras: &mut Vec<Arc<CellExtra>>) {
+    let cells = &row.cells[..row.used_len()];
+    out.push(if row.wrapped { FLAG_WRAPPED } else { 0 });
+    write_varint(out, cells.len() as u32);
+    let mut current = StoredStyle {
+        fg: Color::Default,
+        bg: Color::Default,
+        attrs: Attrs::empty(),
+        extra: NO_EXTRA,
+    };
+    let mut i = 0;
+    while i < cells.len() {
+        let style = stored_style(&cells[i], extras);
+        let run_end = i + cells[i..]
+            .iter()
+            .position(|c| !same_style(c, &cells[i]))
+            .unwrap_or(cells.len() - i);
+        write_varint(out, (run_end - i) as u32);
+        let mut mask = 0;
+        if style.fg != current.fg {
+            mask |= MASK_FG;
+        }
+        if style.bg != current.bg {
+            mask |= MASK_BG;
+        }
+        if style.attrs != current.attrs {
+            mask |= MASK_ATTRS;
+        }
+        if style.extra != current.extra {
+            mask |= MASK_EXTRA;
+        }
+        out.push(mask);
+        if mask & MASK_FG != 0 {
+            write_color(out, style.fg);
+        }
+        if mask & MASK_BG != 0 {
+            write_color(out, style.bg);
+        }
+        if mask & MASK_ATTRS != 0 {
+            out.extend_from_slice(&style.attrs.bits().to_le_bytes());
+        }
+        if mask & MASK_EXTRA != 0 {
+            write_varint(out, style.extra);
+        }
+        current = style;
+        let mut j = i;
+        while j < run_end {
+            let cell = &cells[j];
+            let natural = CellFlags::empty();
+            let simple_wide = cell.is_wide()
+                && char_width(cell.ch()) == 2
+                && cells.get(j + 1).is_some_and(|n| n.is_spacer());
+            let simple = cell.combining().is_empty()
+                && ((cell.flags() == natural && char_width(cell.ch()) == 1) || simple_wide);
+            if simple {
+                let mut buf = [0u8; 4];
+                out.extend_from_slice(cell.ch().encode_utf8(&mut buf).as_bytes());
+                // The spacer after a wide character is implied.
+                j += if simple_wide { 2 } else { 1 };
+                continue;
+            }
+            out.push(ESCAPE_CELL);
+            out.push(if cell.is_wide() {
+                1
+            } else if cell.is_spacer() {
+                2
+            } else {
+                0
+            });
+            let mut text = String::new();
+            text.push(cell.ch());
+            text.push_str(cell.combining());
+            write_varint(out, text.len() as u32);
+            out.extend_from_slice(text.as_bytes());
+            j += 1;
+        }
+        i = run_end;
+    }
+}
+
+fn same_style(a: &Cell, b: &Cell) -> bool {
+    a.fg() == b.fg()
+        && a.bg() == b.bg()
+        && a.attrs() == b.attrs()
+        && a.underline_color() == b.underline_color()
+        && a.hyperlink() == b.hyperlink()
+}
+
+fn stored_style(cell: &Cell, extras: &mut Vec<Arc<CellExtra>>) -> StoredStyle {
+    let extra = match cell.extra() {
+        Some(e) if e.underline_color != Color::Default || e.hyperlink.is_some() => {
+            let style_only = CellExtra {
+                combining: Box::from(""),
+                ..CellExtra::clone(e)
+            };
+            match extras.iter().rposition(|x| **x == style_only) {
+                Some(i) => i as u32,
+                None => {
+                    extras.push(Arc::new(style_only));
+                    (extras.len() - 1) as u32
+                }
+            }
+        }
+        _ => NO_EXTRA,
+    };
+    StoredStyle {
+        fg: cell.fg(),
+        bg: cell.bg(),
+        attrs: cell.attrs(),
+        extra,
+    }
+}
+
+fn decode_line(bytes: &[u8], extras: &[Arc<CellExtra>], cols: usize) -> Row {
+    let mut row = Row::new(cols);
+    let mut cells = Vec::with_capacity(cols);
+    let wrapped = decode_cells(bytes, extras, &mut cells).unwrap_or(false);
+    cells.resize(cols.max(cells.len()), Cell::BLANK);
+    cells.truncate(cols);
+    row.cells = cells;
+    row.resize(cols);
+    row.wrapped = wrapped;
+    row
+}
+
+fn decode_cells(bytes: &[u8], extras: &[Arc<CellExtra>], cells: &mut Vec<Cell>) -> Option<bool> {
+    let wrapped = bytes.first()? & FLAG_WRAPPED != 0;
+    let (count, mut pos) = read_varint(bytes, 1)?;
+    let count = count as usize;
+    let mut pen = Pen::default();
+    while cells.len() < count {
+        let (run, p) = read_varint(bytes, pos)?;
+        let mask = *bytes.get(p)?;
+        pos = p + 1;
+        if mask & MASK_FG != 0 {
+            (pen.fg, pos) = read_color(bytes, pos)?;
+        }
+        if mask & MASK_BG != 0 {
+            (pen.bg, pos) = read_color(bytes, pos)?;
+        }
+        if mask & MASK_ATTRS != 0 {
+            let raw = bytes.get(pos..pos + 2)?;
+            pen.attrs = Attrs::from_bits(u16::from_le_bytes([raw[0], raw[1]]));
+            pos += 2;
+        }
+        if mask & MASK_EXTRA != 0 {
+            let (index, p) = read_varint(bytes, pos)?;
+            pos = p;
+            pen.extra = extras.get(index as usize).cloned();
+        }
+        let run_end = cells.len() + run as usize;
+        while cells.len() < run_end {
+            if bytes.get(pos) == Some(&ESCAPE_CELL) {
+                let kind = *bytes.get(pos + 1)?;
+                let (len, p) = read_varint(bytes, pos + 2)?;
+                let text = std::str::from_utf8(bytes.get(p..p + len as usize)?).ok()?;
+                pos = p + len as usize;
+                let mut chars = text.chars();
+                let first = chars.next()?;
+                let flags = match kind {
+                    1 => CellFlags::WIDE,
+                    2 => CellFlags::SPACER,
+                    _ => CellFlags::empty(),
+                };
+                cells.push(Cell::from_parts(first, &pen, flags, Some(chars.as_str())));
+                continue;
+            }
+            let rest = bytes.get(pos..)?;
+            let len = utf8_len(*rest.first()?);
+            let ch = std::str::from_utf8(rest.get(..len)?).ok()?.chars().next()?;
+            pos += len;
+            if char_width(ch) == 2 {
+                cells.push(Cell::new(ch, &pen, CellFlags::WIDE));
+                cells.push(Cell::spacer(&pen));
+            } else {
+                cells.push(Cell::new(ch, &pen, CellFlags::empty()));
+            }
+        }
+    }
+    Some(wrapped)
+}
+
+fn utf8_len(first: u8) -> usize {
+    match first {
+        0x00..=0x7f => 1,
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        _ => 4,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cell::{Hyperlink, UnderlineStyle};
+
+    fn row_from(cells: Vec<Cell>, cols: usize, wrapped: bool) -> Row {
+        let mut row = Row::new(cols);
+        for (i, c) in cells.into_iter().enumerate() {
+            row.cells[i] = c;
+        }
+        row.wrapped = wrapped;
+        row
+    }
+
+    #[test]
+    fn styled_line_round_trips() {
+        let mut pen = Pen {
+            fg: Color::Rgb(Rgb::new(1, 2, 3)),
+            bg: Color::Indexed(200),
+            ..Pen::default()
+        };
+        pen.attrs.set(Attrs::BOLD, true);
+        pen.attrs.set_underline(UnderlineStyle::Curly);
+        pen.update_extra(|e| {
+            e.underline_color = Color::Indexed(3);
+            e.hyperlink = Some(Arc::new(Hyperlink {
+                id: "x".into(),
+                uri: "https://a".into(),
+            }));
+        });
+        let mut e = Cell::new('e', &Pen::default(), CellFlags::empty());
+        e.push_combining('\u{301}', 32);
+        let cells = vec![
+            Cell::new('a', &pen, CellFlags::empty()),
+            Cell::new('中', &pen, CellFlags::WIDE),
+            Cell::spacer(&pen),
+            e,
+            Cell::new('z', &Pen::default(), CellFlags::empty()),
+        ];
+        let row = row_from(cells, 10, true);
+        let mut sb = Scrollback::new(10);
+        sb.push(&row);
+        let back = sb.get(0, 10).unwrap();
+        assert_eq!(back.cells, row.cells);
+        assert!(back.wrapped);
+    }
+
+    #[test]
+    fn ascii_line_is_compact() {
+        let cells = (0..80)
+            .map(|i| Cell::new((b'a' + (i % 26) as u8) as char, &Pen::default(), CellFlags::empty()))
+            .collect();
+        let row = row_from(cells, 80, false);
+        let mut sb = Scrollback::new(100_000);
+        for _ in 0..10_000 {
+            sb.push(&row);
+        }
+        let per_line = sb.heap_bytes() / 10_000;
+        assert!(per_line <= 100, "{per_line} bytes per line");
+        assert_eq!(sb.get(9_999, 80).unwrap().text(), row.text());
+    }
+
+    #[test]
+    fn truecolor_line_is_compact() {
+        let cells = (0..80u8)
+            .map(|i| {
+                let pen = Pen {
+                    fg: Color::Rgb(Rgb::new(i, 255 - i, i / 2)),
+                    ..Pen::default()
+                };
+                Cell::new('#', &pen, CellFlags::empty())
+            })
+            .collect();
+        let row = row_from(cells, 80, false);
+        let mut sb = Scrollback::new(100_000);
+        for _ in 0..1_000 {
+            sb.push(&row);
+        }
+        let per_line = sb.heap_bytes() / 1_000;
+        assert!(per_line <= 600, "{per_line} bytes per line");
+        assert_eq!(sb.get(999, 80).unwrap().cells, row.cells);
+    }
+
+    #[test]
+    fn limit_drops_oldest_and_pop_returns_newest() {
+        let mut sb = Scrollback::new(300);
+        for i in 0..1000 {
+            let row = row_from(
+                format!("{i}")
+                    .chars()
+                    .map(|c| Cell::new(c, &Pen::default(), CellFlags::empty()))
+                    .collect(),
+                10,
+                false,
+            );
+            sb.push(&row);
+        }
+        assert_eq!(sb.len(), 300);
+        assert_eq!(sb.get(0, 10).unwrap().text(), "700");
+        assert_eq!(sb.pop(10).unwrap().text(), "999");
+        assert_eq!(sb.len(), 299);
+        assert_eq!(sb.get(298, 10).unwrap().text(), "998");
+    }
+}

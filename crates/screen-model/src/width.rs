@@ -1,0 +1,17 @@
+//! Character widths, computed once when a character is printed and then cached in the cell.
+
+use unicode_width::UnicodeWidthChar;
+
+/// Columns `c` takes: 0 for combining marks and other zero-width characters, 2 for wide ones.
+#[inline]
+pub fn char_width(c: char) -> usize {
+    if (c as u32) < 0x7f {
+        return 1;
+    }
+    c.width().unwrap_or(1).min(2)
+}
+
+/// Zero-width joiner: the next character joins the current grapheme.
+pub const ZWJ: char = '\u{200d}';
+/// Variation selector 16: show the previous character as (wide) emoji.
+pub const VS16: char = '\u{fe0f}';

@@ -1,0 +1,3 @@
+//! End-to-end tests: one test binary, one module per capability.
+
+mod replay;

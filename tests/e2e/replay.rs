@@ -1,0 +1,1 @@
+//! `weft replay` on real byte streams.

@@ -1,0 +1,45 @@
+//! `cargo xtask`: the project's automation, so CI and developers run the same thing.
+//!
+//! - `cargo xtask ci`: exactly what `.ci/run` runs after installing system packages:
+//!   `cargo fmt --all --check`, `cargo clippy --workspace --all-targets -- -D warnings`, and the
+//!   test command README.md gives (`cargo test --workspace`).
+
+use std::process::{Command, ExitCode};
+
+/// The steps of `cargo xtask ci`, in order; the first failure stops the run.
+const CI_STEPS: &[&[&str]] = &[
+    &["fmt", "--all", "--check"],
+    &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"],
+    &["test", "--workspace"],
+];
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("ci") => ci(),
+        _ => {
+            eprintln!("usage: cargo xtask ci");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn ci() -> ExitCode {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    for step in CI_STEPS {
+        eprintln!("xtask ci: cargo {}", step.join(" "));
+        match Command::new(&cargo).args(*step).status() {
+            Ok(status) if status.success() => {}
+            Ok(status) => {
+                eprintln!("xtask ci: `cargo {}` failed ({status})", step.join(" "));
+                return ExitCode::FAILURE;
+            }
+            Err(err) => {
+                eprintln!("xtask ci: cannot run cargo: {err}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    eprintln!("xtask ci: all steps passed");
+    ExitCode::SUCCESS
+}
