@@ -9,7 +9,14 @@ use std::process::{Command, ExitCode};
 /// The steps of `cargo xtask ci`, in order; the first failure stops the run.
 const CI_STEPS: &[&[&str]] = &[
     &["fmt", "--all", "--check"],
-    &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"],
+    &[
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ],
     &["test", "--workspace"],
 ];
 

@@ -7,9 +7,7 @@ use crate::handler::{
 };
 use crate::modes::{MouseEncoding, MouseTracking};
 use crate::palette::{format_color_spec, parse_color_spec};
-use crate::screen::{
-    erase_pen, reset_pen, Cursor, Event, Screen, MAX_TITLE_BYTES,
-};
+use crate::screen::{erase_pen, reset_pen, Cursor, Event, Screen, MAX_TITLE_BYTES};
 use crate::style::sgr_params;
 use crate::width::{char_width, ZWJ};
 use std::sync::Arc;
@@ -20,6 +18,9 @@ const MAX_URI_BYTES: usize = 4096;
 impl Handler for Screen {
     #[inline]
     fn print(&mut self, c: char) {
+        if c == '\u{7f}' {
+            return;
+        }
         let c = if self.charsets.is_identity() {
             c
         } else {
@@ -57,12 +58,13 @@ impl Handler for Screen {
         self.cursor.pending_wrap = false;
         if self.cursor.col > left {
             self.cursor.col -= 1;
-        } else if self.modes.reverse_wrap
-            && self.modes.autowrap
-            && self.cursor.row > self.top
-            && self.grid[self.cursor.row - 1].wrapped
-        {
-            self.cursor.row -= 1;
+        } else if self.modes.reverse_wrap && self.modes.autowrap {
+            // xterm: back to the end of the previous line, from the top to the bottom.
+            self.cursor.row = if self.cursor.row > self.top {
+                self.cursor.row - 1
+            } else {
+                self.bottom
+            };
             self.cursor.col = self.print_right();
         }
     }
@@ -83,9 +85,9 @@ impl Handler for Screen {
     }
 
     fn tab_backward(&mut self, count: usize) {
+        // xterm moves but keeps a pending wrap.
         let left = self.print_left();
         let mut col = self.cursor.col;
-        self.cursor.pending_wrap = false;
         for _ in 0..count {
             match (left..col).rev().find(|&c| self.tabs[c]) {
                 Some(prev) => col = prev,
@@ -283,6 +285,43 @@ impl Handler for Screen {
         let left = self.print_left();
         self.cursor.col = self.cursor.col.saturating_sub(count).max(left);
         self.cursor.pending_wrap = false;
+    }
+
+    fn move_down_unbounded(&mut self, count: usize) {
+        self.cursor.row = self.cursor.row.saturating_add(count).min(self.rows - 1);
+        self.cursor.pending_wrap = false;
+    }
+
+    fn scroll_left(&mut self, count: usize) {
+        let (top, bottom, left) = (self.top, self.bottom, self.margin_left());
+        if self.in_margins() {
+            self.shift_columns_left(top, bottom, left, count);
+        }
+    }
+
+    fn scroll_right(&mut self, count: usize) {
+        let (top, bottom, left) = (self.top, self.bottom, self.margin_left());
+        if self.in_margins() {
+            self.shift_columns_right(top, bottom, left, count);
+        }
+    }
+
+    fn insert_columns(&mut self, count: usize) {
+        let (top, bottom, col) = (self.top, self.bottom, self.cursor.col);
+        if self.in_margins() {
+            self.shift_columns_right(top, bottom, col, count);
+        }
+    }
+
+    fn delete_columns(&mut self, count: usize) {
+        let (top, bottom, col) = (self.top, self.bottom, self.cursor.col);
+        if self.in_margins() {
+            self.shift_columns_left(top, bottom, col, count);
+        }
+    }
+
+    fn forget_last_char(&mut self) {
+        self.last_char = None;
     }
 
     fn goto_col(&mut self, col: usize) {
@@ -775,6 +814,31 @@ impl Handler for Screen {
 }
 
 impl Screen {
+    /// Whether the cursor is inside the scroll region and the column margins.
+    fn in_margins(&self) -> bool {
+        let (r, c) = (self.cursor.row, self.cursor.col);
+        r >= self.top && r <= self.bottom && c >= self.margin_left() && c <= self.margin_right()
+    }
+
+    /// Deletes `count` columns at `col` in rows `top..=bottom`, pulling blanks in at the right
+    /// margin.
+    fn shift_columns_left(&mut self, top: usize, bottom: usize, col: usize, count: usize) {
+        let right = self.margin_right();
+        let pen = erase_pen(&self.cursor.pen);
+        for r in top..=bottom {
+            self.row_mut(r).delete_cells(col, right, count, &pen);
+        }
+    }
+
+    /// Inserts `count` blank columns at `col` in rows `top..=bottom`.
+    fn shift_columns_right(&mut self, top: usize, bottom: usize, col: usize, count: usize) {
+        let right = self.margin_right();
+        let pen = erase_pen(&self.cursor.pen);
+        for r in top..=bottom {
+            self.row_mut(r).insert_cells(col, right, count, &pen);
+        }
+    }
+
     fn reply_with(&mut self, mut reply: String, terminator: Terminator) {
         reply.push_str(match terminator {
             Terminator::Bel => "\x07",
@@ -812,4 +876,3 @@ fn clean_title(raw: &[u8]) -> String {
     }
     out
 }
-

@@ -221,7 +221,9 @@ pub struct Pen {
 impl Pen {
     /// The underline colour (SGR 58), default when unset.
     pub fn underline_color(&self) -> Color {
-        self.extra.as_ref().map_or(Color::Default, |e| e.underline_color)
+        self.extra
+            .as_ref()
+            .map_or(Color::Default, |e| e.underline_color)
     }
 
     /// Changes the pen's extra part, dropping it when it becomes empty.
@@ -347,7 +349,9 @@ impl Cell {
 
     /// The underline colour (SGR 58).
     pub fn underline_color(&self) -> Color {
-        self.extra.as_ref().map_or(Color::Default, |e| e.underline_color)
+        self.extra
+            .as_ref()
+            .map_or(Color::Default, |e| e.underline_color)
     }
 
     /// The OSC 8 hyperlink the cell belongs to.
@@ -466,7 +470,11 @@ mod tests {
 
     #[test]
     fn cell_size_is_below_cap() {
-        assert!(std::mem::size_of::<Cell>() <= 24, "Cell grew: {}", std::mem::size_of::<Cell>());
+        assert!(
+            std::mem::size_of::<Cell>() <= 24,
+            "Cell grew: {}",
+            std::mem::size_of::<Cell>()
+        );
         assert_eq!(std::mem::size_of::<Color>(), 4);
     }
 

@@ -186,6 +186,18 @@ pub trait Handler {
     fn move_forward(&mut self, count: usize);
     /// CUB.
     fn move_backward(&mut self, count: usize);
+    /// VPR: down `count` rows, ignoring the scroll margins.
+    fn move_down_unbounded(&mut self, count: usize);
+    /// SL (`CSI n SP @`): shift the scroll region's columns left.
+    fn scroll_left(&mut self, count: usize);
+    /// SR (`CSI n SP A`): shift the scroll region's columns right.
+    fn scroll_right(&mut self, count: usize);
+    /// DECIC (`CSI n ' }`): insert blank columns at the cursor.
+    fn insert_columns(&mut self, count: usize);
+    /// DECDC (`CSI n ' ~`): delete columns at the cursor.
+    fn delete_columns(&mut self, count: usize);
+    /// Anything but a printed character came: REP has nothing to repeat until the next one.
+    fn forget_last_char(&mut self);
     /// CHA / HPA: to a 0-based column.
     fn goto_col(&mut self, col: usize);
     /// VPA: to a 0-based row (relative to the origin under DECOM).

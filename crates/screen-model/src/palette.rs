@@ -127,8 +127,14 @@ mod tests {
 
     #[test]
     fn parses_common_specs() {
-        assert_eq!(parse_color_spec(b"rgb:ff/80/00"), Some(Rgb::new(255, 128, 0)));
-        assert_eq!(parse_color_spec(b"rgb:ffff/0000/8080"), Some(Rgb::new(255, 0, 128)));
+        assert_eq!(
+            parse_color_spec(b"rgb:ff/80/00"),
+            Some(Rgb::new(255, 128, 0))
+        );
+        assert_eq!(
+            parse_color_spec(b"rgb:ffff/0000/8080"),
+            Some(Rgb::new(255, 0, 128))
+        );
         assert_eq!(parse_color_spec(b"#ff8000"), Some(Rgb::new(255, 128, 0)));
         assert_eq!(parse_color_spec(b"#f80"), Some(Rgb::new(255, 136, 0)));
         assert_eq!(parse_color_spec(b"red"), None);

@@ -171,6 +171,7 @@ impl<H: Handler> Perform for Performer<'_, H> {
     }
 
     fn execute(&mut self, byte: u8) {
+        self.handler.forget_last_char();
         match byte {
             0x07 => self.handler.bell(),
             0x08 => self.handler.backspace(),
@@ -303,10 +304,18 @@ impl<H: Handler> Perform for Performer<'_, H> {
             return;
         }
         let h = &mut *self.handler;
+        if action != 'b' {
+            h.forget_last_char();
+        }
         match (intermediates, action) {
             ([], '@') => h.insert_blanks(count(params, 0)),
             ([], 'A') => h.move_up(count(params, 0), false),
-            ([], 'B') | ([], 'e') => h.move_down(count(params, 0), false),
+            ([], 'B') => h.move_down(count(params, 0), false),
+            ([], 'e') => h.move_down_unbounded(count(params, 0)),
+            ([b' '], '@') => h.scroll_left(count(params, 0)),
+            ([b' '], 'A') => h.scroll_right(count(params, 0)),
+            ([b'\''], '}') => h.insert_columns(count(params, 0)),
+            ([b'\''], '~') => h.delete_columns(count(params, 0)),
             ([], 'C') | ([], 'a') => h.move_forward(count(params, 0)),
             ([], 'D') => h.move_backward(count(params, 0)),
             ([], 'E') => h.move_down(count(params, 0), true),
@@ -384,6 +393,7 @@ impl<H: Handler> Perform for Performer<'_, H> {
             return;
         }
         let h = &mut *self.handler;
+        h.forget_last_char();
         match (intermediates, byte) {
             ([], b'D') => h.index(),
             ([], b'E') => h.next_line(),

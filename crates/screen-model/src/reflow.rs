@@ -16,13 +16,18 @@ impl Screen {
         }
         let old_cols = self.cols;
         if self.alt_active {
-            let (row, col) = self
-                .saved[0]
+            let (row, col) = self.saved[0]
                 .as_ref()
                 .map_or((0, 0), |s| (s.cursor.row, s.cursor.col));
             let primary = std::mem::take(&mut self.other);
-            let (grid, pos) =
-                reflow(primary, &mut self.scrollback, old_cols, cols, rows, (row, col));
+            let (grid, pos) = reflow(
+                primary,
+                &mut self.scrollback,
+                old_cols,
+                cols,
+                rows,
+                (row, col),
+            );
             self.other = grid;
             if let Some(saved) = self.saved[0].as_mut() {
                 (saved.cursor.row, saved.cursor.col) = pos;
@@ -108,7 +113,11 @@ fn reflow(
     };
     for (i, row) in physical.into_iter().enumerate() {
         let wrapped = row.wrapped;
-        let mut take = if wrapped { row.cells.len() } else { row.used_len() };
+        let mut take = if wrapped {
+            row.cells.len()
+        } else {
+            row.used_len()
+        };
         if i == cursor_abs {
             current.cursor = Some(current.cells.len() + cursor.1);
             take = take.max(cursor.1.min(row.cells.len()));

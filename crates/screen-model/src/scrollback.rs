@@ -486,7 +486,13 @@ mod tests {
     #[test]
     fn ascii_line_is_compact() {
         let cells = (0..80)
-            .map(|i| Cell::new((b'a' + (i % 26) as u8) as char, &Pen::default(), CellFlags::empty()))
+            .map(|i| {
+                Cell::new(
+                    (b'a' + (i % 26) as u8) as char,
+                    &Pen::default(),
+                    CellFlags::empty(),
+                )
+            })
             .collect();
         let row = row_from(cells, 80, false);
         let mut sb = Scrollback::new(100_000);
