@@ -15,6 +15,7 @@ impl Screen {
             return;
         }
         let old_cols = self.cols;
+        self.seq += 1;
         if self.alt_active {
             let (row, col) = self.saved[0]
                 .as_ref()

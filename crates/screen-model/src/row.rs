@@ -106,6 +106,24 @@ impl Row {
         }
     }
 
+    /// Blanks any half of a wide character whose other half is missing (after cells were moved
+    /// by a rectangle that cut through wide characters).
+    pub(crate) fn repair_wide_pairs(&mut self) {
+        let len = self.cells.len();
+        for i in 0..len {
+            let cell = &self.cells[i];
+            let orphan = (cell.is_wide() && !self.cells.get(i + 1).is_some_and(Cell::is_spacer))
+                || (cell.is_spacer() && (i == 0 || !self.cells[i - 1].is_wide()));
+            if orphan {
+                let bg = self.cells[i].bg();
+                self.cells[i] = Cell::erased(&Pen {
+                    bg,
+                    ..Pen::default()
+                });
+            }
+        }
+    }
+
     /// Inserts `count` erased cells at `col`, within `col..=right`; cells pushed past `right`
     /// are lost.
     pub(crate) fn insert_cells(&mut self, col: usize, right: usize, count: usize, pen: &Pen) {

@@ -456,6 +456,7 @@ impl Screen {
                 } else {
                     self.grid[r].erase(left, right + 1, &pen, false);
                 }
+                self.grid[r].repair_wide_pairs();
             }
         }
         for r in top..=bottom {
@@ -484,6 +485,7 @@ impl Screen {
                 } else {
                     self.grid[r].erase(left, right + 1, &pen, false);
                 }
+                self.grid[r].repair_wide_pairs();
             }
         }
         for r in top..=bottom {

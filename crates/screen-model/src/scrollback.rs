@@ -24,6 +24,8 @@ const MASK_EXTRA: u8 = 8;
 /// Not a valid UTF-8 byte: marks a cell stored with explicit flags and joined characters.
 const ESCAPE_CELL: u8 = 0xff;
 const NO_EXTRA: u32 = u32::MAX;
+/// Runs shorter than this keep their length in the style byte's high nibble.
+const RUN_IN_HEADER: usize = 15;
 
 #[derive(Default)]
 struct Block {
@@ -262,7 +264,7 @@ fn encode_line(row: &Row, out: &mut Vec<u8>, extras: &mut Vec<Arc<CellExtra>>) {
             .iter()
             .position(|c| !same_style(c, &cells[i]))
             .unwrap_or(cells.len() - i);
-        write_varint(out, (run_end - i) as u32);
+        let run = run_end - i;
         let mut mask = 0;
         if style.fg != current.fg {
             mask |= MASK_FG;
@@ -276,7 +278,14 @@ fn encode_line(row: &Row, out: &mut Vec<u8>, extras: &mut Vec<Arc<CellExtra>>) {
         if style.extra != current.extra {
             mask |= MASK_EXTRA;
         }
-        out.push(mask);
+        // Run length and style mask share a byte when the run is short (as it is when every
+        // cell has its own colour).
+        if run < RUN_IN_HEADER {
+            out.push(((run as u8) << 4) | mask);
+        } else {
+            out.push((RUN_IN_HEADER as u8) << 4 | mask);
+            write_varint(out, run as u32);
+        }
         if mask & MASK_FG != 0 {
             write_color(out, style.fg);
         }
@@ -376,9 +385,17 @@ fn decode_cells(bytes: &[u8], extras: &[Arc<CellExtra>], cells: &mut Vec<Cell>) 
     let count = count as usize;
     let mut pen = Pen::default();
     while cells.len() < count {
-        let (run, p) = read_varint(bytes, pos)?;
-        let mask = *bytes.get(p)?;
-        pos = p + 1;
+        let head = *bytes.get(pos)?;
+        pos += 1;
+        let mask = head & 0x0f;
+        let run = match usize::from(head >> 4) {
+            RUN_IN_HEADER => {
+                let (run, p) = read_varint(bytes, pos)?;
+                pos = p;
+                run
+            }
+            short => short as u32,
+        };
         if mask & MASK_FG != 0 {
             (pen.fg, pos) = read_color(bytes, pos)?;
         }

@@ -1,0 +1,79 @@
+//! Hostile output: bounded time and memory, no panics, nothing echoed back.
+
+use crate::support::*;
+use std::time::Instant;
+
+/// Work that is proportional to the screen finishes far inside this, even in a debug build on a
+/// loaded machine; unbounded work (2^31 iterations) would not.
+const GENEROUS: std::time::Duration = std::time::Duration::from_secs(5);
+
+#[test]
+fn huge_counts_are_clamped_to_the_screen() {
+    let start = Instant::now();
+    let s = screen(80, 24, "x\x1b[999999999@\x1b[999999999b\x1b[999999999L\x1b[99999999999999999999P\x1b[999999999;999999999H\x1b[2147483648X");
+    check_invariants(&s);
+    assert!(start.elapsed() < GENEROUS);
+}
+
+#[test]
+fn endless_osc_is_cut_off_and_dropped() {
+    let mut s = screen(10, 2, "");
+    s.feed(b"\x1b]2;");
+    let chunk = vec![b'A'; 1 << 20];
+    for _ in 0..8 {
+        s.feed(&chunk);
+    }
+    s.feed(b"\x07ok");
+    assert_eq!(s.title(), "", "an over-long title is dropped whole");
+    assert_screen!(s, ["ok"]);
+}
+
+#[test]
+fn endless_dcs_is_consumed_without_buffering() {
+    let mut s = screen(10, 2, "");
+    s.feed(b"\x1bP$q");
+    let chunk = vec![b'm'; 1 << 20];
+    for _ in 0..4 {
+        s.feed(&chunk);
+    }
+    s.feed(b"\x1b\\ok");
+    assert!(s.take_replies().is_empty());
+    assert_screen!(s, ["ok"]);
+}
+
+#[test]
+fn a_million_combining_marks_keep_memory_flat() {
+    let mut s = screen(10, 2, "e");
+    let marks = "\u{301}".repeat(1_000_000);
+    s.feed(marks.as_bytes());
+    assert!(s.cell(0, 0).unwrap().combining().len() <= 32);
+}
+
+#[test]
+fn too_many_parameters_are_ignored_safely() {
+    let params = "1;".repeat(10_000);
+    let s = screen(10, 2, &format!("\x1b[{params}mok"));
+    assert_screen!(s, ["ok"]);
+}
+
+#[test]
+fn c1_bytes_and_garbage_print_nothing_harmful() {
+    let mut s = screen(10, 2, "");
+    s.feed(b"\x9b31m\x9d0;x\x07\x90q\x9cok");
+    check_invariants(&s);
+    assert!(s.take_replies().is_empty());
+}
+
+#[test]
+fn events_queue_is_bounded() {
+    let mut s = screen(10, 2, &"\x07".repeat(10_000));
+    assert!(s.take_events().len() <= screen_model::screen::MAX_PENDING_EVENTS);
+    assert!(s.dropped().events > 0);
+}
+
+#[test]
+fn tiny_screens_survive_everything() {
+    let mut s = screen(1, 1, "");
+    s.feed("中文\x1b[?69h\x1b[1;1s\x1b[5 @\x1b['}\x1b[?45h\x08\x08ab\u{301}\u{fe0f}\x1b[S\x1b[T\x1b[L\x1b[M".as_bytes());
+    check_invariants(&s);
+}

@@ -1,0 +1,95 @@
+//! Resize: reflow of soft-wrapped lines on the primary screen, the cursor staying on its text.
+
+use crate::support::*;
+
+#[test]
+fn narrowing_rewraps_and_widening_joins_again() {
+    let mut s = screen(10, 4, "abcdefghij\r\nxy");
+    s.resize(5, 4);
+    assert_screen!(s, ["abcde", "fghij", "xy"]);
+    assert_eq!(cursor(&s), (2, 2));
+    s.resize(10, 4);
+    assert_screen!(s, ["abcdefghij", "xy"]);
+    assert_eq!(cursor(&s), (1, 2));
+}
+
+#[test]
+fn soft_wrapped_lines_join_when_wider() {
+    let mut s = screen(4, 4, "abcdefgh");
+    assert_screen!(s, ["abcd", "efgh"]);
+    s.resize(8, 4);
+    assert_screen!(s, ["abcdefgh"]);
+}
+
+#[test]
+fn hard_newlines_are_not_joined() {
+    let mut s = screen(4, 4, "ab\r\ncd");
+    s.resize(8, 4);
+    assert_screen!(s, ["ab", "cd"]);
+}
+
+#[test]
+fn shrinking_height_pushes_lines_to_history_and_growing_pulls_them_back() {
+    let mut s = screen(5, 4, "1\r\n2\r\n3\r\n4");
+    s.resize(5, 2);
+    assert_screen!(s, ["3", "4"]);
+    assert_eq!(s.scrollback().len(), 2);
+    assert_eq!(cursor(&s), (1, 1));
+    s.resize(5, 4);
+    assert_screen!(s, ["1", "2", "3", "4"]);
+    assert_eq!(s.scrollback().len(), 0);
+}
+
+#[test]
+fn cursor_follows_its_character_through_reflow() {
+    let mut s = screen(6, 3, "abcdefgh\x1b[1;3H");
+    s.resize(3, 4);
+    // 'c' was under the cursor.
+    let (r, c) = cursor(&s);
+    assert_eq!(s.cell(r, c).unwrap().ch(), 'c');
+}
+
+#[test]
+fn wide_characters_wrap_whole_when_narrowing() {
+    let mut s = screen(6, 3, "ab中文");
+    s.resize(3, 3);
+    check_invariants(&s);
+    assert_screen!(s, ["ab", "中", "文"]);
+}
+
+#[test]
+fn alternate_screen_is_cut_not_reflowed() {
+    let mut s = screen(6, 3, "\x1b[?1049habcdef");
+    s.resize(3, 3);
+    assert_screen!(s, ["abc"]);
+    check_invariants(&s);
+}
+
+#[test]
+fn primary_reflows_while_the_alternate_screen_is_shown() {
+    let mut s = screen(6, 3, "abcdefgh\x1b[?1049hvim");
+    s.resize(4, 3);
+    s.feed(b"\x1b[?1049l");
+    assert_screen!(s, ["abcd", "efgh"]);
+}
+
+#[test]
+fn resize_to_zero_is_clamped() {
+    let mut s = screen(6, 3, "abc");
+    s.resize(0, 0);
+    assert_eq!((s.cols(), s.rows()), (1, 1));
+    check_invariants(&s);
+    s.feed("中x\r\n".as_bytes());
+    check_invariants(&s);
+    s.resize(80, 24);
+    check_invariants(&s);
+}
+
+#[test]
+fn margins_reset_on_resize() {
+    let mut s = screen(6, 6, "\x1b[2;3r");
+    s.resize(6, 4);
+    s.feed(b"\x1b[4;1H\n");
+    // The whole screen scrolls again.
+    assert_eq!(cursor(&s), (3, 0));
+}
