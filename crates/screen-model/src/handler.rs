@@ -180,7 +180,7 @@ pub trait Handler {
     fn insert_blanks(&mut self, count: usize);
     /// CUU (`cr == false`) and CPL (`cr == true`).
     fn move_up(&mut self, count: usize, cr: bool);
-    /// CUD / VPR (`cr == false`) and CNL (`cr == true`).
+    /// CUD (`cr == false`) and CNL (`cr == true`): stops at the bottom margin.
     fn move_down(&mut self, count: usize, cr: bool);
     /// CUF / HPR.
     fn move_forward(&mut self, count: usize);
@@ -240,7 +240,7 @@ pub trait Handler {
     fn set_cursor_style(&mut self, style: u16);
     /// DECSCA: protect (`true`) the characters printed from now on.
     fn set_protection(&mut self, on: bool);
-    /// XTWINOPS; only the size reports (14, 16, 18, 19) answer.
+    /// XTWINOPS; only the character-size reports (18, 19) are answered.
     fn window_op(&mut self, op: u16);
     /// OSC 0 / 1 / 2.
     fn set_title(&mut self, title: &[u8], icon: bool, window: bool);

@@ -33,7 +33,7 @@ impl std::fmt::Debug for Parser {
 /// What the adapter remembers between callbacks.
 #[derive(Default)]
 struct PerformState {
-    /// The OSC being dispatched overflowed [`MAX_OSC_BYTES`]: ignore it.
+    /// The OSC being dispatched overflowed [`MAX_OSC_BYTES`] or was cancelled: ignore it.
     osc_overflowed: bool,
     /// Inside a DECRQSS string: the request so far.
     decrqss: Option<Vec<u8>>,
@@ -122,6 +122,12 @@ impl OscGuard {
                         self.len += end;
                     }
                     i += end;
+                    if i < bytes.len() && matches!(bytes[i], 0x18 | 0x1a) {
+                        // CAN and SUB cancel the string: vte would dispatch it, so flag it.
+                        pass(&bytes[pass_from..i], overflowed);
+                        overflowed = true;
+                        pass_from = i;
+                    }
                     if i < bytes.len() {
                         self.state = if bytes[i] == 0x1b {
                             GuardState::AfterEsc

@@ -665,11 +665,15 @@ pub(crate) fn default_tabs(cols: usize) -> Vec<bool> {
     (0..cols).map(|c| c % 8 == 0 && c != 0).collect()
 }
 
-/// The pen with SGR attributes cleared but DECSCA protection kept.
+/// The pen after SGR 0: attributes and colours cleared, but DECSCA protection and an open
+/// OSC 8 hyperlink kept (neither is an SGR attribute).
 pub(crate) fn reset_pen(pen: &Pen) -> Pen {
     let mut fresh = Pen::default();
     fresh
         .attrs
         .set(Attrs::PROTECTED, pen.attrs.contains(Attrs::PROTECTED));
+    if let Some(link) = pen.extra.as_ref().and_then(|e| e.hyperlink.clone()) {
+        fresh.update_extra(|e| e.hyperlink = Some(link));
+    }
     fresh
 }

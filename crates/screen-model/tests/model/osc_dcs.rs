@@ -87,3 +87,17 @@ fn unknown_osc_is_ignored() {
     let s = screen(10, 1, "a\x1b]999;whatever\x07b");
     assert_screen!(s, ["ab"]);
 }
+
+#[test]
+fn sgr_reset_keeps_an_open_hyperlink() {
+    let s = screen(10, 1, "\x1b]8;;http://x\x07\x1b[1ma\x1b[0mb\x1b]8;;\x07c");
+    assert!(s.cell(0, 1).unwrap().hyperlink().is_some());
+    assert!(s.cell(0, 2).unwrap().hyperlink().is_none());
+}
+
+#[test]
+fn cancelled_osc_is_not_applied() {
+    let s = screen(10, 1, "\x1b]2;half\x18ok");
+    assert_eq!(s.title(), "");
+    assert_screen!(s, ["ok"]);
+}
