@@ -1,1 +1,147 @@
-fn main() {}
+//! Parse throughput: screen-model beside alacritty_terminal and vt100.
+//!
+//! Five deterministic inputs of about 4 MiB (see `weft_benches`), each fed in 64 KiB chunks
+//! into a fresh 80x24 terminal with 10,000 lines of scrollback per iteration. Building the
+//! terminal and dropping it are outside the timed region, for all three contenders alike.
+//!
+//! `cargo bench -p weft-benches --bench parse [-- FILTER]`; results print as MB/s.
+
+use std::hint::black_box;
+use std::num::NonZeroU16;
+use std::time::Duration;
+
+use alacritty_terminal::event::{Event, EventListener};
+use alacritty_terminal::grid::Dimensions;
+use alacritty_terminal::term::{Config, Term};
+use alacritty_terminal::vte::ansi::{Processor, StdSyncHandler};
+use criterion::{BatchSize, BenchmarkId, Criterion, SamplingMode, Throughput};
+
+const COLS: usize = 80;
+const ROWS: usize = 24;
+const SCROLLBACK: usize = 10_000;
+const CHUNK: usize = 64 * 1024;
+
+/// Drops every event alacritty_terminal raises.
+struct NoopListener;
+
+impl EventListener for NoopListener {
+    fn send_event(&self, _event: Event) {}
+}
+
+/// The terminal size alacritty_terminal is built with.
+struct Size {
+    cols: usize,
+    rows: usize,
+}
+
+impl Dimensions for Size {
+    fn total_lines(&self) -> usize {
+        self.rows
+    }
+
+    fn screen_lines(&self) -> usize {
+        self.rows
+    }
+
+    fn columns(&self) -> usize {
+        self.cols
+    }
+}
+
+const fn nonzero(n: u16) -> NonZeroU16 {
+    match NonZeroU16::new(n) {
+        Some(n) => n,
+        None => panic!("terminal size must be nonzero"),
+    }
+}
+
+fn weft_new() -> screen_model::Screen {
+    screen_model::Screen::with_scrollback(COLS, ROWS, SCROLLBACK)
+}
+
+fn weft(mut screen: screen_model::Screen, input: &[u8]) -> screen_model::Screen {
+    for chunk in input.chunks(CHUNK) {
+        screen.feed(chunk);
+    }
+    screen
+}
+
+type AlacrittyTerm = (Term<NoopListener>, Processor<StdSyncHandler>);
+
+fn alacritty_new() -> AlacrittyTerm {
+    let config = Config {
+        scrolling_history: SCROLLBACK,
+        ..Config::default()
+    };
+    let size = Size {
+        cols: COLS,
+        rows: ROWS,
+    };
+    (Term::new(config, &size, NoopListener), Processor::new())
+}
+
+fn alacritty(mut term: AlacrittyTerm, input: &[u8]) -> AlacrittyTerm {
+    for chunk in input.chunks(CHUNK) {
+        term.1.advance(&mut term.0, chunk);
+    }
+    term
+}
+
+fn vt100_new() -> vt100::Parser {
+    vt100::Parser::new(nonzero(ROWS as u16), nonzero(COLS as u16), SCROLLBACK)
+}
+
+fn vt100(mut parser: vt100::Parser, input: &[u8]) -> vt100::Parser {
+    for chunk in input.chunks(CHUNK) {
+        parser.process(chunk);
+    }
+    parser
+}
+
+fn parse(c: &mut Criterion) {
+    for (name, input) in weft_benches::all_inputs(weft_benches::INPUT_LEN) {
+        let mut group = c.benchmark_group(name);
+        group.throughput(Throughput::Bytes(input.len() as u64));
+        // Each iteration takes milliseconds: flat sampling keeps the run near the budget.
+        group.sampling_mode(SamplingMode::Flat);
+        let input = input.as_slice();
+
+        group.bench_with_input(BenchmarkId::from_parameter("weft"), input, |b, input| {
+            b.iter_batched(
+                weft_new,
+                |screen| weft(screen, black_box(input)),
+                BatchSize::PerIteration,
+            );
+        });
+        group.bench_with_input(
+            BenchmarkId::from_parameter("alacritty_terminal"),
+            input,
+            |b, input| {
+                b.iter_batched(
+                    alacritty_new,
+                    |term| alacritty(term, black_box(input)),
+                    BatchSize::PerIteration,
+                );
+            },
+        );
+        group.bench_with_input(BenchmarkId::from_parameter("vt100"), input, |b, input| {
+            b.iter_batched(
+                vt100_new,
+                |parser| vt100(parser, black_box(input)),
+                BatchSize::PerIteration,
+            );
+        });
+        group.finish();
+    }
+}
+
+fn main() {
+    // What criterion_group!/criterion_main! expand to, minus the undocumented `pub fn`.
+    let mut c = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+        .configure_from_args();
+    parse(&mut c);
+    c.final_summary();
+}

@@ -16,27 +16,28 @@ use std::sync::Arc;
 const MAX_URI_BYTES: usize = 4096;
 
 impl Handler for Screen {
-    #[inline]
+    #[inline(always)]
     fn print(&mut self, c: char) {
-        if c == '\u{7f}' {
-            return;
+        // Fast path: printable ASCII over a narrow cell, no wrap due, nothing special on.
+        if (c as u32).wrapping_sub(0x20) < 0x5f && self.plain_print && !self.cursor.pending_wrap {
+            let right = self.print_right();
+            let (r, col) = (self.cursor.row, self.cursor.col);
+            let row = &mut self.grid[r];
+            if row.cells[col].flags() == crate::cell::CellFlags::empty() {
+                row.seq = self.seq;
+                row.cells[col] = Cell::new(c, &self.cursor.pen, crate::cell::CellFlags::empty());
+                row.written = row.written.max(col + 1);
+                row.plain &= self.pen_default;
+                self.last_char = Some(c);
+                if col >= right {
+                    self.cursor.pending_wrap = self.modes.autowrap;
+                } else {
+                    self.cursor.col = col + 1;
+                }
+                return;
+            }
         }
-        let c = if self.charsets.is_identity() {
-            c
-        } else {
-            self.charsets.map(c)
-        };
-        let width = char_width(c);
-        // Zero-width characters join the previous grapheme; after a ZWJ, so does a wide one
-        // (an emoji ZWJ sequence shows as one glyph).
-        if width == 0 || (self.join_next && width == 2) {
-            self.join_next = c == ZWJ;
-            self.join_to_previous(c);
-            return;
-        }
-        self.join_next = false;
-        self.last_char = Some(c);
-        self.put_char(c, width);
+        self.print_slow(c);
     }
 
     fn repeat_last(&mut self, count: usize) {
@@ -114,14 +115,17 @@ impl Handler for Screen {
 
     fn invoke_charset(&mut self, slot: usize) {
         self.charsets.invoke(slot);
+        self.update_plain_print();
     }
 
     fn single_shift(&mut self, slot: usize) {
         self.charsets.single_shift(slot);
+        self.update_plain_print();
     }
 
     fn designate_charset(&mut self, slot: usize, charset: Charset) {
         self.charsets.designate(slot, charset);
+        self.update_plain_print();
     }
 
     fn index(&mut self) {
@@ -161,62 +165,18 @@ impl Handler for Screen {
     }
 
     fn restore_cursor(&mut self) {
-        let slot = usize::from(self.alt_active);
-        match self.saved[slot].clone() {
-            Some(saved) => {
-                self.cursor = saved.cursor;
-                self.cursor.row = self.cursor.row.min(self.rows - 1);
-                self.cursor.col = self.cursor.col.min(self.cols - 1);
-                self.modes.origin = saved.origin;
-                self.modes.autowrap = saved.autowrap;
-                self.charsets = saved.charsets;
-            }
-            None => {
-                // xterm: restoring with nothing saved homes the cursor and resets the pen.
-                self.cursor = Cursor::default();
-                self.modes.origin = false;
-                self.charsets = CharsetState::default();
-            }
-        }
+        self.restore_cursor_state();
+        self.update_plain_print();
     }
 
     fn reset(&mut self) {
-        let limit = self.scrollback.limit();
-        let scrollback = std::mem::replace(
-            &mut self.scrollback,
-            crate::scrollback::Scrollback::new(limit),
-        );
-        let fresh = Screen::with_scrollback(self.cols, self.rows, limit);
-        let replies = std::mem::take(&mut self.replies);
-        let events = std::mem::take(&mut self.events);
-        let dropped = self.dropped;
-        let seq = self.seq;
-        let parser_state_kept = std::mem::replace(self, fresh);
-        drop(parser_state_kept);
-        self.scrollback = scrollback;
-        self.replies = replies;
-        self.events = events;
-        self.dropped = dropped;
-        self.seq = seq;
-        self.touch_all();
-        self.event(Event::TitleChanged(String::new()));
+        self.full_reset();
+        self.update_plain_print();
     }
 
     fn soft_reset(&mut self) {
-        self.modes.insert = false;
-        self.modes.origin = false;
-        self.modes.cursor_visible = true;
-        self.modes.application_cursor = false;
-        self.modes.application_keypad = false;
-        self.modes.left_right_margins = false;
-        self.top = 0;
-        self.bottom = self.rows - 1;
-        self.left = 0;
-        self.right = self.cols - 1;
-        self.cursor.pen = Pen::default();
-        self.charsets = CharsetState::default();
-        let slot = usize::from(self.alt_active);
-        self.saved[slot] = None;
+        self.soft_reset_state();
+        self.update_plain_print();
     }
 
     fn alignment_test(&mut self) {
@@ -491,7 +451,10 @@ impl Handler for Screen {
     fn set_mode(&mut self, mode: u16, private: bool, on: bool) {
         if !private {
             match mode {
-                4 => self.modes.insert = on,
+                4 => {
+                    self.modes.insert = on;
+                    self.update_plain_print();
+                }
                 20 => self.modes.newline = on,
                 _ => {}
             }
@@ -499,11 +462,9 @@ impl Handler for Screen {
         }
         match mode {
             1 => self.modes.application_cursor = on,
-            5 => {
-                if self.modes.reverse_video != on {
-                    self.modes.reverse_video = on;
-                    self.touch_all();
-                }
+            5 if self.modes.reverse_video != on => {
+                self.modes.reverse_video = on;
+                self.touch_all();
             }
             6 => {
                 self.modes.origin = on;
@@ -640,37 +601,8 @@ impl Handler for Screen {
     }
 
     fn sgr(&mut self, sgr: Sgr) {
-        let pen = &mut self.cursor.pen;
-        match sgr {
-            Sgr::Reset => *pen = reset_pen(pen),
-            Sgr::Bold => pen.attrs.set(Attrs::BOLD, true),
-            Sgr::Dim => pen.attrs.set(Attrs::DIM, true),
-            Sgr::Italic => pen.attrs.set(Attrs::ITALIC, true),
-            Sgr::Underline(style) => pen.attrs.set_underline(style),
-            Sgr::Blink => pen.attrs.set(Attrs::BLINK, true),
-            Sgr::Inverse => pen.attrs.set(Attrs::INVERSE, true),
-            Sgr::Hidden => pen.attrs.set(Attrs::HIDDEN, true),
-            Sgr::Strike => pen.attrs.set(Attrs::STRIKE, true),
-            Sgr::Overline => pen.attrs.set(Attrs::OVERLINE, true),
-            Sgr::NormalIntensity => {
-                pen.attrs.set(Attrs::BOLD, false);
-                pen.attrs.set(Attrs::DIM, false);
-            }
-            Sgr::NoItalic => pen.attrs.set(Attrs::ITALIC, false),
-            Sgr::NoUnderline => pen.attrs.set_underline(UnderlineStyle::None),
-            Sgr::NoBlink => pen.attrs.set(Attrs::BLINK, false),
-            Sgr::NoInverse => pen.attrs.set(Attrs::INVERSE, false),
-            Sgr::NoHidden => pen.attrs.set(Attrs::HIDDEN, false),
-            Sgr::NoStrike => pen.attrs.set(Attrs::STRIKE, false),
-            Sgr::NoOverline => pen.attrs.set(Attrs::OVERLINE, false),
-            Sgr::Foreground(c) => pen.fg = c,
-            Sgr::Background(c) => pen.bg = c,
-            Sgr::UnderlineColor(c) => {
-                if pen.underline_color() != c {
-                    pen.update_extra(|e| e.underline_color = c);
-                }
-            }
-        }
+        self.apply_sgr(sgr);
+        self.pen_default = self.cursor.pen == Pen::default();
     }
 
     fn set_cursor_style(&mut self, style: u16) {
@@ -681,6 +613,7 @@ impl Handler for Screen {
 
     fn set_protection(&mut self, on: bool) {
         self.cursor.pen.attrs.set(Attrs::PROTECTED, on);
+        self.update_plain_print();
     }
 
     fn window_op(&mut self, op: u16) {
@@ -761,6 +694,7 @@ impl Handler for Screen {
         self.cursor
             .pen
             .update_extra(|e| e.hyperlink = link.map(Arc::new));
+        self.update_plain_print();
     }
 
     fn clipboard(&mut self, selection: &[u8], data: &[u8], _terminator: Terminator) {
@@ -814,6 +748,128 @@ impl Handler for Screen {
 }
 
 impl Screen {
+    fn apply_sgr(&mut self, sgr: Sgr) {
+        let pen = &mut self.cursor.pen;
+        match sgr {
+            Sgr::Reset => *pen = reset_pen(pen),
+            Sgr::Bold => pen.attrs.set(Attrs::BOLD, true),
+            Sgr::Dim => pen.attrs.set(Attrs::DIM, true),
+            Sgr::Italic => pen.attrs.set(Attrs::ITALIC, true),
+            Sgr::Underline(style) => pen.attrs.set_underline(style),
+            Sgr::Blink => pen.attrs.set(Attrs::BLINK, true),
+            Sgr::Inverse => pen.attrs.set(Attrs::INVERSE, true),
+            Sgr::Hidden => pen.attrs.set(Attrs::HIDDEN, true),
+            Sgr::Strike => pen.attrs.set(Attrs::STRIKE, true),
+            Sgr::Overline => pen.attrs.set(Attrs::OVERLINE, true),
+            Sgr::NormalIntensity => {
+                pen.attrs.set(Attrs::BOLD, false);
+                pen.attrs.set(Attrs::DIM, false);
+            }
+            Sgr::NoItalic => pen.attrs.set(Attrs::ITALIC, false),
+            Sgr::NoUnderline => pen.attrs.set_underline(UnderlineStyle::None),
+            Sgr::NoBlink => pen.attrs.set(Attrs::BLINK, false),
+            Sgr::NoInverse => pen.attrs.set(Attrs::INVERSE, false),
+            Sgr::NoHidden => pen.attrs.set(Attrs::HIDDEN, false),
+            Sgr::NoStrike => pen.attrs.set(Attrs::STRIKE, false),
+            Sgr::NoOverline => pen.attrs.set(Attrs::OVERLINE, false),
+            Sgr::Foreground(c) => pen.fg = c,
+            Sgr::Background(c) => pen.bg = c,
+            Sgr::UnderlineColor(c) => {
+                if pen.underline_color() != c {
+                    pen.update_extra(|e| e.underline_color = c);
+                }
+            }
+        }
+    }
+
+    /// Everything the fast path of `print` does not cover: charsets, wide and zero-width
+    /// characters, pending wraps, insert mode.
+    #[inline(never)]
+    fn print_slow(&mut self, c: char) {
+        if c == '\u{7f}' {
+            return;
+        }
+        let c = if self.charsets.is_identity() {
+            c
+        } else {
+            self.charsets.map(c)
+        };
+        let width = char_width(c);
+        // Zero-width characters join the previous grapheme; after a ZWJ, so does a wide one
+        // (an emoji ZWJ sequence shows as one glyph).
+        if width == 0 || (self.join_next && width == 2) {
+            self.join_next = c == ZWJ;
+            self.update_plain_print();
+            self.join_to_previous(c);
+            return;
+        }
+        if self.join_next {
+            self.join_next = false;
+            self.update_plain_print();
+        }
+        self.last_char = Some(c);
+        self.put_char(c, width);
+    }
+
+    fn restore_cursor_state(&mut self) {
+        let slot = usize::from(self.alt_active);
+        match self.saved[slot].clone() {
+            Some(saved) => {
+                self.cursor = saved.cursor;
+                self.cursor.row = self.cursor.row.min(self.rows - 1);
+                self.cursor.col = self.cursor.col.min(self.cols - 1);
+                self.modes.origin = saved.origin;
+                self.modes.autowrap = saved.autowrap;
+                self.charsets = saved.charsets;
+            }
+            None => {
+                // xterm: restoring with nothing saved homes the cursor and resets the pen.
+                self.cursor = Cursor::default();
+                self.modes.origin = false;
+                self.charsets = CharsetState::default();
+            }
+        }
+    }
+
+    fn full_reset(&mut self) {
+        let limit = self.scrollback.limit();
+        let scrollback = std::mem::replace(
+            &mut self.scrollback,
+            crate::scrollback::Scrollback::new(limit),
+        );
+        let fresh = Screen::with_scrollback(self.cols, self.rows, limit);
+        let replies = std::mem::take(&mut self.replies);
+        let events = std::mem::take(&mut self.events);
+        let dropped = self.dropped;
+        let seq = self.seq;
+        let parser_state_kept = std::mem::replace(self, fresh);
+        drop(parser_state_kept);
+        self.scrollback = scrollback;
+        self.replies = replies;
+        self.events = events;
+        self.dropped = dropped;
+        self.seq = seq;
+        self.touch_all();
+        self.event(Event::TitleChanged(String::new()));
+    }
+
+    fn soft_reset_state(&mut self) {
+        self.modes.insert = false;
+        self.modes.origin = false;
+        self.modes.cursor_visible = true;
+        self.modes.application_cursor = false;
+        self.modes.application_keypad = false;
+        self.modes.left_right_margins = false;
+        self.top = 0;
+        self.bottom = self.rows - 1;
+        self.left = 0;
+        self.right = self.cols - 1;
+        self.cursor.pen = Pen::default();
+        self.charsets = CharsetState::default();
+        let slot = usize::from(self.alt_active);
+        self.saved[slot] = None;
+    }
+
     /// Whether the cursor is inside the scroll region and the column margins.
     fn in_margins(&self) -> bool {
         let (r, c) = (self.cursor.row, self.cursor.col);

@@ -171,7 +171,7 @@ fn count(params: &Params, i: usize) -> usize {
 }
 
 impl<H: Handler> Perform for Performer<'_, H> {
-    #[inline]
+    #[inline(always)]
     fn print(&mut self, c: char) {
         self.handler.print(c);
     }

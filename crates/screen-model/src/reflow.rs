@@ -157,6 +157,7 @@ fn reflow(
             }
             if col + width > cols {
                 row.wrapped = true;
+                row.mark_unknown();
                 out.push(std::mem::replace(&mut row, Row::new(cols)));
                 col = 0;
                 if width > cols {
@@ -177,6 +178,7 @@ fn reflow(
             col += width;
             i += width;
         }
+        row.mark_unknown();
         out.push(row);
         if let Some(offset) = line.cursor {
             cursor_at = cursor_placed.unwrap_or_else(|| {

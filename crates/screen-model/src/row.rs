@@ -10,6 +10,12 @@ pub struct Row {
     pub(crate) wrapped: bool,
     /// Sequence number of the last change to this row (see [`crate::Screen::seqno`]).
     pub(crate) seq: u64,
+    /// Upper bound on the cells that are not blank: cells from here on are blank. Exact after
+    /// a clear and plain printing; the row's width after anything else.
+    pub(crate) written: usize,
+    /// Every cell is narrow ASCII with the default style and no extras. Kept by plain printing
+    /// and clears; anything else clears it. Lets the scrollback store the row as bytes.
+    pub(crate) plain: bool,
 }
 
 impl Row {
@@ -19,6 +25,8 @@ impl Row {
             cells: vec![Cell::BLANK; cols],
             wrapped: false,
             seq: 0,
+            written: cols,
+            plain: false,
         }
     }
 
@@ -53,7 +61,8 @@ impl Row {
 
     /// Number of cells up to the last one that is not blank with default style.
     pub fn used_len(&self) -> usize {
-        self.cells
+        let bound = self.written.min(self.cells.len());
+        self.cells[..bound]
             .iter()
             .rposition(|c| !c.is_blank())
             .map_or(0, |i| i + 1)
@@ -61,15 +70,31 @@ impl Row {
 
     /// Fills the whole row with erased cells.
     pub(crate) fn clear(&mut self, pen: &Pen) {
-        let blank = Cell::erased(pen);
-        self.cells.iter_mut().for_each(|c| *c = blank.clone());
+        if pen.bg == crate::cell::Color::Default {
+            // Cells past `written` are already blank.
+            let bound = self.written.min(self.cells.len());
+            self.cells[..bound].fill(Cell::BLANK);
+            self.written = 0;
+            self.plain = true;
+        } else {
+            self.cells.fill(Cell::erased(pen));
+            self.mark_unknown();
+        }
         self.wrapped = false;
+    }
+
+    /// Forgets what is known about the contents (after any change but plain printing).
+    #[inline]
+    pub(crate) fn mark_unknown(&mut self) {
+        self.written = self.cells.len();
+        self.plain = false;
     }
 
     /// Sets the row's width, padding with blanks or cutting (a wide character cut in half loses
     /// its left half too).
     pub(crate) fn resize(&mut self, cols: usize) {
         self.cells.resize(cols, Cell::BLANK);
+        self.mark_unknown();
         if let Some(last) = self.cells.last_mut() {
             if last.is_wide() {
                 *last = Cell::BLANK;

@@ -137,6 +137,10 @@ pub struct Screen {
     pub(crate) dropped: DropCounts,
     pub(crate) last_char: Option<char>,
     pub(crate) join_next: bool,
+    /// No insert mode, no charset mapping, no pending ZWJ: printable ASCII takes the fast path.
+    pub(crate) plain_print: bool,
+    /// The pen is the default one: plain printing keeps rows plain.
+    pub(crate) pen_default: bool,
     pub(crate) seq: u64,
     parser: Parser,
 }
@@ -187,6 +191,8 @@ impl Screen {
             dropped: DropCounts::default(),
             last_char: None,
             join_next: false,
+            plain_print: true,
+            pen_default: true,
             seq: 1,
             parser: Parser::new(),
         }
@@ -366,11 +372,19 @@ impl Screen {
         }
     }
 
-    /// Stamps row `r` as changed now and returns it.
+    /// Recomputes the fast-path flags after the pen, insert mode, charsets or joining changed.
+    #[inline]
+    pub(crate) fn update_plain_print(&mut self) {
+        self.plain_print = !self.modes.insert && !self.join_next && self.charsets.is_identity();
+        self.pen_default = self.cursor.pen == Pen::default();
+    }
+
+    /// Stamps row `r` as changed now and returns it for any kind of change.
     #[inline]
     pub(crate) fn row_mut(&mut self, r: usize) -> &mut Row {
         let row = &mut self.grid[r];
         row.seq = self.seq;
+        row.mark_unknown();
         row
     }
 
@@ -446,6 +460,9 @@ impl Screen {
                 self.grid[top + i].clear(&pen);
             }
             self.grid[top..=bottom].rotate_left(count);
+            let seq = self.seq;
+            self.grid[top..=bottom].iter_mut().for_each(|r| r.seq = seq);
+            return;
         } else {
             let (left, right) = (self.margin_left(), self.margin_right());
             for r in top..=bottom {
@@ -476,6 +493,9 @@ impl Screen {
             for r in top..top + count {
                 self.grid[r].clear(&pen);
             }
+            let seq = self.seq;
+            self.grid[top..=bottom].iter_mut().for_each(|r| r.seq = seq);
+            return;
         } else {
             let (left, right) = (self.margin_left(), self.margin_right());
             for r in (top..=bottom).rev() {
@@ -517,10 +537,15 @@ impl Screen {
         let insert = self.modes.insert;
         let seq = self.seq;
         let pen = &self.cursor.pen;
+        let pen_default = self.pen_default;
         let row = &mut self.grid[r];
         row.seq = seq;
         if insert {
             row.insert_cells(col, right, width, pen);
+            row.mark_unknown();
+        } else {
+            row.written = row.written.max(col + width);
+            row.plain &= pen_default && width == 1 && c.is_ascii();
         }
         // Never leave half of a wide character behind.
         if row.cells[col].flags() != CellFlags::empty() {
@@ -552,7 +577,9 @@ impl Screen {
             return;
         }
         let r = self.cursor.row;
-        self.row_mut(r).wrapped = true;
+        let row = &mut self.grid[r];
+        row.seq = self.seq;
+        row.wrapped = true;
         self.cursor.col = self.print_left();
         self.index_down();
     }

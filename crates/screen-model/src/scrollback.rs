@@ -248,7 +248,12 @@ struct StoredStyle {
 }
 
 fn encode_line(row: &Row, out: &mut Vec<u8>, extras: &mut Vec<Arc<CellExtra>>) {
+    if row.plain {
+        encode_plain_line(row, out);
+        return;
+    }
     let cells = &row.cells[..row.used_len()];
+    out.reserve(cells.len() + 8);
     out.push(if row.wrapped { FLAG_WRAPPED } else { 0 });
     write_varint(out, cells.len() as u32);
     let mut current = StoredStyle {
@@ -259,11 +264,14 @@ fn encode_line(row: &Row, out: &mut Vec<u8>, extras: &mut Vec<Arc<CellExtra>>) {
     };
     let mut i = 0;
     while i < cells.len() {
-        let style = stored_style(&cells[i], extras);
-        let run_end = i + cells[i..]
-            .iter()
-            .position(|c| !same_style(c, &cells[i]))
-            .unwrap_or(cells.len() - i);
+        let first = &cells[i];
+        let style = stored_style(first, extras);
+        let run_end = i
+            + 1
+            + cells[i + 1..]
+                .iter()
+                .position(|c| !same_style(c, first))
+                .unwrap_or(cells.len() - i - 1);
         let run = run_end - i;
         let mut mask = 0;
         if style.fg != current.fg {
@@ -283,7 +291,7 @@ fn encode_line(row: &Row, out: &mut Vec<u8>, extras: &mut Vec<Arc<CellExtra>>) {
         if run < RUN_IN_HEADER {
             out.push(((run as u8) << 4) | mask);
         } else {
-            out.push((RUN_IN_HEADER as u8) << 4 | mask);
+            out.push(((RUN_IN_HEADER as u8) << 4) | mask);
             write_varint(out, run as u32);
         }
         if mask & MASK_FG != 0 {
@@ -299,47 +307,88 @@ fn encode_line(row: &Row, out: &mut Vec<u8>, extras: &mut Vec<Arc<CellExtra>>) {
             write_varint(out, style.extra);
         }
         current = style;
-        let mut j = i;
-        while j < run_end {
-            let cell = &cells[j];
-            let natural = CellFlags::empty();
-            let simple_wide = cell.is_wide()
-                && char_width(cell.ch()) == 2
-                && cells.get(j + 1).is_some_and(|n| n.is_spacer());
-            let simple = cell.combining().is_empty()
-                && ((cell.flags() == natural && char_width(cell.ch()) == 1) || simple_wide);
-            if simple {
-                let mut buf = [0u8; 4];
-                out.extend_from_slice(cell.ch().encode_utf8(&mut buf).as_bytes());
-                // The spacer after a wide character is implied.
-                j += if simple_wide { 2 } else { 1 };
-                continue;
-            }
-            out.push(ESCAPE_CELL);
-            out.push(if cell.is_wide() {
-                1
-            } else if cell.is_spacer() {
-                2
-            } else {
-                0
-            });
-            let mut text = String::new();
-            text.push(cell.ch());
-            text.push_str(cell.combining());
-            write_varint(out, text.len() as u32);
-            out.extend_from_slice(text.as_bytes());
-            j += 1;
-        }
+        encode_text(&cells[i..run_end], out);
         i = run_end;
     }
 }
 
+/// A row of default-styled narrow ASCII: the header, one run, and the bytes.
+fn encode_plain_line(row: &Row, out: &mut Vec<u8>) {
+    let bound = row.written.min(row.cells.len());
+    let used = row.cells[..bound]
+        .iter()
+        .rposition(|c| c.ch() != ' ')
+        .map_or(0, |i| i + 1);
+    out.reserve(used + 8);
+    out.push(if row.wrapped { FLAG_WRAPPED } else { 0 });
+    write_varint(out, used as u32);
+    if used == 0 {
+        return;
+    }
+    if used < RUN_IN_HEADER {
+        out.push((used as u8) << 4);
+    } else {
+        out.push((RUN_IN_HEADER as u8) << 4);
+        write_varint(out, used as u32);
+    }
+    out.extend(row.cells[..used].iter().map(|c| c.ch() as u8));
+}
+
+/// Appends the text of a run of same-styled cells.
+///
+/// Relies on what printing guarantees: a cell without flags or joined characters holds a
+/// character of width 1, a wide cell without joined characters one of width 2 followed by its
+/// spacer. Anything else is stored with explicit flags.
+fn encode_text(run: &[Cell], out: &mut Vec<u8>) {
+    out.reserve(run.len());
+    let mut j = 0;
+    while j < run.len() {
+        let cell = &run[j];
+        let ch = cell.ch();
+        if (ch as u32) < 0x80 && cell.flags() == CellFlags::empty() && cell.extra().is_none() {
+            out.push(ch as u8);
+            j += 1;
+            continue;
+        }
+        let next = run.get(j + 1);
+        let simple_wide =
+            cell.is_wide() && cell.combining().is_empty() && next.is_some_and(Cell::is_spacer);
+        let simple_narrow = cell.flags() == CellFlags::empty() && cell.combining().is_empty();
+        if simple_wide || simple_narrow {
+            let mut buf = [0u8; 4];
+            out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+            // The spacer after a wide character is implied.
+            j += if simple_wide { 2 } else { 1 };
+            continue;
+        }
+        out.push(ESCAPE_CELL);
+        out.push(if cell.is_wide() {
+            1
+        } else if cell.is_spacer() {
+            2
+        } else {
+            0
+        });
+        let mut text = String::new();
+        text.push(ch);
+        text.push_str(cell.combining());
+        write_varint(out, text.len() as u32);
+        out.extend_from_slice(text.as_bytes());
+        j += 1;
+    }
+}
+
+/// Whether two cells store with the same style (joined characters do not count).
+#[inline]
 fn same_style(a: &Cell, b: &Cell) -> bool {
     a.fg() == b.fg()
         && a.bg() == b.bg()
         && a.attrs() == b.attrs()
-        && a.underline_color() == b.underline_color()
-        && a.hyperlink() == b.hyperlink()
+        && match (a.extra(), b.extra()) {
+            (None, None) => true,
+            (Some(x), Some(y)) if Arc::ptr_eq(x, y) => true,
+            _ => a.underline_color() == b.underline_color() && a.hyperlink() == b.hyperlink(),
+        }
 }
 
 fn stored_style(cell: &Cell, extras: &mut Vec<Arc<CellExtra>>) -> StoredStyle {
@@ -375,6 +424,7 @@ fn decode_line(bytes: &[u8], extras: &[Arc<CellExtra>], cols: usize) -> Row {
     cells.truncate(cols);
     row.cells = cells;
     row.resize(cols);
+    row.mark_unknown();
     row.wrapped = wrapped;
     row
 }
