@@ -808,6 +808,29 @@ impl Screen {
             self.update_plain_print();
         }
         self.last_char = Some(c);
+        if width == 2 && self.plain_print && !self.cursor.pending_wrap {
+            // Fast path for a wide character that fits over two narrow cells.
+            let right = self.print_right();
+            let (r, col) = (self.cursor.row, self.cursor.col);
+            if col < right {
+                let row = &mut self.grid[r];
+                let empty = crate::cell::CellFlags::empty();
+                if row.cells[col].flags() == empty && row.cells[col + 1].flags() == empty {
+                    row.seq = self.seq;
+                    row.cells[col] = Cell::new(c, &self.cursor.pen, crate::cell::CellFlags::WIDE);
+                    row.cells[col + 1] = Cell::spacer(&self.cursor.pen);
+                    row.written = row.written.max(col + 2);
+                    row.plain = false;
+                    if col + 1 >= right {
+                        self.cursor.col = right;
+                        self.cursor.pending_wrap = self.modes.autowrap;
+                    } else {
+                        self.cursor.col = col + 2;
+                    }
+                    return;
+                }
+            }
+        }
         self.put_char(c, width);
     }
 

@@ -36,6 +36,38 @@ pub enum Color {
     Rgb(Rgb),
 }
 
+/// A [`Color`] packed into a `u32` (kind in the top byte), so cells compare and copy cheaply.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
+struct PackedColor(u32);
+
+impl PackedColor {
+    const DEFAULT: PackedColor = PackedColor(0);
+
+    #[inline]
+    const fn pack(color: Color) -> Self {
+        PackedColor(match color {
+            Color::Default => 0,
+            Color::Indexed(i) => 0x0100_0000 | i as u32,
+            Color::Rgb(Rgb { r, g, b }) => {
+                0x0200_0000 | (r as u32) << 16 | (g as u32) << 8 | b as u32
+            }
+        })
+    }
+
+    #[inline]
+    const fn unpack(self) -> Color {
+        match self.0 >> 24 {
+            0 => Color::Default,
+            1 => Color::Indexed(self.0 as u8),
+            _ => Color::Rgb(Rgb {
+                r: (self.0 >> 16) as u8,
+                g: (self.0 >> 8) as u8,
+                b: self.0 as u8,
+            }),
+        }
+    }
+}
+
 /// Underline styles from SGR 4 and its `4:n` sub-parameters.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
 #[repr(u8)]
@@ -242,8 +274,8 @@ impl Pen {
 #[derive(Clone, PartialEq, Eq, Debug, Hash)]
 pub struct Cell {
     ch: char,
-    fg: Color,
-    bg: Color,
+    fg: PackedColor,
+    bg: PackedColor,
     attrs: Attrs,
     flags: CellFlags,
     extra: Option<Arc<CellExtra>>,
@@ -259,8 +291,8 @@ impl Cell {
     /// An empty cell with default colours.
     pub const BLANK: Cell = Cell {
         ch: ' ',
-        fg: Color::Default,
-        bg: Color::Default,
+        fg: PackedColor::DEFAULT,
+        bg: PackedColor::DEFAULT,
         attrs: Attrs::empty(),
         flags: CellFlags::empty(),
         extra: None,
@@ -271,8 +303,8 @@ impl Cell {
     pub fn new(ch: char, pen: &Pen, flags: CellFlags) -> Self {
         Cell {
             ch,
-            fg: pen.fg,
-            bg: pen.bg,
+            fg: PackedColor::pack(pen.fg),
+            bg: PackedColor::pack(pen.bg),
             attrs: pen.attrs,
             flags,
             extra: pen.extra.clone(),
@@ -283,7 +315,7 @@ impl Cell {
     #[inline]
     pub fn erased(pen: &Pen) -> Self {
         Cell {
-            bg: pen.bg,
+            bg: PackedColor::pack(pen.bg),
             ..Cell::BLANK
         }
     }
@@ -320,13 +352,13 @@ impl Cell {
     /// Foreground colour.
     #[inline]
     pub fn fg(&self) -> Color {
-        self.fg
+        self.fg.unpack()
     }
 
     /// Background colour.
     #[inline]
     pub fn bg(&self) -> Color {
-        self.bg
+        self.bg.unpack()
     }
 
     /// Attribute bits.
@@ -387,8 +419,8 @@ impl Cell {
     #[inline]
     pub fn is_blank(&self) -> bool {
         self.ch == ' '
-            && self.fg == Color::Default
-            && self.bg == Color::Default
+            && self.fg == PackedColor::DEFAULT
+            && self.bg == PackedColor::DEFAULT
             && self.attrs == Attrs::empty()
             && self.flags == CellFlags::empty()
             && self.extra.is_none()
@@ -414,8 +446,8 @@ impl Cell {
             }
         });
         Pen {
-            fg: self.fg,
-            bg: self.bg,
+            fg: self.fg.unpack(),
+            bg: self.bg.unpack(),
             attrs: self.attrs,
             extra,
         }
@@ -455,6 +487,25 @@ impl Cell {
             cell.extra = Some(Arc::new(extra));
         }
         cell
+    }
+
+    /// Whether `other` has the same colours and attributes (extras not compared).
+    #[inline]
+    pub(crate) fn same_colors_and_attrs(&self, other: &Cell) -> bool {
+        self.fg == other.fg && self.bg == other.bg && self.attrs == other.attrs
+    }
+
+    /// Makes the cell blank with default style, without the cost of dropping a whole cell.
+    #[inline]
+    pub(crate) fn set_blank(&mut self) {
+        if self.extra.is_some() {
+            self.extra = None;
+        }
+        self.ch = ' ';
+        self.fg = PackedColor::DEFAULT;
+        self.bg = PackedColor::DEFAULT;
+        self.attrs = Attrs::empty();
+        self.flags = CellFlags::empty();
     }
 
     /// A right-half spacer carrying the pen's style.

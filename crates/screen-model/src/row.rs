@@ -73,7 +73,7 @@ impl Row {
         if pen.bg == crate::cell::Color::Default {
             // Cells past `written` are already blank.
             let bound = self.written.min(self.cells.len());
-            self.cells[..bound].fill(Cell::BLANK);
+            self.cells[..bound].iter_mut().for_each(Cell::set_blank);
             self.written = 0;
             self.plain = true;
         } else {

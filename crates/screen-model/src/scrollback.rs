@@ -355,8 +355,7 @@ fn encode_text(run: &[Cell], out: &mut Vec<u8>) {
             cell.is_wide() && cell.combining().is_empty() && next.is_some_and(Cell::is_spacer);
         let simple_narrow = cell.flags() == CellFlags::empty() && cell.combining().is_empty();
         if simple_wide || simple_narrow {
-            let mut buf = [0u8; 4];
-            out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+            push_utf8(out, ch);
             // The spacer after a wide character is implied.
             j += if simple_wide { 2 } else { 1 };
             continue;
@@ -378,12 +377,19 @@ fn encode_text(run: &[Cell], out: &mut Vec<u8>) {
     }
 }
 
+/// Appends `ch` as UTF-8 byte by byte (a call to memcpy per character costs more).
+#[inline]
+fn push_utf8(out: &mut Vec<u8>, ch: char) {
+    let mut buf = [0u8; 4];
+    for &b in ch.encode_utf8(&mut buf).as_bytes() {
+        out.push(b);
+    }
+}
+
 /// Whether two cells store with the same style (joined characters do not count).
 #[inline]
 fn same_style(a: &Cell, b: &Cell) -> bool {
-    a.fg() == b.fg()
-        && a.bg() == b.bg()
-        && a.attrs() == b.attrs()
+    a.same_colors_and_attrs(b)
         && match (a.extra(), b.extra()) {
             (None, None) => true,
             (Some(x), Some(y)) if Arc::ptr_eq(x, y) => true,

@@ -77,3 +77,24 @@ fn tiny_screens_survive_everything() {
     s.feed("中文\x1b[?69h\x1b[1;1s\x1b[5 @\x1b['}\x1b[?45h\x08\x08ab\u{301}\u{fe0f}\x1b[S\x1b[T\x1b[L\x1b[M".as_bytes());
     check_invariants(&s);
 }
+
+#[test]
+fn osc_after_escape_and_controls_across_feeds_is_still_capped() {
+    let mut s = screen(10, 2, "");
+    s.feed(b"\x1b");
+    s.feed(b"\x05\x00");
+    s.feed(b"]2;");
+    let chunk = vec![b'B'; 1 << 20];
+    for _ in 0..3 {
+        s.feed(&chunk);
+    }
+    s.feed(b"\x07ok");
+    assert_eq!(s.title(), "");
+    assert_screen!(s, ["ok"]);
+}
+
+#[test]
+fn short_osc_after_escape_and_controls_applies() {
+    let s = screen(10, 2, "\x1b\x05]2;t\x07");
+    assert_eq!(s.title(), "t");
+}

@@ -1,0 +1,247 @@
+//! Spawning and the three handles on a running pty.
+
+use filedescriptor::FileDescriptor;
+use portable_pty::{native_pty_system, Child, CommandBuilder, MasterPty, PtySize};
+use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, RawFd};
+use std::path::PathBuf;
+use tokio::io::unix::AsyncFd;
+use tokio::io::Interest;
+use tokio::signal::unix::{signal, SignalKind};
+
+/// What went wrong opening a pty or starting its program.
+#[derive(Debug, thiserror::Error)]
+pub enum PtyError {
+    /// The pty could not be opened.
+    #[error("cannot open a pty: {0}")]
+    Open(String),
+    /// The program could not be started.
+    #[error("cannot start {program}: {reason}")]
+    Spawn {
+        /// The program asked for.
+        program: String,
+        /// Why it failed.
+        reason: String,
+    },
+    /// An I/O error on the master.
+    #[error("pty I/O: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// How to start a program on a pty.
+#[derive(Clone, Debug, Default)]
+pub struct SpawnOptions {
+    /// The program and its arguments; empty means the user's shell as a login shell.
+    pub command: Vec<OsString>,
+    /// The shell to use when `command` is empty (else `$SHELL`, the password database, `/bin/sh`).
+    pub shell: Option<String>,
+    /// Working directory; the home directory when absent or not a directory.
+    pub cwd: Option<PathBuf>,
+    /// Extra environment, on top of the server's environment.
+    pub env: Vec<(OsString, OsString)>,
+    /// Columns.
+    pub cols: u16,
+    /// Rows.
+    pub rows: u16,
+}
+
+/// How a program ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExitStatus {
+    /// The exit code (128 + n for a signal, as shells report it).
+    pub code: u32,
+    /// The signal that killed it, when one did.
+    pub signal: Option<String>,
+}
+
+impl ExitStatus {
+    fn from_portable(status: &portable_pty::ExitStatus) -> Self {
+        ExitStatus {
+            code: status.exit_code(),
+            signal: status.signal().map(str::to_string),
+        }
+    }
+}
+
+/// The pty and its child: resize, exit status, kill. Owned by the pane's task.
+pub struct Pty {
+    master: Box<dyn MasterPty + Send>,
+    child: Box<dyn Child + Send + Sync>,
+    pid: Option<u32>,
+}
+
+impl std::fmt::Debug for Pty {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pty")
+            .field("pid", &self.pid)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Reads program output from the master.
+#[derive(Debug)]
+pub struct PtyReader {
+    fd: AsyncFd<FileDescriptor>,
+}
+
+/// Writes input to the master.
+#[derive(Debug)]
+pub struct PtyWriter {
+    fd: AsyncFd<FileDescriptor>,
+}
+
+/// A raw descriptor borrowed for the length of one `dup`.
+struct Borrowed(RawFd);
+
+impl AsRawFd for Borrowed {
+    fn as_raw_fd(&self) -> RawFd {
+        self.0
+    }
+}
+
+/// Starts `options.command` (or the shell) on a new pty of the given size.
+///
+/// Must be called inside a tokio runtime (the descriptors are registered with its reactor).
+pub fn spawn(options: &SpawnOptions) -> Result<(Pty, PtyReader, PtyWriter), PtyError> {
+    let size = PtySize {
+        rows: options.rows.max(1),
+        cols: options.cols.max(1),
+        pixel_width: 0,
+        pixel_height: 0,
+    };
+    let pair = native_pty_system()
+        .openpty(size)
+        .map_err(|e| PtyError::Open(e.to_string()))?;
+    let mut cmd = if options.command.is_empty() {
+        let mut cmd = CommandBuilder::new_default_prog();
+        if let Some(shell) = &options.shell {
+            cmd.env("SHELL", shell);
+        }
+        cmd
+    } else {
+        CommandBuilder::from_argv(options.command.clone())
+    };
+    if let Some(cwd) = &options.cwd {
+        cmd.cwd(cwd);
+    }
+    for (key, value) in &options.env {
+        cmd.env(key, value);
+    }
+    let program = if options.command.is_empty() {
+        cmd.get_shell()
+    } else {
+        options.command[0].to_string_lossy().into_owned()
+    };
+    let child = pair.slave.spawn_command(cmd).map_err(|e| PtyError::Spawn {
+        program,
+        reason: e.to_string(),
+    })?;
+    // Only the child may hold the slave: then the master reads EIO when the child is gone.
+    drop(pair.slave);
+    let pid = child.process_id();
+    let raw = pair
+        .master
+        .as_raw_fd()
+        .ok_or_else(|| PtyError::Open("the pty master has no descriptor".into()))?;
+    let reader = async_dup(raw, Interest::READABLE)?;
+    let writer = async_dup(raw, Interest::WRITABLE)?;
+    Ok((
+        Pty {
+            master: pair.master,
+            child,
+            pid,
+        },
+        PtyReader { fd: reader },
+        PtyWriter { fd: writer },
+    ))
+}
+
+/// A non-blocking duplicate of `raw`, registered with tokio for `interest`.
+fn async_dup(raw: RawFd, interest: Interest) -> Result<AsyncFd<FileDescriptor>, PtyError> {
+    let mut fd = FileDescriptor::dup(&Borrowed(raw))
+        .map_err(|e| PtyError::Open(format!("cannot duplicate the master: {e}")))?;
+    fd.set_non_blocking(true)
+        .map_err(|e| PtyError::Open(format!("cannot make the master non-blocking: {e}")))?;
+    Ok(AsyncFd::with_interest(fd, interest)?)
+}
+
+impl Pty {
+    /// The child's process id.
+    pub fn pid(&self) -> Option<u32> {
+        self.pid
+    }
+
+    /// Sets the window size; the kernel sends the child `SIGWINCH`.
+    pub fn resize(&self, cols: u16, rows: u16) -> Result<(), PtyError> {
+        self.master
+            .resize(PtySize {
+                rows: rows.max(1),
+                cols: cols.max(1),
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .map_err(|e| PtyError::Io(std::io::Error::other(e.to_string())))
+    }
+
+    /// The exit status if the child has exited (never blocks).
+    pub fn try_wait(&mut self) -> Result<Option<ExitStatus>, PtyError> {
+        Ok(self
+            .child
+            .try_wait()?
+            .map(|s| ExitStatus::from_portable(&s)))
+    }
+
+    /// Waits for the child to exit, woken by `SIGCHLD`; no polling.
+    pub async fn wait_exit(&mut self) -> Result<ExitStatus, PtyError> {
+        // Listen before checking, so an exit between the check and the wait is not missed.
+        let mut sigchld = signal(SignalKind::child())?;
+        loop {
+            if let Some(status) = self.try_wait()? {
+                return Ok(status);
+            }
+            if sigchld.recv().await.is_none() {
+                return Err(PtyError::Io(std::io::Error::other("SIGCHLD stream ended")));
+            }
+        }
+    }
+
+    /// Sends the child `SIGHUP`-like termination (as closing a terminal does).
+    pub fn kill(&mut self) -> Result<(), PtyError> {
+        Ok(self.child.kill()?)
+    }
+}
+
+impl PtyReader {
+    /// Reads output into `buf`; `Ok(0)` once the program side is closed (EOF or EIO).
+    pub async fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            let mut guard = self.fd.readable_mut().await?;
+            match guard.try_io(|fd| fd.get_mut().read(buf)) {
+                Ok(Ok(n)) => return Ok(n),
+                // Linux: EIO when the last slave descriptor closed.
+                Ok(Err(e)) if e.raw_os_error() == Some(5) => return Ok(0),
+                Ok(Err(e)) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Ok(Err(e)) => return Err(e),
+                Err(_would_block) => continue,
+            }
+        }
+    }
+}
+
+impl PtyWriter {
+    /// Writes all of `data` to the program, waiting while the pty's input buffer is full.
+    pub async fn write_all(&mut self, mut data: &[u8]) -> std::io::Result<()> {
+        while !data.is_empty() {
+            let mut guard = self.fd.writable_mut().await?;
+            match guard.try_io(|fd| fd.get_mut().write(data)) {
+                Ok(Ok(0)) => return Err(std::io::ErrorKind::WriteZero.into()),
+                Ok(Ok(n)) => data = &data[n..],
+                Ok(Err(e)) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Ok(Err(e)) => return Err(e),
+                Err(_would_block) => {}
+            }
+        }
+        Ok(())
+    }
+}

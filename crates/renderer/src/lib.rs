@@ -1,0 +1,17 @@
+//! What one client's terminal should show, and the bytes that get it there.
+//!
+//! The server composes a [`Frame`] per client (pane cells, later borders and a status line) and
+//! marks the rows it changed. [`Renderer::render`] compares those rows with what the terminal
+//! already shows and emits only the differing cells — minimal cursor moves, SGR changes, erase
+//! to end of line for blank tails — wrapped in synchronized output, as one buffer to write once.
+//! [`FramePacer`] decides when to render: soon after the first change, at most once per frame
+//! interval while output streams, at once when the program goes quiet, held (up to a cap) while
+//! the program has synchronized output on.
+
+mod frame;
+mod pacer;
+mod render;
+
+pub use frame::{Frame, OuterModes};
+pub use pacer::{FramePacer, MAX_SYNC_HOLD};
+pub use render::Renderer;

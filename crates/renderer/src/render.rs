@@ -1,0 +1,361 @@
+//! The diff emitter: previous frame + new frame -> the bytes that turn one into the other.
+
+use crate::frame::{Frame, OuterModes};
+use screen_model::style::push_color;
+use screen_model::{Attrs, Cell, Color, Hyperlink, MouseEncoding, MouseTracking, Pen};
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+/// Gaps of unchanged cells up to this wide are skipped with CUF rather than a full CUP.
+const SHORT_SKIP: usize = 8;
+
+/// Renders frames for one client's terminal, remembering what that terminal shows.
+#[derive(Debug, Default)]
+pub struct Renderer {
+    /// What the terminal shows; `None` forces a full repaint.
+    shown: Option<Frame>,
+    /// The terminal's SGR state while emitting (default between frames).
+    pen: Pen,
+    /// The open OSC 8 link while emitting.
+    link: Option<Arc<Hyperlink>>,
+    /// Where the terminal's cursor is while emitting, when known.
+    at: Option<(usize, usize)>,
+    /// Cursor style last sent.
+    cursor_style: u16,
+    /// Modes last sent; `None` forces sending all.
+    modes: Option<OuterModes>,
+    /// Frames rendered since creation (for diagnostics).
+    frames: u64,
+}
+
+impl Renderer {
+    /// A renderer whose first frame is a full repaint.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The next frame repaints everything (attach, resize, `C-b r`).
+    pub fn invalidate(&mut self) {
+        self.shown = None;
+        self.modes = None;
+    }
+
+    /// Frames rendered so far.
+    pub fn frames(&self) -> u64 {
+        self.frames
+    }
+
+    /// Bytes that make the terminal show `frame`, or nothing when it already does. Clears the
+    /// frame's dirty marks.
+    pub fn render(&mut self, frame: &mut Frame) -> Vec<u8> {
+        let mut out = String::new();
+        let full = self
+            .shown
+            .as_ref()
+            .is_none_or(|s| s.cols() != frame.cols() || s.rows() != frame.rows());
+        if full {
+            self.shown = Some(Frame::new(frame.cols(), frame.rows()));
+            frame.mark_all_dirty();
+            out.push_str("\x1b[0m\x1b]8;;\x1b\\\x1b[H\x1b[2J");
+            self.pen = Pen::default();
+            self.link = None;
+            self.at = Some((0, 0));
+        } else {
+            self.at = None;
+        }
+        let mut shown = self.shown.take().unwrap_or_else(|| Frame::new(1, 1));
+        let prev_cursor = if full { None } else { shown.cursor };
+        for r in 0..frame.rows() {
+            if !frame.is_dirty(r) || frame.row(r) == shown.row(r) {
+                continue;
+            }
+            self.render_row(&mut out, r, frame.row(r), shown.row(r));
+            shown.row_mut(r).clone_from_slice(frame.row(r));
+        }
+        self.finish(&mut out, frame, full, prev_cursor);
+        shown.cursor = frame.cursor;
+        shown.clear_dirty();
+        self.shown = Some(shown);
+        frame.clear_dirty();
+        if out.is_empty() {
+            return Vec::new();
+        }
+        self.frames += 1;
+        let mut bytes = Vec::with_capacity(out.len() + 16);
+        bytes.extend_from_slice(b"\x1b[?2026h\x1b[?25l");
+        bytes.extend_from_slice(out.as_bytes());
+        bytes.extend_from_slice(b"\x1b[?2026l");
+        bytes
+    }
+
+    fn render_row(&mut self, out: &mut String, r: usize, new: &[Cell], old: &[Cell]) {
+        let cols = new.len();
+        let new_end = new.iter().rposition(|c| !c.is_blank()).map_or(0, |i| i + 1);
+        let mut c = 0;
+        while c < cols {
+            if c >= new_end {
+                if old[c..].iter().any(|o| !o.is_blank()) {
+                    self.move_to(out, r, c);
+                    self.set_pen(out, &Pen::default(), None);
+                    out.push_str("\x1b[K");
+                }
+                return;
+            }
+            let cell = &new[c];
+            let width = cell.width();
+            let same = cell == &old[c] && (width < 2 || new.get(c + 1) == old.get(c + 1));
+            if same || cell.is_spacer() {
+                c += 1;
+                continue;
+            }
+            if width == 2 && c + 1 >= cols {
+                // Cannot happen in a well-formed frame; draw a blank rather than wrap.
+                self.move_to(out, r, c);
+                self.set_pen(out, &Pen::default(), None);
+                out.push(' ');
+                self.advance(r, c, 1, cols);
+                c += 1;
+                continue;
+            }
+            self.move_to(out, r, c);
+            self.set_pen(out, &cell.pen(), cell.hyperlink());
+            cell.push_text(out);
+            self.advance(r, c, width.max(1), cols);
+            c += width.max(1);
+        }
+    }
+
+    /// After writing `width` cells at (r, c): the cursor moved, unless it reached the last
+    /// column (pending wrap: position unknown until the next move).
+    fn advance(&mut self, r: usize, c: usize, width: usize, cols: usize) {
+        self.at = (c + width < cols).then_some((r, c + width));
+    }
+
+    fn move_to(&mut self, out: &mut String, r: usize, c: usize) {
+        match self.at {
+            Some((ar, ac)) if ar == r && ac == c => {}
+            Some((ar, ac)) if ar == r && c > ac && c - ac <= SHORT_SKIP => {
+                let _ = write!(out, "\x1b[{}C", c - ac);
+            }
+            _ if c == 0 => {
+                let _ = write!(out, "\x1b[{}H", r + 1);
+            }
+            _ => {
+                let _ = write!(out, "\x1b[{};{}H", r + 1, c + 1);
+            }
+        }
+        self.at = Some((r, c));
+    }
+
+    fn set_pen(&mut self, out: &mut String, pen: &Pen, link: Option<&Arc<Hyperlink>>) {
+        let visible = |p: &Pen| -> (Color, Color, Attrs, Color) {
+            (
+                p.fg,
+                p.bg,
+                p.attrs.without_protection(),
+                p.underline_color(),
+            )
+        };
+        if visible(&self.pen) != visible(pen) {
+            sgr_transition(out, &self.pen, pen);
+            self.pen = Pen {
+                fg: pen.fg,
+                bg: pen.bg,
+                attrs: pen.attrs.without_protection(),
+                extra: None,
+            };
+            let ul = pen.underline_color();
+            if ul != Color::Default {
+                self.pen.update_extra(|e| e.underline_color = ul);
+            }
+        }
+        if self.link.as_ref() != link {
+            match link {
+                Some(l) => {
+                    let _ = write!(
+                        out,
+                        "\x1b]8;id={};{}\x1b\\",
+                        osc_safe(&l.id),
+                        osc_safe(&l.uri)
+                    );
+                }
+                None => out.push_str("\x1b]8;;\x1b\\"),
+            }
+            self.link = link.cloned();
+        }
+    }
+
+    fn finish(
+        &mut self,
+        out: &mut String,
+        frame: &Frame,
+        full: bool,
+        prev_cursor: Option<(usize, usize)>,
+    ) {
+        if self.pen != Pen::default() {
+            out.push_str("\x1b[0m");
+            self.pen = Pen::default();
+        }
+        if self.link.take().is_some() {
+            out.push_str("\x1b]8;;\x1b\\");
+        }
+        if full || frame.cursor_style != self.cursor_style {
+            let _ = write!(out, "\x1b[{} q", frame.cursor_style);
+            self.cursor_style = frame.cursor_style;
+        }
+        let modes_changed = self.modes != Some(frame.modes);
+        if modes_changed {
+            push_mode_changes(out, self.modes, frame.modes);
+            self.modes = Some(frame.modes);
+        }
+        // Every frame starts by hiding the cursor; it is shown again where it belongs.
+        if !out.is_empty() || full || prev_cursor != frame.cursor {
+            match frame.cursor {
+                Some((r, c)) => {
+                    let _ = write!(out, "\x1b[{};{}H\x1b[?25h", r + 1, c + 1);
+                }
+                None => out.push_str("\x1b[?25l"),
+            }
+        }
+    }
+}
+
+/// Mode changes between what the terminal has and what the frame wants.
+fn push_mode_changes(out: &mut String, old: Option<OuterModes>, new: OuterModes) {
+    let set = |out: &mut String, mode: u16, on: bool| {
+        let _ = write!(out, "\x1b[?{mode}{}", if on { 'h' } else { 'l' });
+    };
+    let changed = |f: fn(&OuterModes) -> bool| old.is_none_or(|o| f(&o) != f(&new));
+    if changed(|m| m.application_cursor) {
+        set(out, 1, new.application_cursor);
+    }
+    if changed(|m| m.application_keypad) {
+        out.push_str(if new.application_keypad {
+            "\x1b="
+        } else {
+            "\x1b>"
+        });
+    }
+    if changed(|m| m.bracketed_paste) {
+        set(out, 2004, new.bracketed_paste);
+    }
+    if changed(|m| m.focus_events) {
+        set(out, 1004, new.focus_events);
+    }
+    if old.is_none_or(|o| o.mouse_tracking != new.mouse_tracking) {
+        for mode in [1000, 1002, 1003] {
+            set(out, mode, false);
+        }
+        match new.mouse_tracking {
+            MouseTracking::Off => {}
+            MouseTracking::Press => set(out, 1000, true),
+            MouseTracking::Drag => set(out, 1002, true),
+            MouseTracking::Motion => set(out, 1003, true),
+        }
+    }
+    if old.is_none_or(|o| o.mouse_encoding != new.mouse_encoding) {
+        for mode in [1005, 1006, 1015] {
+            set(out, mode, false);
+        }
+        match new.mouse_encoding {
+            MouseEncoding::Default => {}
+            MouseEncoding::Utf8 => set(out, 1005, true),
+            MouseEncoding::Sgr => set(out, 1006, true),
+            MouseEncoding::Urxvt => set(out, 1015, true),
+        }
+    }
+}
+
+/// OSC payloads never carry control characters (they would end or break the string).
+fn osc_safe(s: &str) -> String {
+    s.chars().filter(|c| !c.is_control()).collect()
+}
+
+/// Emits the SGR that changes the terminal from `from` to `to` (visible attributes only).
+fn sgr_transition(out: &mut String, from: &Pen, to: &Pen) {
+    let mut params = String::new();
+    let (fa, ta) = (
+        from.attrs.without_protection(),
+        to.attrs.without_protection(),
+    );
+    if to.fg == Color::Default
+        && to.bg == Color::Default
+        && ta == Attrs::empty()
+        && to.underline_color() == Color::Default
+    {
+        out.push_str("\x1b[0m");
+        return;
+    }
+    let lost = |a: Attrs| fa.contains(a) && !ta.contains(a);
+    let gained = |a: Attrs| !fa.contains(a) && ta.contains(a);
+    if lost(Attrs::BOLD) || lost(Attrs::DIM) {
+        params.push_str(";22");
+        if ta.contains(Attrs::BOLD) {
+            params.push_str(";1");
+        }
+        if ta.contains(Attrs::DIM) {
+            params.push_str(";2");
+        }
+    } else {
+        if gained(Attrs::BOLD) {
+            params.push_str(";1");
+        }
+        if gained(Attrs::DIM) {
+            params.push_str(";2");
+        }
+    }
+    for (attr, on, off) in [
+        (Attrs::ITALIC, "3", "23"),
+        (Attrs::BLINK, "5", "25"),
+        (Attrs::INVERSE, "7", "27"),
+        (Attrs::HIDDEN, "8", "28"),
+        (Attrs::STRIKE, "9", "29"),
+        (Attrs::OVERLINE, "53", "55"),
+    ] {
+        if gained(attr) {
+            params.push(';');
+            params.push_str(on);
+        } else if lost(attr) {
+            params.push(';');
+            params.push_str(off);
+        }
+    }
+    if fa.underline() != ta.underline() {
+        match ta.underline() as u8 {
+            0 => params.push_str(";24"),
+            1 => params.push_str(";4"),
+            n => {
+                let _ = write!(params, ";4:{n}");
+            }
+        }
+    }
+    if from.fg != to.fg {
+        if to.fg == Color::Default {
+            params.push_str(";39");
+        } else {
+            push_color(&mut params, to.fg, 30, 90, 38);
+        }
+    }
+    if from.bg != to.bg {
+        if to.bg == Color::Default {
+            params.push_str(";49");
+        } else {
+            push_color(&mut params, to.bg, 40, 100, 48);
+        }
+    }
+    let (fu, tu) = (from.underline_color(), to.underline_color());
+    if fu != tu {
+        match tu {
+            Color::Default => params.push_str(";59"),
+            Color::Indexed(i) => {
+                let _ = write!(params, ";58:5:{i}");
+            }
+            Color::Rgb(c) => {
+                let _ = write!(params, ";58:2::{}:{}:{}", c.r, c.g, c.b);
+            }
+        }
+    }
+    if !params.is_empty() {
+        let _ = write!(out, "\x1b[{}m", &params[1..]);
+    }
+}

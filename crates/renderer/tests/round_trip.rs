@@ -1,0 +1,158 @@
+//! The renderer is checked by round trip: its output, applied to a screen model that shows the
+//! previous frame, gives the new frame.
+
+use proptest::prelude::*;
+use renderer::{Frame, Renderer};
+use screen_model::{Cell, Screen};
+
+/// What a terminal shows of a cell (DECSCA protection is not visible).
+fn visible(cell: &Cell) -> (String, usize, String) {
+    (
+        cell.text(),
+        cell.width(),
+        format!(
+            "{:?}/{:?}/{:?}/{:?}/{:?}",
+            cell.fg(),
+            cell.bg(),
+            cell.attrs().without_protection(),
+            cell.underline_color(),
+            cell.hyperlink().map(|l| l.uri.to_string())
+        ),
+    )
+}
+
+fn assert_shows(term: &Screen, frame: &Frame) {
+    for r in 0..frame.rows() {
+        for c in 0..frame.cols() {
+            let want = &frame.row(r)[c];
+            let got = term.cell(r, c).unwrap();
+            assert_eq!(visible(got), visible(want), "cell {r},{c}");
+        }
+    }
+    if let Some((r, c)) = frame.cursor {
+        let cur = term.cursor_state();
+        assert_eq!((cur.row, cur.col), (r, c), "cursor");
+        assert!(cur.visible);
+    }
+}
+
+/// A frame whose cells come from a screen fed with `input`.
+fn frame_from(input: &[u8], cols: usize, rows: usize) -> Frame {
+    let mut s = Screen::new(cols, rows);
+    s.feed(input);
+    let mut f = Frame::new(cols, rows);
+    for r in 0..rows {
+        f.put(r, 0, s.row(r).unwrap().cells());
+    }
+    f.set_cursor_from(&s.cursor_state(), 0, 0);
+    f
+}
+
+fn check_pair(a: &[u8], b: &[u8], cols: usize, rows: usize) {
+    let mut term = Screen::new(cols, rows);
+    let mut renderer = Renderer::new();
+    let mut first = frame_from(a, cols, rows);
+    term.feed(&renderer.render(&mut first));
+    assert_shows(&term, &first);
+    let mut second = frame_from(b, cols, rows);
+    let bytes = renderer.render(&mut second);
+    term.feed(&bytes);
+    assert_shows(&term, &second);
+}
+
+#[test]
+fn styled_text_round_trips() {
+    check_pair(
+        b"\x1b[1;31mred\x1b[0m plain\r\n\x1b[4:3;58:5:2mcurly\x1b[m",
+        b"\x1b[7mrev\x1b[0m \x1b[38;2;1;2;3mrgb \x1b]8;;http://x\x07link\x1b]8;;\x07",
+        20,
+        4,
+    );
+}
+
+#[test]
+fn wide_characters_round_trip() {
+    check_pair("中文ab".as_bytes(), "a中b文".as_bytes(), 10, 2);
+    check_pair("ab中文".as_bytes(), "中中中中中".as_bytes(), 10, 2);
+}
+
+#[test]
+fn unchanged_frame_sends_nothing() {
+    let mut renderer = Renderer::new();
+    let mut f = frame_from(b"hello", 10, 2);
+    assert!(!renderer.render(&mut f).is_empty());
+    f.mark_all_dirty();
+    assert!(renderer.render(&mut f).is_empty());
+}
+
+#[test]
+fn one_changed_cell_sends_a_few_bytes() {
+    let mut renderer = Renderer::new();
+    let mut f = frame_from(&b"x".repeat(80 * 24), 80, 24);
+    renderer.render(&mut f);
+    let mut g = frame_from(&b"x".repeat(80 * 24), 80, 24);
+    let mut changed = g.row(5).to_vec();
+    changed[10] = Cell::new(
+        'y',
+        &screen_model::Pen::default(),
+        screen_model::CellFlags::empty(),
+    );
+    g.put(5, 0, &changed);
+    g.cursor = f.cursor;
+    let bytes = renderer.render(&mut g);
+    assert!(
+        bytes.len() < 64,
+        "{} bytes: {:?}",
+        bytes.len(),
+        String::from_utf8_lossy(&bytes)
+    );
+}
+
+#[test]
+fn output_is_wrapped_in_synchronized_update() {
+    let mut renderer = Renderer::new();
+    let mut f = frame_from(b"hello", 10, 2);
+    let bytes = renderer.render(&mut f);
+    assert!(bytes.starts_with(b"\x1b[?2026h"));
+    assert!(bytes.ends_with(b"\x1b[?2026l"));
+}
+
+fn screen_bytes() -> impl Strategy<Value = Vec<u8>> {
+    let piece = prop_oneof![
+        "[a-z ]{0,20}".prop_map(String::into_bytes),
+        Just("中".as_bytes().to_vec()),
+        Just(b"\r\n".to_vec()),
+        (0u8..8, 0u8..8).prop_map(|(a, b)| format!("\x1b[3{a};4{b}m").into_bytes()),
+        (0u8..255, 0u8..255).prop_map(|(a, b)| format!("\x1b[38;5;{a};48;2;{b};1;2m").into_bytes()),
+        prop::sample::select(vec![
+            b"\x1b[0m".to_vec(),
+            b"\x1b[1m".to_vec(),
+            b"\x1b[2m".to_vec(),
+            b"\x1b[22m".to_vec(),
+            b"\x1b[3m".to_vec(),
+            b"\x1b[4:2m".to_vec(),
+            b"\x1b[24m".to_vec(),
+            b"\x1b[7m".to_vec(),
+            b"\x1b[9m".to_vec(),
+            b"\x1b[53m".to_vec(),
+            b"\x1b[58:5:3m".to_vec(),
+            b"\x1b]8;;http://a\x07".to_vec(),
+            b"\x1b]8;;\x07".to_vec(),
+            b"\x1b[K".to_vec(),
+            b"\x1b[H".to_vec(),
+            b"\x1b[5;3H".to_vec(),
+            b"\x1b[?25l".to_vec(),
+        ]),
+    ];
+    proptest::collection::vec(piece, 0..40).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_frame_pairs_round_trip(a in screen_bytes(), b in screen_bytes(),
+                                     cols in 2usize..30, rows in 1usize..8) {
+        check_pair(&a, &b, cols, rows);
+    }
+}
