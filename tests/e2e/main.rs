@@ -1,3 +1,5 @@
 //! End-to-end tests: one test binary, one module per capability.
 
+#![allow(clippy::unwrap_used)] // Test helpers may panic on failure.
+
 mod replay;

@@ -163,7 +163,15 @@ fn async_dup(raw: RawFd, interest: Interest) -> Result<AsyncFd<FileDescriptor>, 
         .map_err(|e| PtyError::Open(format!("cannot duplicate the master: {e}")))?;
     fd.set_non_blocking(true)
         .map_err(|e| PtyError::Open(format!("cannot make the master non-blocking: {e}")))?;
-    Ok(AsyncFd::with_interest(fd, interest)?)
+    register(fd, interest)
+}
+
+/// Registers an owned descriptor with tokio's reactor.
+#[allow(unsafe_code)]
+fn register(fd: FileDescriptor, interest: Interest) -> Result<AsyncFd<FileDescriptor>, PtyError> {
+    // SAFETY: `FileDescriptor` owns the descriptor it reports and closes it only when dropped,
+    // which `AsyncFd` does after deregistering; nothing else closes or reuses it meanwhile.
+    unsafe { AsyncFd::register_with_interest(fd, interest) }.map_err(|e| PtyError::Io(e.into()))
 }
 
 impl Pty {

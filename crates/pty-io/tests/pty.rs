@@ -1,5 +1,7 @@
 //! Real programs on real ptys.
 
+#![allow(clippy::unwrap_used)] // Test helpers may panic on failure.
+
 use pty_io::{spawn, SpawnOptions, READ_CHUNK_BYTES};
 
 fn options(cmd: &[&str]) -> SpawnOptions {

@@ -1,6 +1,8 @@
 //! The renderer is checked by round trip: its output, applied to a screen model that shows the
 //! previous frame, gives the new frame.
 
+#![allow(clippy::unwrap_used)] // Test helpers may panic on failure.
+
 use proptest::prelude::*;
 use renderer::{Frame, Renderer};
 use screen_model::{Cell, Screen};

@@ -1,5 +1,7 @@
 //! Screen-model tests, one module per family of sequences. One test binary, fast to link.
 
+#![allow(clippy::unwrap_used)] // Test helpers may panic on failure.
+
 #[macro_use]
 mod support;
 
