@@ -1,7 +1,8 @@
 //! Programs on pseudo-terminals, driven from tokio.
 //!
-//! [`spawn`] starts a program on a new pty with `portable-pty` and hands back three parts, each
-//! for one task: [`Pty`] (resize, exit status, kill), [`PtyReader`] and [`PtyWriter`]. The
+//! [`spawn`] starts a program on a new pty with `portable-pty` and hands back four parts, each
+//! for one task: [`Pty`] (resize), [`ChildProcess`] (exit status, kill), [`PtyReader`] and
+//! [`PtyWriter`]. The
 //! reader and writer own their own duplicate of the master, set non-blocking and registered with
 //! tokio through [`tokio::io::unix::AsyncFd`], so no thread blocks per pane. On Linux the master
 //! reads `EIO` once every slave descriptor is closed; the reader reports that as end of output.
@@ -10,7 +11,9 @@
 
 mod spawn;
 
-pub use spawn::{spawn, ExitStatus, Pty, PtyError, PtyReader, PtyWriter, SpawnOptions};
+pub use spawn::{
+    spawn, ChildProcess, ExitStatus, Pty, PtyError, PtyReader, PtyWriter, SpawnOptions,
+};
 
 /// Largest read from the master in one go: big enough to drain a flood in few syscalls.
 pub const READ_CHUNK_BYTES: usize = 64 * 1024;

@@ -64,16 +64,27 @@ impl ExitStatus {
     }
 }
 
-/// The pty and its child: resize, exit status, kill. Owned by the pane's task.
+/// The pty's master side: resize. Owned by the pane's task.
 pub struct Pty {
     master: Box<dyn MasterPty + Send>,
-    child: Box<dyn Child + Send + Sync>,
-    pid: Option<u32>,
 }
 
 impl std::fmt::Debug for Pty {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Pty")
+        f.debug_struct("Pty").finish_non_exhaustive()
+    }
+}
+
+/// The program on the pty: exit status, kill. Separate from [`Pty`] so one task can wait for
+/// the exit while another resizes.
+pub struct ChildProcess {
+    child: Box<dyn Child + Send + Sync>,
+    pid: Option<u32>,
+}
+
+impl std::fmt::Debug for ChildProcess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChildProcess")
             .field("pid", &self.pid)
             .finish_non_exhaustive()
     }
@@ -103,7 +114,9 @@ impl AsRawFd for Borrowed {
 /// Starts `options.command` (or the shell) on a new pty of the given size.
 ///
 /// Must be called inside a tokio runtime (the descriptors are registered with its reactor).
-pub fn spawn(options: &SpawnOptions) -> Result<(Pty, PtyReader, PtyWriter), PtyError> {
+pub fn spawn(
+    options: &SpawnOptions,
+) -> Result<(Pty, ChildProcess, PtyReader, PtyWriter), PtyError> {
     let size = PtySize {
         rows: options.rows.max(1),
         cols: options.cols.max(1),
@@ -149,9 +162,8 @@ pub fn spawn(options: &SpawnOptions) -> Result<(Pty, PtyReader, PtyWriter), PtyE
     Ok((
         Pty {
             master: pair.master,
-            child,
-            pid,
         },
+        ChildProcess { child, pid },
         PtyReader { fd: reader },
         PtyWriter { fd: writer },
     ))
@@ -159,10 +171,18 @@ pub fn spawn(options: &SpawnOptions) -> Result<(Pty, PtyReader, PtyWriter), PtyE
 
 /// A non-blocking duplicate of `raw`, registered with tokio for `interest`.
 fn async_dup(raw: RawFd, interest: Interest) -> Result<AsyncFd<FileDescriptor>, PtyError> {
-    let mut fd = FileDescriptor::dup(&Borrowed(raw))
+    let fd = FileDescriptor::dup(&Borrowed(raw))
         .map_err(|e| PtyError::Open(format!("cannot duplicate the master: {e}")))?;
+    async_owned(fd, interest)
+}
+
+/// `fd` made non-blocking and registered with tokio for `interest`.
+fn async_owned(
+    mut fd: FileDescriptor,
+    interest: Interest,
+) -> Result<AsyncFd<FileDescriptor>, PtyError> {
     fd.set_non_blocking(true)
-        .map_err(|e| PtyError::Open(format!("cannot make the master non-blocking: {e}")))?;
+        .map_err(|e| PtyError::Open(format!("cannot make the descriptor non-blocking: {e}")))?;
     register(fd, interest)
 }
 
@@ -175,11 +195,6 @@ fn register(fd: FileDescriptor, interest: Interest) -> Result<AsyncFd<FileDescri
 }
 
 impl Pty {
-    /// The child's process id.
-    pub fn pid(&self) -> Option<u32> {
-        self.pid
-    }
-
     /// Sets the window size; the kernel sends the child `SIGWINCH`.
     pub fn resize(&self, cols: u16, rows: u16) -> Result<(), PtyError> {
         self.master
@@ -190,6 +205,13 @@ impl Pty {
                 pixel_height: 0,
             })
             .map_err(|e| PtyError::Io(std::io::Error::other(e.to_string())))
+    }
+}
+
+impl ChildProcess {
+    /// The child's process id.
+    pub fn pid(&self) -> Option<u32> {
+        self.pid
     }
 
     /// The exit status if the child has exited (never blocks).
@@ -214,13 +236,21 @@ impl Pty {
         }
     }
 
-    /// Sends the child `SIGHUP`-like termination (as closing a terminal does).
+    /// Ends the child (portable-pty sends `SIGHUP`, as closing a terminal does).
     pub fn kill(&mut self) -> Result<(), PtyError> {
         Ok(self.child.kill()?)
     }
 }
 
 impl PtyReader {
+    /// Async reads from any terminal (the client's own `/dev/tty`). The file is set
+    /// non-blocking; open it separately so no other process shares that state.
+    pub fn from_file(file: std::fs::File) -> Result<Self, PtyError> {
+        Ok(PtyReader {
+            fd: async_owned(FileDescriptor::new(file), Interest::READABLE)?,
+        })
+    }
+
     /// Reads output into `buf`; `Ok(0)` once the program side is closed (EOF or EIO).
     pub async fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         loop {
@@ -238,6 +268,13 @@ impl PtyReader {
 }
 
 impl PtyWriter {
+    /// Async writes to any terminal; see [`PtyReader::from_file`].
+    pub fn from_file(file: std::fs::File) -> Result<Self, PtyError> {
+        Ok(PtyWriter {
+            fd: async_owned(FileDescriptor::new(file), Interest::WRITABLE)?,
+        })
+    }
+
     /// Writes all of `data` to the program, waiting while the pty's input buffer is full.
     pub async fn write_all(&mut self, mut data: &[u8]) -> std::io::Result<()> {
         while !data.is_empty() {

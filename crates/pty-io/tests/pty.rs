@@ -27,26 +27,27 @@ async fn read_all(reader: &mut pty_io::PtyReader) -> Vec<u8> {
 
 #[tokio::test]
 async fn output_then_eof_then_exit_status() {
-    let (mut pty, mut reader, _writer) = spawn(&options(&["sh", "-c", "echo hi; exit 3"])).unwrap();
+    let (_pty, mut child, mut reader, _writer) =
+        spawn(&options(&["sh", "-c", "echo hi; exit 3"])).unwrap();
     let out = read_all(&mut reader).await;
     assert_eq!(String::from_utf8_lossy(&out), "hi\r\n");
-    let status = pty.wait_exit().await.unwrap();
+    let status = child.wait_exit().await.unwrap();
     assert_eq!(status.code, 3);
 }
 
 #[tokio::test]
 async fn input_reaches_the_program() {
-    let (mut pty, mut reader, mut writer) =
+    let (_pty, mut child, mut reader, mut writer) =
         spawn(&options(&["sh", "-c", "read line; echo got:$line"])).unwrap();
     writer.write_all(b"abc\r").await.unwrap();
     let out = String::from_utf8_lossy(&read_all(&mut reader).await).into_owned();
     assert!(out.contains("got:abc"), "{out:?}");
-    assert_eq!(pty.wait_exit().await.unwrap().code, 0);
+    assert_eq!(child.wait_exit().await.unwrap().code, 0);
 }
 
 #[tokio::test]
 async fn resize_reaches_the_program() {
-    let (pty, mut reader, mut writer) = spawn(&options(&[
+    let (pty, _child, mut reader, mut writer) = spawn(&options(&[
         "sh",
         "-c",
         "trap 'stty size; exit 0' WINCH; echo ready; while :; do read x; done",
@@ -69,16 +70,17 @@ async fn environment_and_cwd_are_passed() {
     let mut opts = options(&["sh", "-c", "echo $WEFT_TEST_VAR; pwd"]);
     opts.env.push(("WEFT_TEST_VAR".into(), "present".into()));
     opts.cwd = Some("/tmp".into());
-    let (_pty, mut reader, _w) = spawn(&opts).unwrap();
+    let (_pty, _child, mut reader, _w) = spawn(&opts).unwrap();
     let out = String::from_utf8_lossy(&read_all(&mut reader).await).into_owned();
     assert!(out.contains("present") && out.contains("/tmp"), "{out:?}");
 }
 
 #[tokio::test]
 async fn exit_is_seen_while_a_background_job_holds_the_terminal() {
-    let (mut pty, _reader, _w) = spawn(&options(&["sh", "-c", "sleep 30 & exit 7"])).unwrap();
+    let (_pty, mut child, _reader, _w) =
+        spawn(&options(&["sh", "-c", "sleep 30 & exit 7"])).unwrap();
     // The master would not read EIO for 30 s; the exit status still arrives at once.
-    let status = tokio::time::timeout(std::time::Duration::from_secs(10), pty.wait_exit())
+    let status = tokio::time::timeout(std::time::Duration::from_secs(10), child.wait_exit())
         .await
         .expect("exit seen before the background job ends")
         .unwrap();

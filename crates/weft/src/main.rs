@@ -1,7 +1,9 @@
 //! The `weft` command.
 
 mod cli;
+mod commands;
 mod replay;
+mod server_main;
 
 use clap::Parser;
 use std::process::ExitCode;
@@ -15,11 +17,13 @@ fn main() -> ExitCode {
             return ExitCode::from(if err.use_stderr() { 2 } else { 0 });
         }
     };
-    let result = match cli.command {
-        cli::Command::Replay(args) => replay::run(&args),
+    let result = match &cli.command {
+        Some(cli::Command::Replay(args)) => replay::run(args).map(|()| 0),
+        Some(cli::Command::Server) => server_main::run(&cli),
+        _ => commands::run(&cli),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => ExitCode::from(code),
         Err(err) => {
             if is_broken_pipe(&err) {
                 return ExitCode::SUCCESS;

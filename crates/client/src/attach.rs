@@ -1,0 +1,97 @@
+//! The attached loop: keys from the terminal to the server, frames from the server to the
+//! terminal, size changes on `SIGWINCH`, and a clean exit on every path.
+
+use crate::connect::{ClientError, Conn};
+use crate::terminal::{terminal_size, RawMode};
+use bytes::Bytes;
+use futures::{SinkExt, StreamExt};
+use protocol::{Message, Reply};
+use pty_io::{PtyReader, PtyWriter};
+use std::fs::{File, OpenOptions};
+use tokio::signal::unix::{signal, SignalKind};
+
+/// Largest read from the terminal at once (a paste arrives in pieces of this size).
+const INPUT_CHUNK: usize = 16 * 1024;
+
+/// How an attachment ended.
+#[derive(Debug)]
+pub struct AttachEnd {
+    /// For the user, e.g. `[detached (from session 0)]`.
+    pub message: String,
+    /// Exit status.
+    pub code: u8,
+}
+
+/// Opens the controlling terminal afresh: its own file description, so making it non-blocking
+/// does not touch the shell's standard input.
+fn open_tty() -> std::io::Result<File> {
+    OpenOptions::new().read(true).write(true).open("/dev/tty")
+}
+
+/// The size of this process's terminal.
+pub fn current_size() -> (u16, u16) {
+    open_tty().map_or((80, 24), |t| terminal_size(&t))
+}
+
+/// Runs an attached session on `conn` (whose request was already sent) until it ends.
+pub async fn run_attached(mut conn: Conn) -> Result<AttachEnd, ClientError> {
+    // The server first answers the attach request.
+    match conn.next().await {
+        Some(Ok(Message::Reply(Reply::Attached { .. }))) => {}
+        Some(Ok(Message::Reply(Reply::Error { message, code }))) => {
+            return Err(ClientError::Refused { message, code })
+        }
+        Some(Ok(other)) => return Err(ClientError::Lost(format!("unexpected {other:?}"))),
+        Some(Err(e)) => return Err(ClientError::Lost(e.to_string())),
+        None => return Err(ClientError::Lost("the server closed the connection".into())),
+    }
+    let tty = open_tty().map_err(|e| ClientError::Refused {
+        message: format!("weft needs a terminal: {e}"),
+        code: 1,
+    })?;
+    let raw = RawMode::enter(&tty)?;
+    let mut input =
+        PtyReader::from_file(tty.try_clone()?).map_err(|e| ClientError::Lost(e.to_string()))?;
+    let mut output =
+        PtyWriter::from_file(tty.try_clone()?).map_err(|e| ClientError::Lost(e.to_string()))?;
+    let mut winch = signal(SignalKind::window_change())?;
+    let mut term = signal(SignalKind::terminate())?;
+    let mut hup = signal(SignalKind::hangup())?;
+    let mut buf = vec![0u8; INPUT_CHUNK];
+    let (cols, rows) = terminal_size(&tty);
+    let _ = conn.send(Message::Resize { cols, rows }).await;
+    let end = loop {
+        tokio::select! {
+            message = conn.next() => match message {
+                Some(Ok(Message::Output(bytes))) => {
+                    if output.write_all(&bytes).await.is_err() {
+                        break AttachEnd { message: "[terminal closed]".into(), code: 1 };
+                    }
+                }
+                Some(Ok(Message::Exit(notice))) => {
+                    break AttachEnd { message: notice.message, code: notice.code };
+                }
+                Some(Ok(_)) => {}
+                Some(Err(_)) | None => {
+                    break AttachEnd { message: "[lost server]".into(), code: 1 };
+                }
+            },
+            n = input.read(&mut buf) => match n {
+                Ok(0) | Err(_) => break AttachEnd { message: "[terminal closed]".into(), code: 1 },
+                Ok(n) => {
+                    if conn.send(Message::Input(Bytes::copy_from_slice(&buf[..n]))).await.is_err() {
+                        break AttachEnd { message: "[lost server]".into(), code: 1 };
+                    }
+                }
+            },
+            _ = winch.recv() => {
+                let (cols, rows) = terminal_size(&tty);
+                let _ = conn.send(Message::Resize { cols, rows }).await;
+            }
+            _ = term.recv() => break AttachEnd { message: "[terminated]".into(), code: 1 },
+            _ = hup.recv() => break AttachEnd { message: "[hangup]".into(), code: 1 },
+        }
+    };
+    drop(raw);
+    Ok(end)
+}

@@ -1,0 +1,142 @@
+//! Connecting: the socket, the hello, and starting a server when none answers.
+
+use futures::{SinkExt, StreamExt};
+use protocol::{FrameCodec, Hello, Message, Reply, Request, PROTOCOL_VERSION};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+use tokio::io::AsyncBufReadExt;
+use tokio::net::UnixStream;
+use tokio_util::codec::Framed;
+
+/// A framed connection to the server.
+pub type Conn = Framed<UnixStream, FrameCodec>;
+
+/// How long a freshly started server may take to say it is ready.
+const SERVER_START_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// What can go wrong talking to the server.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// No server on that socket.
+    #[error("no server running on {0}")]
+    NoServer(PathBuf),
+    /// The socket or process failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// The server said no; `code` is the exit status to use.
+    #[error("{message}")]
+    Refused {
+        /// Its message.
+        message: String,
+        /// Exit status.
+        code: u8,
+    },
+    /// The server broke the protocol or went away mid-way.
+    #[error("lost the server: {0}")]
+    Lost(String),
+}
+
+/// How to start a server when none is running.
+#[derive(Clone, Debug)]
+pub struct ServerStart {
+    /// The program (weft itself).
+    pub program: PathBuf,
+    /// Its arguments.
+    pub args: Vec<OsString>,
+}
+
+/// Connects to a running server and exchanges hellos.
+pub async fn connect(socket: &Path, version: &str) -> Result<Conn, ClientError> {
+    let stream = match UnixStream::connect(socket).await {
+        Ok(s) => s,
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused
+            ) =>
+        {
+            return Err(ClientError::NoServer(socket.to_path_buf()))
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let mut conn = Framed::new(stream, FrameCodec);
+    conn.send(Message::Hello(Hello {
+        protocol: PROTOCOL_VERSION,
+        version: version.to_string(),
+    }))
+    .await
+    .map_err(|e| ClientError::Lost(e.to_string()))?;
+    match conn.next().await {
+        Some(Ok(Message::Hello(_))) => Ok(conn),
+        Some(Ok(Message::Reply(Reply::Error { message, code }))) => {
+            Err(ClientError::Refused { message, code })
+        }
+        Some(Ok(other)) => Err(ClientError::Lost(format!("unexpected {other:?}"))),
+        Some(Err(e)) => Err(ClientError::Lost(format!(
+            "{e} (is the server a different weft version? run `weft kill-server`)"
+        ))),
+        None => Err(ClientError::Lost("the server closed the connection".into())),
+    }
+}
+
+/// Connects, starting a server first when none answers (a stale socket is replaced by it).
+pub async fn connect_or_start(
+    socket: &Path,
+    version: &str,
+    start: &ServerStart,
+) -> Result<Conn, ClientError> {
+    match connect(socket, version).await {
+        Err(ClientError::NoServer(_)) => {}
+        other => return other,
+    }
+    let mut child = tokio::process::Command::new(&start.program)
+        .args(&start.args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let stdout = child
+        .stdout
+        .take()
+        .ok_or_else(|| ClientError::Lost("no pipe to the new server".into()))?;
+    let mut lines = tokio::io::BufReader::new(stdout).lines();
+    let ready = tokio::time::timeout(SERVER_START_TIMEOUT, lines.next_line()).await;
+    match ready {
+        Ok(Ok(Some(line))) if line == "ready" => {}
+        _ => {
+            // It failed: show why.
+            let mut why = String::new();
+            if let Some(stderr) = child.stderr.take() {
+                let mut err_lines = tokio::io::BufReader::new(stderr).lines();
+                while let Ok(Ok(Some(l))) =
+                    tokio::time::timeout(Duration::from_millis(500), err_lines.next_line()).await
+                {
+                    why.push_str(&l);
+                    why.push('\n');
+                }
+            }
+            return Err(ClientError::Refused {
+                message: format!("the server did not start: {}", why.trim()),
+                code: 1,
+            });
+        }
+    }
+    connect(socket, version).await
+}
+
+/// Sends one request and waits for its reply.
+pub async fn request(conn: &mut Conn, request: Request) -> Result<Reply, ClientError> {
+    conn.send(Message::Request(request))
+        .await
+        .map_err(|e| ClientError::Lost(e.to_string()))?;
+    loop {
+        match conn.next().await {
+            Some(Ok(Message::Reply(reply))) => return Ok(reply),
+            Some(Ok(_)) => continue,
+            Some(Err(e)) => return Err(ClientError::Lost(e.to_string())),
+            None => return Err(ClientError::Lost("the server closed the connection".into())),
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! The messages.
+
+use bytes::Bytes;
+use serde::{Deserialize, Serialize};
+
+/// Bumped whenever a message changes shape.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The first message in each direction.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hello {
+    /// [`PROTOCOL_VERSION`] of the sender.
+    pub protocol: u32,
+    /// The sender's weft version, for messages.
+    pub version: String,
+}
+
+/// `weft new`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewSession {
+    /// Session name; generated when absent.
+    pub name: Option<String>,
+    /// Do not attach.
+    pub detached: bool,
+    /// Size for a detached session (or until a client attaches).
+    pub cols: Option<u16>,
+    /// See `cols`.
+    pub rows: Option<u16>,
+    /// Working directory of the first pane.
+    pub cwd: Option<String>,
+    /// Program and arguments; empty means the default shell.
+    pub command: Vec<String>,
+    /// The client's environment entries to pass on (TERM is weft's own).
+    pub env: Vec<(String, String)>,
+}
+
+/// `weft attach`, or the attach half of `weft new`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attach {
+    /// Session to attach to; the most recently used when absent.
+    pub target: Option<String>,
+    /// Keys other than the prefix bindings are ignored.
+    pub read_only: bool,
+    /// The client's terminal size.
+    pub cols: u16,
+    /// See `cols`.
+    pub rows: u16,
+}
+
+/// What a client asks of the server.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "request", rename_all = "kebab-case")]
+pub enum Request {
+    /// Create a session; attach unless detached (the connection then carries the terminal).
+    NewSession {
+        /// The session.
+        session: NewSession,
+        /// Where to attach, when not detached.
+        attach: Option<Attach>,
+    },
+    /// Attach this connection to a session.
+    Attach(Attach),
+    /// Attach to the most recent session, or create one (plain `weft`).
+    AttachOrCreate {
+        /// The session to create if there is none.
+        session: NewSession,
+        /// Terminal size and options.
+        attach: Attach,
+    },
+    /// Sessions with their windows and panes.
+    ListSessions,
+    /// Ends a session and its programs.
+    KillSession {
+        /// Session name or `$id`.
+        target: String,
+    },
+    /// Ends every session and the server.
+    KillServer,
+    /// Detaches every client of a session (all sessions when absent).
+    Detach {
+        /// Session name or `$id`.
+        target: Option<String>,
+    },
+    /// Repaints every client of a session.
+    Refresh {
+        /// Session name or `$id`.
+        target: Option<String>,
+    },
+}
+
+/// A pane in a listing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PaneInfo {
+    /// `%N`.
+    pub id: String,
+    /// Columns.
+    pub cols: u16,
+    /// Rows.
+    pub rows: u16,
+    /// Program's pid.
+    pub pid: Option<u32>,
+    /// Title set by the program.
+    pub title: String,
+}
+
+/// A session in a listing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionInfo {
+    /// `$N`.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Attached clients.
+    pub clients: usize,
+    /// Size.
+    pub cols: u16,
+    /// Size.
+    pub rows: u16,
+    /// Seconds since the Unix epoch when it was created.
+    pub created: u64,
+    /// Panes (one window of one pane for now).
+    pub panes: Vec<PaneInfo>,
+}
+
+/// The answer to a [`Request`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "reply", rename_all = "kebab-case")]
+pub enum Reply {
+    /// Done.
+    Ok,
+    /// Done, with text for the user.
+    Text {
+        /// What to print.
+        text: String,
+    },
+    /// A listing.
+    Sessions {
+        /// The sessions.
+        sessions: Vec<SessionInfo>,
+    },
+    /// Attached: terminal bytes follow as [`Message::Output`].
+    Attached {
+        /// Session name.
+        session: String,
+    },
+    /// Refused or failed.
+    Error {
+        /// What went wrong, for the user.
+        message: String,
+        /// Exit status the client should use.
+        code: u8,
+    },
+}
+
+/// Why an attached client's session ended, sent before the server closes the connection.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExitNotice {
+    /// For the user, e.g. `[detached (from session main)]`.
+    pub message: String,
+    /// Exit status for the client.
+    pub code: u8,
+}
+
+/// One frame's meaning.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Message {
+    /// First message each way.
+    Hello(Hello),
+    /// Client to server.
+    Request(Request),
+    /// Server to client.
+    Reply(Reply),
+    /// Keys from the client's terminal.
+    Input(Bytes),
+    /// Bytes for the client's terminal.
+    Output(Bytes),
+    /// The client's terminal changed size.
+    Resize {
+        /// Columns.
+        cols: u16,
+        /// Rows.
+        rows: u16,
+    },
+    /// The attachment ended.
+    Exit(ExitNotice),
+}

@@ -1,0 +1,26 @@
+//! The weft server: one per user and socket label, many sessions in it.
+//!
+//! Every task and channel of the pipeline is spawned and wired here:
+//!
+//! ```text
+//!  listener --accept--> connection task (per client)
+//!  connection --request--> registry task --spawn--> session task --spawn--> pane tasks
+//!  pane: pty reader -> [PTY_OUTPUT_CAPACITY] -> pane task (Screen) -> notify -> render tasks
+//!  render task -> [FRAME_CAPACITY] -> connection writer -> client
+//!  connection reader -> [PANE_INPUT_CAPACITY] -> pty writer
+//! ```
+//! Channels are bounded; capacities are named constants next to the code that uses them. The
+//! server wakes only for work: no timers tick while nothing happens.
+
+pub mod config;
+mod connection;
+pub mod ids;
+pub mod keys;
+pub mod listener;
+pub mod pane;
+pub mod registry;
+pub mod render;
+pub mod session;
+
+pub use config::{Config, ConfigError};
+pub use listener::{run, ServerOptions};

@@ -1,0 +1,443 @@
+//! A pane: a program on a pty and the screen that shows it, owned by one task.
+//!
+//! ```text
+//!  pty reader task --[PTY_OUTPUT_CAPACITY]--> pane task (owns Screen) --notify--> renderers
+//!  clients, replies --[PANE_INPUT_CAPACITY]--> pty writer task
+//!  renderers, session --[PANE_COMMAND_CAPACITY]--> pane task (snapshot, resize, kill)
+//!  exit waiter task --oneshot--> pane task
+//! ```
+//! The reader waits when the pane task is behind, so the program blocks on output (lossless
+//! backpressure). The pane task never waits on a full input channel: replies queue locally and
+//! go out when there is room, so a program blocked on output cannot deadlock its own pane.
+
+use bytes::Bytes;
+use pty_io::{ChildProcess, ExitStatus, Pty, PtyReader, PtyWriter, SpawnOptions, READ_CHUNK_BYTES};
+use renderer::OuterModes;
+use screen_model::{Cell, CursorState, Screen};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use tokio::sync::{mpsc, oneshot, Notify};
+use tokio_util::sync::CancellationToken;
+
+/// Chunks (up to 64 KiB each) read ahead of the pane task: enough to keep the reader busy while
+/// the screen parses, small enough that a flood holds at most 256 KiB per pane.
+pub const PTY_OUTPUT_CAPACITY: usize = 4;
+/// Input messages (keys, pastes, replies) waiting for the pty: a program that stops reading
+/// fills this and then senders wait, rather than memory growing.
+pub const PANE_INPUT_CAPACITY: usize = 256;
+/// Requests (snapshots, resizes) waiting for the pane task; renderers send one at a time each.
+pub const PANE_COMMAND_CAPACITY: usize = 32;
+/// Replies to the program held while its input is full; more are dropped.
+const MAX_PENDING_REPLY_BYTES: usize = 64 * 1024;
+/// After the program exits, how long to keep reading output a background job may hold open.
+const EXIT_DRAIN_GRACE: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// What a renderer needs of a pane.
+#[derive(Debug)]
+pub struct PaneSnapshot {
+    /// Screen revision this reflects.
+    pub seq: u64,
+    /// Columns.
+    pub cols: usize,
+    /// Rows.
+    pub rows: usize,
+    /// Rows changed after the `since` asked for: index and cells.
+    pub changed: Vec<(usize, Vec<Cell>)>,
+    /// Cursor.
+    pub cursor: CursorState,
+    /// Modes to mirror to the client's terminal when this pane has focus.
+    pub modes: OuterModes,
+}
+
+/// Requests to the pane task.
+#[derive(Debug)]
+pub enum PaneCommand {
+    /// Rows changed after `since` (0: all), cursor and modes.
+    Snapshot {
+        /// Last revision the asker saw.
+        since: u64,
+        /// Where to answer.
+        reply: oneshot::Sender<PaneSnapshot>,
+    },
+    /// New size for the screen and the pty.
+    Resize {
+        /// Columns.
+        cols: u16,
+        /// Rows.
+        rows: u16,
+    },
+    /// End the program.
+    Kill,
+}
+
+/// Pane state others may read without asking the pane task.
+#[derive(Debug)]
+pub struct PaneShared {
+    /// `%N` number.
+    pub id: u64,
+    /// Latest screen revision.
+    pub seq: AtomicU64,
+    /// No output was waiting after the last chunk: renderers may draw at once.
+    pub quiet: AtomicBool,
+    /// The program is inside a synchronized update (DECSET 2026).
+    pub sync: AtomicBool,
+    /// The program's pid.
+    pub pid: Option<u32>,
+    /// Size, packed as cols << 16 | rows.
+    size: AtomicU64,
+    /// Title set by the program.
+    title: Mutex<String>,
+    /// Renderers to wake on change.
+    watchers: Mutex<Vec<Weak<Notify>>>,
+}
+
+impl PaneShared {
+    /// Wakes every renderer watching this pane; forgets those that went away.
+    fn notify_watchers(&self) {
+        if let Ok(mut watchers) = self.watchers.lock() {
+            watchers.retain(|w| match w.upgrade() {
+                Some(n) => {
+                    n.notify_one();
+                    true
+                }
+                None => false,
+            });
+        }
+    }
+
+    /// Current size as (cols, rows).
+    pub fn size(&self) -> (u16, u16) {
+        let packed = self.size.load(Ordering::Relaxed);
+        ((packed >> 16) as u16, packed as u16)
+    }
+
+    /// The title the program set.
+    pub fn title(&self) -> String {
+        self.title.lock().map(|t| t.clone()).unwrap_or_default()
+    }
+}
+
+/// A cheap, cloneable handle on a pane.
+#[derive(Clone, Debug)]
+pub struct PaneHandle {
+    commands: mpsc::Sender<PaneCommand>,
+    input: mpsc::Sender<Bytes>,
+    /// Shared state.
+    pub shared: Arc<PaneShared>,
+}
+
+impl PaneHandle {
+    /// The `%N` number.
+    pub fn id(&self) -> u64 {
+        self.shared.id
+    }
+
+    /// Asks for the rows changed after `since`; `None` once the pane is gone.
+    pub async fn snapshot(&self, since: u64) -> Option<PaneSnapshot> {
+        let (reply, answer) = oneshot::channel();
+        self.commands
+            .send(PaneCommand::Snapshot { since, reply })
+            .await
+            .ok()?;
+        answer.await.ok()
+    }
+
+    /// Resizes the pane (and its program's pty).
+    pub async fn resize(&self, cols: u16, rows: u16) {
+        let _ = self.commands.send(PaneCommand::Resize { cols, rows }).await;
+    }
+
+    /// Ends the pane's program.
+    pub async fn kill(&self) {
+        let _ = self.commands.send(PaneCommand::Kill).await;
+    }
+
+    /// Sends bytes to the program, waiting while its input is full. False once it is gone.
+    pub async fn send_input(&self, bytes: Bytes) -> bool {
+        self.input.send(bytes).await.is_ok()
+    }
+
+    /// Wakes `notify` whenever the pane changes.
+    pub fn watch(&self, notify: &Arc<Notify>) {
+        if let Ok(mut w) = self.shared.watchers.lock() {
+            w.push(Arc::downgrade(notify));
+        }
+    }
+}
+
+/// Everything needed to start a pane.
+#[derive(Clone, Debug)]
+pub struct PaneSpec {
+    /// `%N` number.
+    pub id: u64,
+    /// Size.
+    pub cols: u16,
+    /// Size.
+    pub rows: u16,
+    /// How to start the program.
+    pub spawn: SpawnOptions,
+    /// History lines.
+    pub scrollback_lines: usize,
+}
+
+/// Starts the program and the pane's tasks. `exited` gets the pane id and exit status once.
+pub fn spawn_pane(
+    spec: PaneSpec,
+    exited: mpsc::Sender<(u64, ExitStatus)>,
+) -> Result<PaneHandle, pty_io::PtyError> {
+    let (pty, child, reader, writer) = pty_io::spawn(&spec.spawn)?;
+    let (output_tx, output_rx) = mpsc::channel(PTY_OUTPUT_CAPACITY);
+    let (input_tx, input_rx) = mpsc::channel(PANE_INPUT_CAPACITY);
+    let (command_tx, command_rx) = mpsc::channel(PANE_COMMAND_CAPACITY);
+    let (exit_tx, exit_rx) = oneshot::channel();
+    let (kill_tx, kill_rx) = oneshot::channel();
+    let stop = CancellationToken::new();
+    let shared = Arc::new(PaneShared {
+        id: spec.id,
+        seq: AtomicU64::new(0),
+        quiet: AtomicBool::new(true),
+        sync: AtomicBool::new(false),
+        pid: child.pid(),
+        size: AtomicU64::new(u64::from(spec.cols) << 16 | u64::from(spec.rows)),
+        title: Mutex::new(String::new()),
+        watchers: Mutex::new(Vec::new()),
+    });
+    tokio::spawn(read_pty(reader, output_tx, stop.clone()));
+    tokio::spawn(write_pty(writer, input_rx, stop.clone()));
+    tokio::spawn(wait_child(child, exit_tx, kill_rx));
+    let task = PaneTask {
+        id: spec.id,
+        screen: Screen::with_scrollback(
+            usize::from(spec.cols),
+            usize::from(spec.rows),
+            spec.scrollback_lines,
+        ),
+        pty,
+        shared: shared.clone(),
+        input: input_tx.clone(),
+        pending_replies: Vec::new(),
+        kill: Some(kill_tx),
+        stop,
+    };
+    tokio::spawn(task.run(output_rx, command_rx, exit_rx, exited));
+    Ok(PaneHandle {
+        commands: command_tx,
+        input: input_tx,
+        shared,
+    })
+}
+
+/// Reads the pty into chunks; waits when the pane task is behind.
+async fn read_pty(mut reader: PtyReader, output: mpsc::Sender<Bytes>, stop: CancellationToken) {
+    let mut buf = vec![0u8; READ_CHUNK_BYTES];
+    loop {
+        let n = tokio::select! {
+            _ = stop.cancelled() => return,
+            n = reader.read(&mut buf) => n,
+        };
+        match n {
+            Ok(0) | Err(_) => return,
+            Ok(n) => {
+                if output
+                    .send(Bytes::copy_from_slice(&buf[..n]))
+                    .await
+                    .is_err()
+                {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Writes input to the pty in order; waits while the program is not reading.
+async fn write_pty(
+    mut writer: PtyWriter,
+    mut input: mpsc::Receiver<Bytes>,
+    stop: CancellationToken,
+) {
+    loop {
+        let data = tokio::select! {
+            _ = stop.cancelled() => return,
+            data = input.recv() => data,
+        };
+        let Some(data) = data else { return };
+        let written = tokio::select! {
+            _ = stop.cancelled() => return,
+            r = writer.write_all(&data) => r,
+        };
+        if written.is_err() {
+            return;
+        }
+    }
+}
+
+/// Waits for the program to exit (or kills it on request) and reports the status.
+async fn wait_child(
+    mut child: ChildProcess,
+    exit: oneshot::Sender<ExitStatus>,
+    kill: oneshot::Receiver<()>,
+) {
+    let status = tokio::select! {
+        status = child.wait_exit() => status,
+        _ = kill => {
+            let _ = child.kill();
+            child.wait_exit().await
+        }
+    };
+    let status = status.unwrap_or(ExitStatus {
+        code: 1,
+        signal: None,
+    });
+    let _ = exit.send(status);
+}
+
+struct PaneTask {
+    id: u64,
+    screen: Screen,
+    pty: Pty,
+    shared: Arc<PaneShared>,
+    input: mpsc::Sender<Bytes>,
+    pending_replies: Vec<u8>,
+    kill: Option<oneshot::Sender<()>>,
+    stop: CancellationToken,
+}
+
+impl PaneTask {
+    async fn run(
+        mut self,
+        mut output: mpsc::Receiver<Bytes>,
+        mut commands: mpsc::Receiver<PaneCommand>,
+        mut exit: oneshot::Receiver<ExitStatus>,
+        exited: mpsc::Sender<(u64, ExitStatus)>,
+    ) {
+        let mut output_open = true;
+        let input = self.input.clone();
+        let status = loop {
+            tokio::select! {
+                biased;
+                status = &mut exit => {
+                    break status.unwrap_or(ExitStatus { code: 1, signal: None });
+                }
+                command = commands.recv() => match command {
+                    Some(command) => self.handle(command),
+                    None => self.request_kill(),
+                },
+                permit = input.reserve(), if !self.pending_replies.is_empty() => {
+                    if let Ok(permit) = permit {
+                        permit.send(Bytes::from(std::mem::take(&mut self.pending_replies)));
+                    }
+                }
+                chunk = output.recv(), if output_open => match chunk {
+                    Some(chunk) => {
+                        let quiet = output.is_empty();
+                        self.apply(&chunk, quiet);
+                    }
+                    None => output_open = false,
+                },
+            }
+        };
+        // Show what the program printed last: read until the pty closes, or until a deadline
+        // when a background job keeps it open.
+        let deadline = tokio::time::Instant::now() + EXIT_DRAIN_GRACE;
+        while output_open {
+            tokio::select! {
+                chunk = output.recv() => match chunk {
+                    Some(chunk) => {
+                        let quiet = output.is_empty();
+                        self.apply(&chunk, quiet);
+                    }
+                    None => output_open = false,
+                },
+                command = commands.recv() => match command {
+                    Some(command) => self.handle(command),
+                    None => break,
+                },
+                _ = tokio::time::sleep_until(deadline) => break,
+            }
+        }
+        self.stop.cancel();
+        let _ = exited.send((self.id, status)).await;
+    }
+
+    fn handle(&mut self, command: PaneCommand) {
+        match command {
+            PaneCommand::Snapshot { since, reply } => {
+                let _ = reply.send(self.snapshot(since));
+            }
+            PaneCommand::Resize { cols, rows } => {
+                let (cols, rows) = (cols.max(1), rows.max(1));
+                self.screen.resize(usize::from(cols), usize::from(rows));
+                let _ = self.pty.resize(cols, rows);
+                self.shared
+                    .size
+                    .store(u64::from(cols) << 16 | u64::from(rows), Ordering::Relaxed);
+                self.publish(true);
+            }
+            PaneCommand::Kill => self.request_kill(),
+        }
+    }
+
+    fn request_kill(&mut self) {
+        if let Some(kill) = self.kill.take() {
+            let _ = kill.send(());
+        }
+    }
+
+    /// Feeds output to the screen and tells renderers.
+    fn apply(&mut self, chunk: &[u8], quiet: bool) {
+        self.screen.feed(chunk);
+        if self.screen.has_replies() {
+            let replies = self.screen.take_replies();
+            if self.pending_replies.len() + replies.len() <= MAX_PENDING_REPLY_BYTES {
+                self.pending_replies.extend_from_slice(&replies);
+            }
+        }
+        for event in self.screen.take_events() {
+            if let screen_model::Event::TitleChanged(title) = event {
+                if let Ok(mut t) = self.shared.title.lock() {
+                    *t = title;
+                }
+            }
+        }
+        self.publish(quiet);
+    }
+
+    fn publish(&self, quiet: bool) {
+        self.shared
+            .seq
+            .store(self.screen.seqno(), Ordering::Release);
+        self.shared.quiet.store(quiet, Ordering::Release);
+        self.shared
+            .sync
+            .store(self.screen.modes().synchronized_output, Ordering::Release);
+        self.shared.notify_watchers();
+    }
+
+    fn snapshot(&self, since: u64) -> PaneSnapshot {
+        let changed = self
+            .screen
+            .visible_rows()
+            .iter()
+            .enumerate()
+            .filter(|(_, row)| since == 0 || row.seq() > since)
+            .map(|(i, row)| (i, row.cells().to_vec()))
+            .collect();
+        let m = self.screen.modes();
+        PaneSnapshot {
+            seq: self.screen.seqno(),
+            cols: self.screen.cols(),
+            rows: self.screen.rows(),
+            changed,
+            cursor: self.screen.cursor_state(),
+            modes: OuterModes {
+                application_cursor: m.application_cursor,
+                application_keypad: m.application_keypad,
+                bracketed_paste: m.bracketed_paste,
+                focus_events: m.focus_events,
+                mouse_tracking: m.mouse_tracking,
+                mouse_encoding: m.mouse_encoding,
+            },
+        }
+    }
+}

@@ -1,0 +1,265 @@
+//! The registry: every session of the server by id and name. The server ends with its last
+//! session.
+
+use crate::config::Config;
+use crate::ids::IdAllocator;
+use crate::pane::PaneSpec;
+use crate::session::{spawn_session, SessionCommand, SessionHandle, SessionSpec};
+use protocol::{NewSession, SessionInfo};
+use pty_io::SpawnOptions;
+use std::sync::Arc;
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+
+/// Requests waiting for the registry: one per client command, so a small queue suffices.
+pub const REGISTRY_COMMAND_CAPACITY: usize = 64;
+/// Session-ended reports waiting for the registry.
+const SESSION_END_CAPACITY: usize = 16;
+/// Size of a session created without a client or `-x`/`-y`.
+const DEFAULT_SIZE: (u16, u16) = (80, 24);
+
+/// Requests to the registry.
+#[derive(Debug)]
+enum RegistryCommand {
+    New {
+        spec: NewSession,
+        reply: oneshot::Sender<Result<SessionHandle, String>>,
+    },
+    Find {
+        target: Option<String>,
+        reply: oneshot::Sender<Option<SessionHandle>>,
+    },
+    List {
+        reply: oneshot::Sender<Vec<SessionHandle>>,
+    },
+    KillServer,
+}
+
+/// A handle on the registry task.
+#[derive(Clone, Debug)]
+pub struct Registry {
+    commands: mpsc::Sender<RegistryCommand>,
+}
+
+impl Registry {
+    /// Starts the registry; `shutdown` is cancelled when the last session ends or on
+    /// `kill-server`.
+    pub fn spawn(
+        config: Arc<Config>,
+        ids: Arc<IdAllocator>,
+        socket: std::path::PathBuf,
+        shutdown: CancellationToken,
+    ) -> Self {
+        let (tx, rx) = mpsc::channel(REGISTRY_COMMAND_CAPACITY);
+        let (ended_tx, ended_rx) = mpsc::channel(SESSION_END_CAPACITY);
+        let task = RegistryTask {
+            config,
+            ids,
+            socket,
+            sessions: Vec::new(),
+            ended: ended_tx,
+            shutdown,
+            killing: false,
+        };
+        tokio::spawn(task.run(rx, ended_rx));
+        Registry { commands: tx }
+    }
+
+    /// Creates a session.
+    pub async fn new_session(&self, spec: NewSession) -> Result<SessionHandle, String> {
+        let (reply, answer) = oneshot::channel();
+        self.commands
+            .send(RegistryCommand::New { spec, reply })
+            .await
+            .map_err(|_| "the server is shutting down".to_string())?;
+        answer
+            .await
+            .map_err(|_| "the server is shutting down".to_string())?
+    }
+
+    /// A session by name or `$id`, or the most recent one when `target` is `None`.
+    pub async fn find(&self, target: Option<String>) -> Option<SessionHandle> {
+        let (reply, answer) = oneshot::channel();
+        self.commands
+            .send(RegistryCommand::Find { target, reply })
+            .await
+            .ok()?;
+        answer.await.ok()?
+    }
+
+    /// Every session, oldest first.
+    pub async fn list(&self) -> Vec<SessionInfo> {
+        let (reply, answer) = oneshot::channel();
+        if self
+            .commands
+            .send(RegistryCommand::List { reply })
+            .await
+            .is_err()
+        {
+            return Vec::new();
+        }
+        let handles = answer.await.unwrap_or_default();
+        let mut infos = Vec::new();
+        for h in handles {
+            if let Some(info) = h.info().await {
+                infos.push(info);
+            }
+        }
+        infos
+    }
+
+    /// Ends every session; the server then exits.
+    pub async fn kill_server(&self) {
+        let _ = self.commands.send(RegistryCommand::KillServer).await;
+    }
+}
+
+struct RegistryTask {
+    config: Arc<Config>,
+    ids: Arc<IdAllocator>,
+    /// The server's socket, for `$WEFT`.
+    socket: std::path::PathBuf,
+    /// Oldest first; the last is the most recently created or attached.
+    sessions: Vec<SessionHandle>,
+    ended: mpsc::Sender<u64>,
+    shutdown: CancellationToken,
+    killing: bool,
+}
+
+impl RegistryTask {
+    async fn run(
+        mut self,
+        mut commands: mpsc::Receiver<RegistryCommand>,
+        mut ended: mpsc::Receiver<u64>,
+    ) {
+        loop {
+            tokio::select! {
+                command = commands.recv() => match command {
+                    Some(command) => self.handle(command).await,
+                    None => break,
+                },
+                Some(id) = ended.recv() => {
+                    self.sessions.retain(|s| s.id != id);
+                    if self.sessions.is_empty() {
+                        self.shutdown.cancel();
+                    }
+                }
+            }
+        }
+    }
+
+    async fn handle(&mut self, command: RegistryCommand) {
+        match command {
+            RegistryCommand::New { spec, reply } => {
+                let _ = reply.send(self.create(spec));
+            }
+            RegistryCommand::Find { target, reply } => {
+                let found = match target {
+                    None => self.sessions.last().cloned(),
+                    Some(t) => self.lookup(&t),
+                };
+                // The one attached to becomes the most recent.
+                if let Some(found) = &found {
+                    if let Some(pos) = self.sessions.iter().position(|s| s.id == found.id) {
+                        let s = self.sessions.remove(pos);
+                        self.sessions.push(s);
+                    }
+                }
+                let _ = reply.send(found);
+            }
+            RegistryCommand::List { reply } => {
+                let mut sorted = self.sessions.clone();
+                sorted.sort_by_key(|s| s.id);
+                let _ = reply.send(sorted);
+            }
+            RegistryCommand::KillServer => {
+                self.killing = true;
+                if self.sessions.is_empty() {
+                    self.shutdown.cancel();
+                }
+                for s in &self.sessions {
+                    s.send(SessionCommand::Kill).await;
+                }
+            }
+        }
+    }
+
+    fn lookup(&self, target: &str) -> Option<SessionHandle> {
+        let target = target.strip_suffix(':').unwrap_or(target);
+        if let Some(id) = target.strip_prefix('$').and_then(|n| n.parse::<u64>().ok()) {
+            return self.sessions.iter().find(|s| s.id == id).cloned();
+        }
+        self.sessions.iter().find(|s| s.name == target).cloned()
+    }
+
+    fn create(&mut self, spec: NewSession) -> Result<SessionHandle, String> {
+        if self.killing {
+            return Err("the server is shutting down".into());
+        }
+        let id = self.ids.session();
+        let name = match spec.name.filter(|n| !n.is_empty()) {
+            Some(n) => {
+                if n.contains(':') || n.contains('.') || n.starts_with('$') {
+                    return Err(format!(
+                        "bad session name {n:?}: it may not contain ':' or '.' or start with '$'"
+                    ));
+                }
+                if self.sessions.iter().any(|s| s.name == n) {
+                    return Err(format!("duplicate session: {n}"));
+                }
+                n
+            }
+            None => {
+                let mut n = id;
+                while self.sessions.iter().any(|s| s.name == n.to_string()) {
+                    n += 1;
+                }
+                n.to_string()
+            }
+        };
+        let cols = spec.cols.unwrap_or(DEFAULT_SIZE.0).max(1);
+        let rows = spec.rows.unwrap_or(DEFAULT_SIZE.1).max(1);
+        let pane_id = self.ids.pane();
+        let mut env: Vec<(std::ffi::OsString, std::ffi::OsString)> = spec
+            .env
+            .into_iter()
+            .filter(|(k, _)| k != "TERM" && k != "TMUX" && k != "WEFT" && k != "WEFT_PANE")
+            .map(|(k, v)| (k.into(), v.into()))
+            .collect();
+        env.push(("TERM".into(), self.config.default_term.clone().into()));
+        env.push(("COLORTERM".into(), "truecolor".into()));
+        // Like $TMUX: socket, server pid, session id.
+        env.push((
+            "WEFT".into(),
+            format!("{},{},{id}", self.socket.display(), std::process::id()).into(),
+        ));
+        env.push(("WEFT_PANE".into(), format!("%{pane_id}").into()));
+        let pane = PaneSpec {
+            id: pane_id,
+            cols,
+            rows,
+            spawn: SpawnOptions {
+                command: spec.command.into_iter().map(Into::into).collect(),
+                shell: self.config.default_shell.clone(),
+                cwd: spec.cwd.map(Into::into),
+                env,
+                cols,
+                rows,
+            },
+            scrollback_lines: self.config.scrollback_lines,
+        };
+        let handle = spawn_session(
+            SessionSpec {
+                id,
+                name,
+                cols,
+                rows,
+                pane,
+            },
+            self.ended.clone(),
+        )
+        .map_err(|e| e.to_string())?;
+        self.sessions.push(handle.clone());
+        Ok(handle)
+    }
+}

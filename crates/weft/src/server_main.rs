@@ -1,0 +1,59 @@
+//! `weft __server`: the server process, started by a client.
+
+use crate::cli::Cli;
+use anyhow::Context;
+use std::io::Write;
+
+/// Worker threads: the pipeline has two busy stages (pty reading and parsing) at most per
+/// flooding pane; two workers fit the machines weft targets without oversubscribing.
+const WORKER_THREADS: usize = 2;
+
+/// Runs the server until its last session ends. Stdout is the readiness pipe.
+pub fn run(cli: &Cli) -> anyhow::Result<u8> {
+    // Leave the client's session and terminal: the server outlives them.
+    let _ = rustix::process::setsid();
+    let socket = protocol::paths::resolve_socket(cli.label.as_deref(), cli.socket.as_deref())?;
+    let config = match server::Config::load(cli.config.as_deref()) {
+        Ok(c) => c,
+        Err(e) => {
+            // The starting client prints this.
+            eprintln!("{e}");
+            return Ok(1);
+        }
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(WORKER_THREADS)
+        .thread_name("weft-server")
+        .enable_all()
+        .build()
+        .context("cannot start the runtime")?;
+    let ready: Box<dyn Write + Send> = Box::new(ReadyPipe);
+    runtime
+        .block_on(server::run(server::ServerOptions {
+            socket,
+            config,
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            ready: Some(ready),
+        }))
+        .context("server")?;
+    Ok(0)
+}
+
+/// Says "ready" on stdout, then points stdout and stderr at /dev/null so nothing the server
+/// might print later reaches a pipe nobody reads.
+struct ReadyPipe;
+
+impl Write for ReadyPipe {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        std::io::stdout().write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        std::io::stdout().flush()?;
+        if let Ok(null) = std::fs::OpenOptions::new().write(true).open("/dev/null") {
+            let _ = rustix::stdio::dup2_stdout(&null);
+            let _ = rustix::stdio::dup2_stderr(&null);
+        }
+        Ok(())
+    }
+}
