@@ -56,3 +56,81 @@ pub fn run_weft(args: &[&str], stdin: &[u8]) -> Output {
     let _ = writer.join();
     output
 }
+
+/// A private weft server for one test: its own socket in a temporary directory, killed (with
+/// everything it started) when dropped.
+#[derive(Debug)]
+pub struct TestServer {
+    /// The temporary directory.
+    pub dir: PathBuf,
+    /// The socket.
+    pub socket: PathBuf,
+}
+
+/// Environment every program in a test sees: a plain bash prompt, no user configuration.
+pub const TEST_ENV: &[(&str, &str)] = &[
+    ("PS1", "$ "),
+    ("SHELL", "/bin/bash"),
+    ("HISTFILE", "/dev/null"),
+    ("XDG_CONFIG_HOME", "/nonexistent-weft-test-config"),
+];
+
+/// The shell tests run in panes.
+pub const TEST_SHELL: &[&str] = &["bash", "--norc", "--noprofile"];
+
+impl TestServer {
+    /// A fresh directory and socket path; the server starts with the first command.
+    pub fn new(name: &str) -> TestServer {
+        let dir = std::env::temp_dir().join(format!(
+            "weft-test-{}-{name}-{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.subsec_nanos())
+        ));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let socket = dir.join("weft.sock");
+        TestServer { dir, socket }
+    }
+
+    /// `weft -S socket ARGS...` run to completion.
+    pub fn weft(&self, args: &[&str]) -> Output {
+        let mut cmd = Command::new(weft_binary());
+        cmd.arg("-S").arg(&self.socket).args(args);
+        for (k, v) in TEST_ENV {
+            cmd.env(k, v);
+        }
+        cmd.stdin(Stdio::null()).output().expect("run weft")
+    }
+
+    /// `weft -S socket ARGS...` in a test terminal of the given size (a user at a terminal).
+    pub fn client(&self, args: &[&str], cols: u16, rows: u16) -> testkit::TestTerminal {
+        let mut argv: Vec<std::ffi::OsString> = vec![weft_binary().into(), "-S".into()];
+        argv.push(self.socket.clone().into());
+        argv.extend(args.iter().map(Into::into));
+        let mut builder = testkit::TestTerminal::spawn(argv).size(cols, rows);
+        for (k, v) in TEST_ENV {
+            builder = builder.env(*k, *v);
+        }
+        builder.start().expect("start a client")
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if self.socket.exists() {
+            let _ = self.weft(&["kill-server"]);
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Text of a finished command's stdout.
+pub fn stdout_of(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Text of a finished command's stderr.
+pub fn stderr_of(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}

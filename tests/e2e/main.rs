@@ -3,3 +3,4 @@
 #![allow(clippy::unwrap_used)] // Test helpers may panic on failure.
 
 mod replay;
+mod sessions;

@@ -249,15 +249,18 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
     // Writer: frames and exit notices to the socket.
     let writer_stop = stop.clone();
     let writer = tokio::spawn(async move {
+        // Frames end when the renderer stops (the session may be ending); the exit notice
+        // that explains why still comes on the control channel.
+        let mut frames_open = true;
         loop {
             tokio::select! {
-                frame = frames_rx.recv() => match frame {
+                frame = frames_rx.recv(), if frames_open => match frame {
                     Some(bytes) => {
                         if sink.send(Message::Output(bytes)).await.is_err() {
                             break;
                         }
                     }
-                    None => break,
+                    None => frames_open = false,
                 },
                 control = control_rx.recv() => {
                     let notice = match control {

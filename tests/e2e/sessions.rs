@@ -1,0 +1,256 @@
+//! Sessions as a user meets them: a real client in a real terminal, a real shell, a real
+//! server behind a socket.
+
+use std::time::Duration;
+use testkit::TestTerminal;
+use weft_tests::{stderr_of, stdout_of, TestServer, TEST_SHELL};
+
+/// `new -s NAME -- bash ...` in an 80x24 client, waiting for the prompt.
+fn new_session(server: &TestServer, name: &str) -> TestTerminal {
+    let mut args = vec!["new", "-s", name, "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let mut client = server.client(&args, 80, 24);
+    client.wait_for_text("$").expect("prompt");
+    client
+}
+
+/// Runs `$((a*b))`-style arithmetic so the typed command and its output differ.
+fn run(client: &mut TestTerminal, command: &str, expect: &str) {
+    client.send_text(command).unwrap();
+    client.send_keys("Enter").unwrap();
+    client.wait_for_text(expect).unwrap();
+}
+
+/// The server pid, from `$WEFT` inside the pane.
+fn server_pid(client: &mut TestTerminal) -> u32 {
+    run(client, "echo pid=${WEFT#*,}", "pid=");
+    client
+        .wait_for(|s| {
+            s.text()
+                .lines()
+                .any(|l| l.starts_with("pid=") && l.ends_with(|c: char| c.is_ascii_digit()))
+        })
+        .unwrap();
+    let text = client.screen().text();
+    let line = text.lines().find(|l| l.starts_with("pid=")).unwrap();
+    let rest = &line[4..];
+    rest.split(',').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn a_new_session_shows_the_prompt_and_typed_echo() {
+    let server = TestServer::new("echo");
+    let mut client = new_session(&server, "main");
+    client.send_text("echo $((6*7))").unwrap();
+    client.wait_for_text("echo $((6*7))").unwrap();
+    client.send_keys("Enter").unwrap();
+    client
+        .wait_for(|s| s.text().lines().any(|l| l == "42"))
+        .unwrap();
+    let ls = server.weft(&["ls"]);
+    assert!(stdout_of(&ls).contains("main: 1 windows"), "{ls:?}");
+    assert!(stdout_of(&ls).contains("(attached)"), "{ls:?}");
+}
+
+#[test]
+fn detach_then_attach_from_another_terminal_shows_the_same_screen() {
+    let server = TestServer::new("detach");
+    let mut first = new_session(&server, "work");
+    run(&mut first, "echo $((6*7))-marker", "42-marker");
+    first.send_keys("C-b d").unwrap();
+    let exit = first.wait_exit().unwrap();
+    assert_eq!(exit.code, 0);
+    assert!(
+        first
+            .screen()
+            .text()
+            .contains("[detached (from session work)]"),
+        "{}",
+        first.screen().text()
+    );
+    assert!(
+        !first.screen().is_alternate_screen(),
+        "the terminal is restored"
+    );
+
+    let ls = server.weft(&["ls"]);
+    assert!(stdout_of(&ls).contains("work:") && !stdout_of(&ls).contains("(attached)"));
+
+    let mut second = server.client(&["attach", "-t", "work"], 100, 30);
+    second.wait_for_text("42-marker").unwrap();
+    run(&mut second, "echo $((7*8))-again", "56-again");
+}
+
+#[test]
+fn two_clients_see_the_same_session() {
+    let server = TestServer::new("two");
+    let mut a = new_session(&server, "shared");
+    let mut b = server.client(&["attach", "-t", "shared"], 80, 24);
+    b.wait_for_text("$").unwrap();
+    run(&mut a, "echo $((5*5))-from-a", "25-from-a");
+    b.wait_for_text("25-from-a").unwrap();
+    run(&mut b, "echo $((4*4))-from-b", "16-from-b");
+    a.wait_for_text("16-from-b").unwrap();
+}
+
+#[test]
+fn exiting_the_shell_ends_the_session_and_the_server() {
+    let server = TestServer::new("exit");
+    let mut client = new_session(&server, "short");
+    client.send_text("exit").unwrap();
+    client.send_keys("Enter").unwrap();
+    let exit = client.wait_exit().unwrap();
+    assert!(
+        client.screen().text().contains("[exited]"),
+        "{}",
+        client.screen().text()
+    );
+    assert_eq!(exit.code, 0);
+    let ls = server.weft(&["ls"]);
+    assert_eq!(ls.status.code(), Some(1));
+    assert!(stderr_of(&ls).contains("no server running"), "{ls:?}");
+    assert!(!server.socket.exists(), "the server removed its socket");
+}
+
+#[test]
+fn killing_the_client_leaves_server_and_pane_unharmed() {
+    let server = TestServer::new("killclient");
+    let mut client = new_session(&server, "keep");
+    run(&mut client, "echo $((9*9))-kept", "81-kept");
+    let pid = client.pid().unwrap();
+    rustix::process::kill_process(
+        rustix::process::Pid::from_raw(pid as i32).unwrap(),
+        rustix::process::Signal::KILL,
+    )
+    .unwrap();
+    client.wait_exit().unwrap();
+    let mut again = server.client(&["attach", "-t", "keep"], 80, 24);
+    again.wait_for_text("81-kept").unwrap();
+    run(&mut again, "echo $((3*7))-alive", "21-alive");
+}
+
+#[test]
+fn killing_the_server_restores_the_client_terminal() {
+    let server = TestServer::new("killserver");
+    let mut client = new_session(&server, "doomed");
+    let pid = server_pid(&mut client);
+    assert!(client.screen().is_alternate_screen());
+    rustix::process::kill_process(
+        rustix::process::Pid::from_raw(pid as i32).unwrap(),
+        rustix::process::Signal::KILL,
+    )
+    .unwrap();
+    let exit = client.wait_exit().unwrap();
+    assert_ne!(exit.code, 0);
+    assert!(
+        client.screen().text().contains("[lost server]"),
+        "{}",
+        client.screen().text()
+    );
+    assert!(
+        !client.screen().is_alternate_screen(),
+        "back on the primary screen"
+    );
+    assert!(client.screen().cursor_state().visible, "cursor shown again");
+}
+
+#[test]
+fn a_stale_socket_is_replaced() {
+    let server = TestServer::new("stale");
+    // A socket file nobody listens on, as a crashed server leaves it.
+    let listener = std::os::unix::net::UnixListener::bind(&server.socket).unwrap();
+    drop(listener);
+    assert!(server.socket.exists());
+    let out = server.weft(&["new", "-d", "-s", "fresh", "--", "sleep", "30"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout_of(&server.weft(&["ls"])).contains("fresh:"));
+}
+
+#[test]
+fn a_socket_directory_others_can_enter_is_refused() {
+    let server = TestServer::new("mode");
+    let runtime = server.dir.join("runtime");
+    let dir = runtime.join("weft");
+    std::fs::create_dir_all(&dir).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = std::process::Command::new(weft_tests::weft_binary())
+        .args(["new", "-d", "--", "true"])
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(stderr_of(&out).contains("must be private"), "{out:?}");
+}
+
+#[test]
+fn unknown_session_and_bad_arguments_fail_clearly() {
+    let server = TestServer::new("errors");
+    let out = server.weft(&["new", "-d", "-s", "only", "--", "sleep", "30"]);
+    assert!(out.status.success());
+    let out = server.weft(&["attach", "-t", "nope"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr_of(&out).contains("can't find session: nope"),
+        "{out:?}"
+    );
+    let out = server.weft(&["kill-session", "-t", "nope"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = server.weft(&["new", "-x", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = server.weft(&["kill-session"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = server.weft(&["new", "-d", "-s", "only", "--", "true"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr_of(&out).contains("duplicate session"), "{out:?}");
+}
+
+#[test]
+fn kill_server_returns_once_the_server_is_gone() {
+    let server = TestServer::new("killsrv");
+    assert!(server
+        .weft(&["new", "-d", "-s", "a", "--", "sleep", "60"])
+        .status
+        .success());
+    assert!(server
+        .weft(&["new", "-d", "-s", "b", "--", "sleep", "60"])
+        .status
+        .success());
+    let out = server.weft(&["kill-server"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(!server.socket.exists());
+    let ls = server.weft(&["ls"]);
+    assert_eq!(ls.status.code(), Some(1));
+}
+
+#[test]
+fn a_flood_keeps_memory_bounded_and_another_client_responsive() {
+    let server = TestServer::new("flood");
+    let mut flooding = new_session(&server, "flood");
+    let pid = server_pid(&mut flooding);
+    let mut calm = {
+        let mut args = vec!["new", "-s", "calm", "--"];
+        args.extend_from_slice(TEST_SHELL);
+        server.client(&args, 80, 24)
+    };
+    calm.wait_for_text("$").unwrap();
+    // 50 MB of output; the flooding client's terminal is not even read while it runs.
+    flooding
+        .send_text("yes 0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghij | head -c 50000000; echo FLOOD-$((2*3))-DONE")
+        .unwrap();
+    flooding.send_keys("Enter").unwrap();
+    for i in 0..5 {
+        let expect = format!("calm-{}", i * 11);
+        run(&mut calm, &format!("echo calm-$(({i}*11))"), &expect);
+    }
+    flooding.wait_for_text("FLOOD-6-DONE").unwrap();
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let peak_kb: u64 = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(peak_kb < 150 * 1024, "server peak RSS {peak_kb} kB");
+    let _ = Duration::ZERO;
+}
