@@ -91,6 +91,10 @@ impl Renderer {
     fn render_row(&mut self, out: &mut String, r: usize, new: &[Cell], old: &[Cell]) {
         let cols = new.len();
         let new_end = new.iter().rposition(|c| !c.is_blank()).map_or(0, |i| i + 1);
+        let differs = |c: usize| {
+            let cell = &new[c];
+            !(cell == &old[c] && (cell.width() < 2 || new.get(c + 1) == old.get(c + 1)))
+        };
         let mut c = 0;
         while c < cols {
             if c >= new_end {
@@ -101,13 +105,22 @@ impl Renderer {
                 }
                 return;
             }
-            let cell = &new[c];
-            let width = cell.width();
-            let same = cell == &old[c] && (width < 2 || new.get(c + 1) == old.get(c + 1));
-            if same || cell.is_spacer() {
+            if new[c].is_spacer() {
                 c += 1;
                 continue;
             }
+            if !differs(c) {
+                // A short run of unchanged cells right where the cursor is gets rewritten:
+                // cheaper than a cursor move, and the row's text stays contiguous.
+                let gap_end = (c..new_end.min(c + SHORT_SKIP + 1)).find(|&d| differs(d));
+                let rewrite = self.at == Some((r, c)) && gap_end.is_some();
+                if !rewrite {
+                    c += 1;
+                    continue;
+                }
+            }
+            let cell = &new[c];
+            let width = cell.width().max(1);
             if width == 2 && c + 1 >= cols {
                 // Cannot happen in a well-formed frame; draw a blank rather than wrap.
                 self.move_to(out, r, c);
@@ -120,8 +133,8 @@ impl Renderer {
             self.move_to(out, r, c);
             self.set_pen(out, &cell.pen(), cell.hyperlink());
             cell.push_text(out);
-            self.advance(r, c, width.max(1), cols);
-            c += width.max(1);
+            self.advance(r, c, width, cols);
+            c += width;
         }
     }
 

@@ -158,3 +158,45 @@ proptest! {
         check_pair(&a, &b, cols, rows);
     }
 }
+
+/// Escape sequences removed: what a reader of the raw output sees as text.
+fn strip(bytes: &[u8]) -> String {
+    let mut term = Screen::new(200, 1);
+    let mut text = String::new();
+    let s = String::from_utf8_lossy(bytes);
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            if chars.peek() == Some(&'[') {
+                chars.next();
+                for d in chars.by_ref() {
+                    if ('@'..='~').contains(&d) {
+                        break;
+                    }
+                }
+            } else {
+                chars.next();
+            }
+        } else if !c.is_control() {
+            text.push(c);
+        }
+    }
+    term.feed(b"");
+    text
+}
+
+#[test]
+fn a_changed_row_keeps_its_new_text_contiguous() {
+    // The old row shares scattered characters with the new one; the new text must still
+    // appear whole in the output (tools watch output for markers).
+    let mut renderer = Renderer::new();
+    let mut old = frame_from(b"xxxxxMxxPxxxxDONExxxxxxxx", 40, 2);
+    renderer.render(&mut old);
+    let mut new = frame_from(b"abcdeMBP-1234-DONE-st$ end", 40, 2);
+    let bytes = renderer.render(&mut new);
+    assert!(
+        strip(&bytes).contains("MBP-1234-DONE-st$"),
+        "{:?}",
+        String::from_utf8_lossy(&bytes)
+    );
+}

@@ -25,7 +25,7 @@ impl Handler for Screen {
             let row = &mut self.grid[r];
             if row.cells[col].flags() == crate::cell::CellFlags::empty() {
                 row.seq = self.seq;
-                row.cells[col] = Cell::new(c, &self.cursor.pen, crate::cell::CellFlags::empty());
+                row.cells[col] = self.pen_cell.with_char(c);
                 row.written = row.written.max(col + 1);
                 row.plain &= self.pen_default;
                 self.last_char = Some(c);
@@ -602,7 +602,45 @@ impl Handler for Screen {
 
     fn sgr(&mut self, sgr: Sgr) {
         self.apply_sgr(sgr);
-        self.pen_default = self.cursor.pen == Pen::default();
+        self.refresh_pen_cache();
+    }
+
+    fn print_ascii(&mut self, mut run: &[u8]) {
+        while let Some(&first) = run.first() {
+            if !self.plain_print || self.cursor.pending_wrap {
+                self.print(char::from(first));
+                run = &run[1..];
+                continue;
+            }
+            let right = self.print_right();
+            let (r, col) = (self.cursor.row, self.cursor.col);
+            let n = run.len().min(right + 1 - col);
+            let row = &mut self.grid[r];
+            let target = &mut row.cells[col..col + n];
+            if target
+                .iter()
+                .any(|c| c.flags() != crate::cell::CellFlags::empty())
+            {
+                // Wide characters to split: the careful path.
+                self.print(char::from(first));
+                run = &run[1..];
+                continue;
+            }
+            for (cell, &b) in target.iter_mut().zip(&run[..n]) {
+                *cell = self.pen_cell.with_char(char::from(b));
+            }
+            row.seq = self.seq;
+            row.written = row.written.max(col + n);
+            row.plain &= self.pen_default;
+            self.last_char = Some(char::from(run[n - 1]));
+            if col + n > right {
+                self.cursor.col = right;
+                self.cursor.pending_wrap = self.modes.autowrap;
+            } else {
+                self.cursor.col = col + n;
+            }
+            run = &run[n..];
+        }
     }
 
     fn set_cursor_style(&mut self, style: u16) {

@@ -489,6 +489,12 @@ impl Cell {
         cell
     }
 
+    /// This cell's style with another character (for printing with a cached pen cell).
+    #[inline]
+    pub(crate) fn with_char(&self, ch: char) -> Cell {
+        Cell { ch, ..self.clone() }
+    }
+
     /// Whether `other` has the same colours and attributes (extras not compared).
     #[inline]
     pub(crate) fn same_colors_and_attrs(&self, other: &Cell) -> bool {

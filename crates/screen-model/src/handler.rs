@@ -134,6 +134,12 @@ pub enum PromptMark {
 pub trait Handler {
     /// Prints a character at the cursor.
     fn print(&mut self, c: char);
+    /// Prints a run of printable ASCII (0x20-0x7e), as many `print` calls would.
+    fn print_ascii(&mut self, run: &[u8]) {
+        for &b in run {
+            self.print(char::from(b));
+        }
+    }
     /// REP: repeats the last printed graphic character.
     fn repeat_last(&mut self, count: usize);
     /// BEL.

@@ -50,14 +50,18 @@ impl Parser {
         let mut performer = Performer {
             handler,
             state: &mut self.state,
+            run: [0; RUN_CAPACITY],
+            run_len: 0,
         };
         let vte = &mut self.vte;
         self.osc_guard.feed(bytes, |chunk, overflowed| {
             if overflowed {
+                performer.flush();
                 performer.state.osc_overflowed = true;
             }
             vte.advance(&mut performer, chunk);
         });
+        performer.flush();
     }
 }
 
@@ -167,10 +171,28 @@ impl OscGuard {
     }
 }
 
-/// vte's callbacks translated into [`Handler`] calls.
+/// Printable ASCII collected before it goes to the handler as one run.
+const RUN_CAPACITY: usize = 256;
+
+/// vte's callbacks translated into [`Handler`] calls. Printable ASCII is collected into runs
+/// (vte reports characters one at a time); every other callback first hands the run over, so
+/// the order of effects is unchanged.
 struct Performer<'a, H: Handler> {
     handler: &'a mut H,
     state: &'a mut PerformState,
+    run: [u8; RUN_CAPACITY],
+    run_len: usize,
+}
+
+impl<H: Handler> Performer<'_, H> {
+    /// Hands the collected run to the handler.
+    #[inline]
+    fn flush(&mut self) {
+        if self.run_len > 0 {
+            self.handler.print_ascii(&self.run[..self.run_len]);
+            self.run_len = 0;
+        }
+    }
 }
 
 /// The first value of parameter `i`, 0 when absent.
@@ -190,10 +212,20 @@ fn count(params: &Params, i: usize) -> usize {
 impl<H: Handler> Perform for Performer<'_, H> {
     #[inline(always)]
     fn print(&mut self, c: char) {
-        self.handler.print(c);
+        if (c as u32).wrapping_sub(0x20) < 0x5f {
+            self.run[self.run_len] = c as u8;
+            self.run_len += 1;
+            if self.run_len == RUN_CAPACITY {
+                self.flush();
+            }
+        } else {
+            self.flush();
+            self.handler.print(c);
+        }
     }
 
     fn execute(&mut self, byte: u8) {
+        self.flush();
         self.handler.forget_last_char();
         match byte {
             0x07 => self.handler.bell(),
@@ -208,10 +240,12 @@ impl<H: Handler> Perform for Performer<'_, H> {
     }
 
     fn hook(&mut self, _params: &Params, intermediates: &[u8], ignore: bool, action: char) {
+        self.flush();
         self.state.decrqss = (!ignore && intermediates == b"$" && action == 'q').then(Vec::new);
     }
 
     fn put(&mut self, byte: u8) {
+        self.flush();
         if let Some(request) = &mut self.state.decrqss {
             if request.len() < MAX_DECRQSS_BYTES {
                 request.push(byte);
@@ -223,12 +257,14 @@ impl<H: Handler> Perform for Performer<'_, H> {
     }
 
     fn unhook(&mut self) {
+        self.flush();
         if let Some(request) = self.state.decrqss.take() {
             self.handler.request_status_string(&request);
         }
     }
 
     fn osc_dispatch(&mut self, params: &[&[u8]], bell_terminated: bool) {
+        self.flush();
         if std::mem::take(&mut self.state.osc_overflowed) {
             return;
         }
@@ -323,6 +359,7 @@ impl<H: Handler> Perform for Performer<'_, H> {
     }
 
     fn csi_dispatch(&mut self, params: &Params, intermediates: &[u8], ignore: bool, action: char) {
+        self.flush();
         if ignore {
             return;
         }
@@ -412,6 +449,7 @@ impl<H: Handler> Perform for Performer<'_, H> {
     }
 
     fn esc_dispatch(&mut self, intermediates: &[u8], ignore: bool, byte: u8) {
+        self.flush();
         if ignore {
             return;
         }

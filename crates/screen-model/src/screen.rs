@@ -141,6 +141,8 @@ pub struct Screen {
     pub(crate) plain_print: bool,
     /// The pen is the default one: plain printing keeps rows plain.
     pub(crate) pen_default: bool,
+    /// A blank cell in the pen's style, copied for each printed character.
+    pub(crate) pen_cell: Cell,
     pub(crate) seq: u64,
     parser: Parser,
 }
@@ -193,6 +195,7 @@ impl Screen {
             join_next: false,
             plain_print: true,
             pen_default: true,
+            pen_cell: Cell::BLANK,
             seq: 1,
             parser: Parser::new(),
         }
@@ -376,7 +379,14 @@ impl Screen {
     #[inline]
     pub(crate) fn update_plain_print(&mut self) {
         self.plain_print = !self.modes.insert && !self.join_next && self.charsets.is_identity();
+        self.refresh_pen_cache();
+    }
+
+    /// Recomputes what printing caches about the pen.
+    #[inline]
+    pub(crate) fn refresh_pen_cache(&mut self) {
         self.pen_default = self.cursor.pen == Pen::default();
+        self.pen_cell = Cell::new(' ', &self.cursor.pen, CellFlags::empty());
     }
 
     /// Stamps row `r` as changed now and returns it for any kind of change.

@@ -148,9 +148,11 @@ impl RenderTask {
     }
 }
 
-/// Sleeps until `deadline`, or forever without one.
+/// Sleeps until `deadline`, or forever without one. A deadline already due returns at once:
+/// tokio's timer rounds up to whole milliseconds, which would add up to 1 ms to every echo.
 async fn sleep_until_opt(deadline: Option<Instant>) {
     match deadline {
+        Some(d) if d <= Instant::now() => {}
         Some(d) => tokio::time::sleep_until(d).await,
         None => std::future::pending().await,
     }
