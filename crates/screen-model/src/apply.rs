@@ -28,6 +28,7 @@ impl Handler for Screen {
                 row.cells[col] = self.pen_cell.with_char(c);
                 row.written = row.written.max(col + 1);
                 row.plain &= self.pen_default;
+                row.unstyled &= self.pen_default;
                 self.last_char = Some(c);
                 if col >= right {
                     self.cursor.pending_wrap = self.modes.autowrap;
@@ -632,6 +633,7 @@ impl Handler for Screen {
             row.seq = self.seq;
             row.written = row.written.max(col + n);
             row.plain &= self.pen_default;
+            row.unstyled &= self.pen_default;
             self.last_char = Some(char::from(run[n - 1]));
             if col + n > right {
                 self.cursor.col = right;
@@ -859,6 +861,7 @@ impl Screen {
                     row.cells[col + 1] = Cell::spacer(&self.cursor.pen);
                     row.written = row.written.max(col + 2);
                     row.plain = false;
+                    row.unstyled &= self.pen_default;
                     if col + 1 >= right {
                         self.cursor.col = right;
                         self.cursor.pending_wrap = self.modes.autowrap;

@@ -16,6 +16,9 @@ pub struct Row {
     /// Every cell is narrow ASCII with the default style and no extras. Kept by plain printing
     /// and clears; anything else clears it. Lets the scrollback store the row as bytes.
     pub(crate) plain: bool,
+    /// Every cell has the default style and no extras; wide characters come with their spacer.
+    /// Kept by printing with the default pen and by clears. Lets the scrollback skip styles.
+    pub(crate) unstyled: bool,
 }
 
 impl Row {
@@ -27,6 +30,7 @@ impl Row {
             seq: 0,
             written: cols,
             plain: false,
+            unstyled: false,
         }
     }
 
@@ -76,6 +80,7 @@ impl Row {
             self.cells[..bound].iter_mut().for_each(Cell::set_blank);
             self.written = 0;
             self.plain = true;
+            self.unstyled = true;
         } else {
             self.cells.fill(Cell::erased(pen));
             self.mark_unknown();
@@ -88,6 +93,7 @@ impl Row {
     pub(crate) fn mark_unknown(&mut self) {
         self.written = self.cells.len();
         self.plain = false;
+        self.unstyled = false;
     }
 
     /// Sets the row's width, padding with blanks or cutting (a wide character cut in half loses

@@ -556,6 +556,7 @@ impl Screen {
         } else {
             row.written = row.written.max(col + width);
             row.plain &= pen_default && width == 1 && c.is_ascii();
+            row.unstyled &= pen_default;
         }
         // Never leave half of a wide character behind.
         if row.cells[col].flags() != CellFlags::empty() {

@@ -122,12 +122,17 @@ impl Scrollback {
             .back()
             .is_none_or(|b| b.offsets.len() >= LINES_PER_BLOCK);
         if needs_block {
+            // Size the next block like the last one: no growing copies, no shrinking copies.
+            let mut capacity = LINES_PER_BLOCK * 48;
             if let Some(full) = self.blocks.back_mut() {
-                full.data.shrink_to_fit();
+                if full.data.capacity() > full.data.len() + full.data.len() / 4 {
+                    full.data.shrink_to_fit();
+                }
                 full.extras.shrink_to_fit();
+                capacity = full.data.len() + full.data.len() / 8;
             }
             self.blocks.push_back(Block {
-                data: Vec::with_capacity(LINES_PER_BLOCK * 48),
+                data: Vec::with_capacity(capacity),
                 offsets: Vec::with_capacity(LINES_PER_BLOCK),
                 extras: Vec::new(),
             });
@@ -252,6 +257,10 @@ fn encode_line(row: &Row, out: &mut Vec<u8>, extras: &mut Vec<Arc<CellExtra>>) {
         encode_plain_line(row, out);
         return;
     }
+    if row.unstyled {
+        encode_unstyled_line(row, out);
+        return;
+    }
     let cells = &row.cells[..row.used_len()];
     out.reserve(cells.len() + 8);
     out.push(if row.wrapped { FLAG_WRAPPED } else { 0 });
@@ -286,14 +295,7 @@ fn encode_line(row: &Row, out: &mut Vec<u8>, extras: &mut Vec<Arc<CellExtra>>) {
         if style.extra != current.extra {
             mask |= MASK_EXTRA;
         }
-        // Run length and style mask share a byte when the run is short (as it is when every
-        // cell has its own colour).
-        if run < RUN_IN_HEADER {
-            out.push(((run as u8) << 4) | mask);
-        } else {
-            out.push(((RUN_IN_HEADER as u8) << 4) | mask);
-            write_varint(out, run as u32);
-        }
+        write_run_header(out, run, mask);
         if mask & MASK_FG != 0 {
             write_color(out, style.fg);
         }
@@ -325,13 +327,36 @@ fn encode_plain_line(row: &Row, out: &mut Vec<u8>) {
     if used == 0 {
         return;
     }
-    if used < RUN_IN_HEADER {
-        out.push((used as u8) << 4);
-    } else {
-        out.push((RUN_IN_HEADER as u8) << 4);
-        write_varint(out, used as u32);
-    }
+    write_run_header(out, used, 0);
     out.extend(row.cells[..used].iter().map(|c| c.ch() as u8));
+}
+
+/// Starts a run of `cells` cells whose style changes by `mask` (fields follow). Run length and
+/// mask share a byte when the run is short, as it is when every cell has its own colour.
+fn write_run_header(out: &mut Vec<u8>, cells: usize, mask: u8) {
+    if cells < RUN_IN_HEADER {
+        out.push(((cells as u8) << 4) | mask);
+    } else {
+        out.push(((RUN_IN_HEADER as u8) << 4) | mask);
+        write_varint(out, cells as u32);
+    }
+}
+
+/// A row with the default style throughout: the header and the text (spacers implied).
+fn encode_unstyled_line(row: &Row, out: &mut Vec<u8>) {
+    let cells = &row.cells[..row.used_len()];
+    out.reserve(cells.len() * 3 + 4);
+    out.push(if row.wrapped { FLAG_WRAPPED } else { 0 });
+    write_varint(out, cells.len() as u32);
+    if cells.is_empty() {
+        return;
+    }
+    write_run_header(out, cells.len(), 0);
+    for cell in cells {
+        if !cell.is_spacer() {
+            push_utf8(out, cell.ch());
+        }
+    }
 }
 
 /// Appends the text of a run of same-styled cells.
@@ -381,8 +406,13 @@ fn encode_text(run: &[Cell], out: &mut Vec<u8>) {
 #[inline]
 fn push_utf8(out: &mut Vec<u8>, ch: char) {
     let mut buf = [0u8; 4];
-    for &b in ch.encode_utf8(&mut buf).as_bytes() {
-        out.push(b);
+    let len = ch.encode_utf8(&mut buf).len();
+    // Constant-size copies compile to plain moves.
+    match len {
+        1 => out.push(buf[0]),
+        2 => out.extend_from_slice(&buf[..2]),
+        3 => out.extend_from_slice(&buf[..3]),
+        _ => out.extend_from_slice(&buf),
     }
 }
 

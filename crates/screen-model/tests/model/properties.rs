@@ -40,6 +40,20 @@ fn fragment() -> impl Strategy<Value = Vec<u8>> {
         )
         .into_bytes()),
         (0u32..30).prop_map(|a| format!("\x1b[{a}'}}\x1b[{a}'~").into_bytes()),
+        (0u8..8, 0u8..255, 0u8..255)
+            .prop_map(|(a, b, c)| { format!("\x1b[3{a};48;5;{b};38;2;{c};{b};{a}m").into_bytes() }),
+        prop::sample::select(vec![
+            b"\x1b[0m".to_vec(),
+            b"\x1b[1;3;4:3;53m".to_vec(),
+            b"\x1b[58:5:9m".to_vec(),
+            b"\x1b[59;24m".to_vec(),
+            b"\x1b]8;id=a;http://x\x07".to_vec(),
+            b"\x1b]8;;\x07".to_vec(),
+            b"\x1b[7m".to_vec(),
+            b"\x1b[0\"q".to_vec(),
+            "e\u{301}".as_bytes().to_vec(),
+            "\u{2764}\u{fe0f}".as_bytes().to_vec(),
+        ]),
         prop::sample::select(vec![
             b"\x1b7".to_vec(),
             b"\x1b8".to_vec(),
@@ -92,6 +106,37 @@ proptest! {
             check_invariants(&s);
             s.feed(&parts.concat());
             check_invariants(&s);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256),
+        ..ProptestConfig::default()
+    })]
+
+    /// Whatever was on screen comes back from the scrollback cell for cell: the compact
+    /// encodings (plain, unstyled, styled) lose nothing.
+    #[test]
+    fn rows_survive_the_trip_through_scrollback(parts in proptest::collection::vec(fragment(), 0..60),
+                                                cols in 2usize..30, rows in 1usize..8) {
+        let mut s = Screen::with_scrollback(cols, rows, 1000);
+        for p in &parts {
+            s.feed(p);
+        }
+        // Back to a plain primary screen without margins; content stays.
+        s.feed(b"\x1b[?1049l\x1b[?47l\x1b[?69l\x1b[?6l\x1b[r");
+        let before: Vec<_> = s.visible_rows().to_vec();
+        let history = s.scrollback().len();
+        s.feed(format!("\x1b[{rows};1H").as_bytes());
+        s.feed("\n".repeat(rows).as_bytes());
+        prop_assert_eq!(s.scrollback().len(), (history + rows).min(1000));
+        let start = s.scrollback().len() - rows;
+        for (i, row) in before.iter().enumerate() {
+            let back = s.scrollback_row(start + i).unwrap();
+            prop_assert_eq!(back.cells(), row.cells(), "row {}", i);
+            prop_assert_eq!(back.is_wrapped(), row.is_wrapped(), "row {} wrap flag", i);
         }
     }
 }
