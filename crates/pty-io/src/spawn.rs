@@ -251,6 +251,30 @@ impl PtyReader {
         })
     }
 
+    /// Reads as much output as is available right now into `buf` (waiting for the first byte):
+    /// a pty hands out about 4 KiB per read, so a flood arrives in few large chunks instead of
+    /// many small ones. `Ok(0)` once the program side is closed.
+    pub async fn read_available(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let mut filled = self.read(buf).await?;
+        if filled == 0 {
+            return Ok(0);
+        }
+        while filled < buf.len() {
+            match self
+                .fd
+                .try_io_mut(Interest::READABLE, |fd| fd.read(&mut buf[filled..]))
+            {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                // Nothing more right now (WouldBlock), or EIO/another error that the next read
+                // reports: hand over what we have.
+                Err(_) => break,
+            }
+        }
+        Ok(filled)
+    }
+
     /// Reads output into `buf`; `Ok(0)` once the program side is closed (EOF or EIO).
     pub async fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         loop {

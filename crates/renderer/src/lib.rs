@@ -4,9 +4,9 @@
 //! marks the rows it changed. [`Renderer::render`] compares those rows with what the terminal
 //! already shows and emits only the differing cells — minimal cursor moves, SGR changes, erase
 //! to end of line for blank tails — wrapped in synchronized output, as one buffer to write once.
-//! [`FramePacer`] decides when to render: soon after the first change, at most once per frame
-//! interval while output streams, at once when the program goes quiet, held (up to a cap) while
-//! the program has synchronized output on.
+//! [`FramePacer`] decides when to render: at once for a change after a pause (a key's echo), at
+//! most once per frame interval while output streams, held (up to a cap) while the program has
+//! synchronized output on.
 
 mod frame;
 mod pacer;

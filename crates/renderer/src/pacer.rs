@@ -7,13 +7,16 @@ pub const MAX_SYNC_HOLD: Duration = Duration::from_millis(150);
 
 /// Decides the next frame deadline for one client.
 ///
-/// - The program paused (nothing more queued): render at once.
-/// - Output streams: at most one frame per `interval`; the first change after a pause at once.
+/// - A change that follows a pause of at least an interval (a key's echo, the first output after
+///   a pause): render at once.
+/// - Changes in quick succession (output streams): at most one frame per interval, the last
+///   change drawn at most an interval late.
 /// - While synchronized output is on: hold, up to [`MAX_SYNC_HOLD`] from the first held change.
 #[derive(Clone, Debug)]
 pub struct FramePacer {
     interval: Duration,
     last_frame: Option<Instant>,
+    last_change: Option<Instant>,
     deadline: Option<Instant>,
     sync_since: Option<Instant>,
 }
@@ -24,6 +27,7 @@ impl FramePacer {
         FramePacer {
             interval,
             last_frame: None,
+            last_change: None,
             deadline: None,
             sync_since: None,
         }
@@ -34,20 +38,22 @@ impl FramePacer {
         self.interval
     }
 
-    /// Something changed at `now`; `quiet` says no more output is queued behind it (the program
-    /// paused), `sync` whether the program is inside a synchronized update. Returns the deadline
-    /// to wait for.
-    pub fn on_change(&mut self, now: Instant, quiet: bool, sync: bool) -> Option<Instant> {
+    /// Something changed at `now`; `sync` says whether the program is inside a synchronized
+    /// update. Returns the deadline to wait for.
+    pub fn on_change(&mut self, now: Instant, sync: bool) -> Option<Instant> {
         if sync {
+            self.last_change = Some(now);
             let since = *self.sync_since.get_or_insert(now);
             let cap = since + MAX_SYNC_HOLD;
             self.deadline = Some(self.deadline.map_or(cap, |d| d.min(cap)));
             return self.deadline;
         }
         self.sync_since = None;
-        // At once when the program paused; otherwise at once unless a frame went out less than
-        // an interval ago, then at its boundary: a stream becomes one frame per interval.
-        let wanted = if quiet {
+        let after_pause = self
+            .last_change
+            .is_none_or(|t| now.saturating_duration_since(t) >= self.interval);
+        self.last_change = Some(now);
+        let wanted = if after_pause {
             now
         } else {
             self.last_frame
@@ -85,41 +91,42 @@ mod tests {
     fn first_change_renders_at_once() {
         let mut p = FramePacer::new(8 * MS);
         let t0 = Instant::now();
-        assert_eq!(p.on_change(t0, false, false), Some(t0));
+        assert_eq!(p.on_change(t0, false), Some(t0));
     }
 
     #[test]
     fn streaming_output_renders_once_per_interval() {
         let mut p = FramePacer::new(8 * MS);
         let t0 = Instant::now();
-        p.on_change(t0, false, false);
+        p.on_change(t0, false);
         p.on_frame(t0);
-        assert_eq!(p.on_change(t0 + MS, false, false), Some(t0 + 8 * MS));
-        assert_eq!(p.on_change(t0 + 3 * MS, false, false), Some(t0 + 8 * MS));
+        assert_eq!(p.on_change(t0 + MS, false), Some(t0 + 8 * MS));
+        assert_eq!(p.on_change(t0 + 3 * MS, false), Some(t0 + 8 * MS));
     }
 
     #[test]
-    fn quiet_after_a_long_pause_renders_at_once() {
+    fn a_change_after_a_pause_renders_at_once() {
         let mut p = FramePacer::new(8 * MS);
         let t0 = Instant::now();
         p.on_frame(t0);
         let t1 = t0 + 100 * MS;
-        assert_eq!(p.on_change(t1, false, false), Some(t1));
-        // Quiet right after a frame: still at once.
+        assert_eq!(p.on_change(t1, false), Some(t1));
         p.on_frame(t1);
-        assert_eq!(p.on_change(t1 + MS, true, false), Some(t1 + MS));
+        // A second change right behind the first is streaming: the interval boundary.
+        assert_eq!(p.on_change(t1 + MS, false), Some(t1 + 8 * MS));
+        p.on_frame(t1 + 8 * MS);
+        // A keystroke's echo 20 ms later: at once, though a frame went out 12 ms ago.
+        let t2 = t1 + 20 * MS;
+        assert_eq!(p.on_change(t2, false), Some(t2));
     }
 
     #[test]
     fn synchronized_output_holds_up_to_the_cap() {
         let mut p = FramePacer::new(8 * MS);
         let t0 = Instant::now();
-        assert_eq!(p.on_change(t0, false, true), Some(t0 + MAX_SYNC_HOLD));
-        assert_eq!(
-            p.on_change(t0 + 50 * MS, false, true),
-            Some(t0 + MAX_SYNC_HOLD)
-        );
+        assert_eq!(p.on_change(t0, true), Some(t0 + MAX_SYNC_HOLD));
+        assert_eq!(p.on_change(t0 + 50 * MS, true), Some(t0 + MAX_SYNC_HOLD));
         // Sync ends: render at once.
-        assert_eq!(p.on_change(t0 + 60 * MS, true, false), Some(t0 + 60 * MS));
+        assert_eq!(p.on_change(t0 + 60 * MS, false), Some(t0 + 60 * MS));
     }
 }

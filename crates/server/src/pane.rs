@@ -77,8 +77,6 @@ pub struct PaneShared {
     pub id: u64,
     /// Latest screen revision.
     pub seq: AtomicU64,
-    /// No output was waiting after the last chunk: renderers may draw at once.
-    pub quiet: AtomicBool,
     /// The program is inside a synchronized update (DECSET 2026).
     pub sync: AtomicBool,
     /// The program's pid.
@@ -195,7 +193,6 @@ pub fn spawn_pane(
     let shared = Arc::new(PaneShared {
         id: spec.id,
         seq: AtomicU64::new(0),
-        quiet: AtomicBool::new(true),
         sync: AtomicBool::new(false),
         pid: child.pid(),
         size: AtomicU64::new(u64::from(spec.cols) << 16 | u64::from(spec.rows)),
@@ -233,7 +230,7 @@ async fn read_pty(mut reader: PtyReader, output: mpsc::Sender<Bytes>, stop: Canc
     loop {
         let n = tokio::select! {
             _ = stop.cancelled() => return,
-            n = reader.read(&mut buf) => n,
+            n = reader.read_available(&mut buf) => n,
         };
         match n {
             Ok(0) | Err(_) => return,
@@ -329,10 +326,7 @@ impl PaneTask {
                     }
                 }
                 chunk = output.recv(), if output_open => match chunk {
-                    Some(chunk) => {
-                        let quiet = output.is_empty();
-                        self.apply(&chunk, quiet);
-                    }
+                    Some(chunk) => self.apply(&chunk),
                     None => output_open = false,
                 },
             }
@@ -343,10 +337,7 @@ impl PaneTask {
         while output_open {
             tokio::select! {
                 chunk = output.recv() => match chunk {
-                    Some(chunk) => {
-                        let quiet = output.is_empty();
-                        self.apply(&chunk, quiet);
-                    }
+                    Some(chunk) => self.apply(&chunk),
                     None => output_open = false,
                 },
                 command = commands.recv() => match command {
@@ -372,7 +363,7 @@ impl PaneTask {
                 self.shared
                     .size
                     .store(u64::from(cols) << 16 | u64::from(rows), Ordering::Relaxed);
-                self.publish(true);
+                self.publish();
             }
             PaneCommand::Kill => self.request_kill(),
         }
@@ -385,7 +376,7 @@ impl PaneTask {
     }
 
     /// Feeds output to the screen and tells renderers.
-    fn apply(&mut self, chunk: &[u8], quiet: bool) {
+    fn apply(&mut self, chunk: &[u8]) {
         self.screen.feed(chunk);
         if self.screen.has_replies() {
             let replies = self.screen.take_replies();
@@ -400,14 +391,13 @@ impl PaneTask {
                 }
             }
         }
-        self.publish(quiet);
+        self.publish();
     }
 
-    fn publish(&self, quiet: bool) {
+    fn publish(&self) {
         self.shared
             .seq
             .store(self.screen.seqno(), Ordering::Release);
-        self.shared.quiet.store(quiet, Ordering::Release);
         self.shared
             .sync
             .store(self.screen.modes().synchronized_output, Ordering::Release);

@@ -102,10 +102,12 @@ impl RenderTask {
                     if deadline.is_some() {
                         stats.skipped += 1;
                     }
-                    let view = self.view.borrow().clone();
-                    let quiet = view.panes.iter().all(|(p, _)| p.shared.quiet.load(Ordering::Acquire));
-                    let sync = view.active_pane().is_some_and(|p| p.shared.sync.load(Ordering::Acquire));
-                    deadline = pacer.on_change(Instant::now().into_std(), quiet, sync).map(Instant::from_std);
+                    let sync = self
+                        .view
+                        .borrow()
+                        .active_pane()
+                        .is_some_and(|p| p.shared.sync.load(Ordering::Acquire));
+                    deadline = pacer.on_change(Instant::now().into_std(), sync).map(Instant::from_std);
                 }
                 control = self.control.recv() => match control {
                     Some(RenderControl::Resize { cols, rows }) => {
