@@ -254,3 +254,95 @@ fn a_flood_keeps_memory_bounded_and_another_client_responsive() {
     assert!(peak_kb < 150 * 1024, "server peak RSS {peak_kb} kB");
     let _ = Duration::ZERO;
 }
+
+#[test]
+fn a_client_of_another_protocol_version_gets_a_clear_error() {
+    use std::io::{Read, Write};
+    let server = TestServer::new("version");
+    assert!(server
+        .weft(&["new", "-d", "-s", "v", "--", "sleep", "60"])
+        .status
+        .success());
+    let mut stream = std::os::unix::net::UnixStream::connect(&server.socket).unwrap();
+    let hello = br#"{"protocol":999,"version":"9.9.9"}"#;
+    let mut frame = ((hello.len() + 1) as u32).to_le_bytes().to_vec();
+    frame.push(1); // hello
+    frame.extend_from_slice(hello);
+    stream.write_all(&frame).unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).unwrap();
+    let text = String::from_utf8_lossy(&answer);
+    assert!(
+        text.contains("protocol 999") && text.contains("weft kill-server"),
+        "{text}"
+    );
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    let server = TestServer::new("sigterm");
+    let mut client = new_session(&server, "t");
+    let pid = client.pid().unwrap();
+    rustix::process::kill_process(
+        rustix::process::Pid::from_raw(pid as i32).unwrap(),
+        rustix::process::Signal::TERM,
+    )
+    .unwrap();
+    client.wait_exit().unwrap();
+    assert!(!client.screen().is_alternate_screen());
+    assert!(client.screen().text().contains("[terminated]"));
+    // The session lives on.
+    assert!(stdout_of(&server.weft(&["ls"])).contains("t:"));
+}
+
+#[test]
+fn the_session_follows_the_most_recently_active_client() {
+    let server = TestServer::new("latest");
+    let mut small = new_session(&server, "sz");
+    let mut big = server.client(&["attach", "-t", "sz"], 100, 30);
+    big.wait_for_text("$").unwrap();
+    run(
+        &mut big,
+        "echo size=$(tput cols)x$(tput lines)",
+        "size=100x30",
+    );
+    assert!(stdout_of(&server.weft(&["ls"])).contains("[100x30]"));
+    // The smaller client types: the session shrinks to it.
+    run(
+        &mut small,
+        "echo size2=$(tput cols)x$(tput lines)",
+        "size2=80x24",
+    );
+    assert!(stdout_of(&server.weft(&["ls"])).contains("[80x24]"));
+    // The bigger client still sees the session, with blank space around it.
+    big.wait_for_text("size2=80x24").unwrap();
+    big.wait_for(|s| s.row(29).map(|r| r.text()).unwrap_or_default().is_empty())
+        .unwrap();
+}
+
+#[test]
+fn a_stopped_client_does_not_stall_another_client_of_the_same_session() {
+    let server = TestServer::new("stopped");
+    let mut reading = new_session(&server, "s");
+    // This client is never read while the program floods: its terminal fills and it blocks.
+    let stopped = server.client(&["attach", "-t", "s"], 80, 24);
+    reading
+        .send_text("yes weft-flood-line | head -c 20000000; echo FLOOD-$((4*5))-DONE")
+        .unwrap();
+    reading.send_keys("Enter").unwrap();
+    reading.wait_for_text("FLOOD-20-DONE").unwrap();
+    drop(stopped);
+}
+
+#[test]
+fn plain_weft_creates_then_reattaches() {
+    let server = TestServer::new("plain");
+    let mut first = server.client(&[], 80, 24);
+    // A login shell: whatever prompt the system profile sets.
+    first.wait_for(|s| !s.text().trim().is_empty()).unwrap();
+    run(&mut first, "echo first-$((2*21))", "first-42");
+    first.send_keys("C-b d").unwrap();
+    first.wait_exit().unwrap();
+    let mut second = server.client(&[], 80, 24);
+    second.wait_for_text("first-42").unwrap();
+}
