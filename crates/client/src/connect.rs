@@ -102,7 +102,14 @@ pub async fn connect_or_start(
         .take()
         .ok_or_else(|| ClientError::Lost("no pipe to the new server".into()))?;
     let mut lines = tokio::io::BufReader::new(stdout).lines();
-    let ready = tokio::time::timeout(SERVER_START_TIMEOUT, lines.next_line()).await;
+    let deadline = tokio::time::Instant::now() + SERVER_START_TIMEOUT;
+    let ready = loop {
+        match tokio::time::timeout_at(deadline, lines.next_line()).await {
+            // Configuration problems come first, one per line.
+            Ok(Ok(Some(line))) if line.starts_with("warning: ") => eprintln!("weft: {line}"),
+            other => break other,
+        }
+    };
     match ready {
         Ok(Ok(Some(line))) if line == "ready" => {}
         _ => {

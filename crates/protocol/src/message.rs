@@ -86,6 +86,15 @@ pub enum Request {
         /// Session name or `$id`.
         target: Option<String>,
     },
+    /// A window or pane command (`split-window -h -t main`, ...), as words.
+    Command {
+        /// The command and its arguments.
+        args: Vec<String>,
+        /// The pane the command is typed in (from `$WEFT_PANE`), for commands without `-t`.
+        pane: Option<String>,
+        /// The session the command is typed in (from `$WEFT`).
+        session: Option<String>,
+    },
 }
 
 /// A pane in a listing.
@@ -118,7 +127,9 @@ pub struct SessionInfo {
     pub rows: u16,
     /// Seconds since the Unix epoch when it was created.
     pub created: u64,
-    /// Panes (one window of one pane for now).
+    /// Number of windows.
+    pub windows: usize,
+    /// Panes of the current window.
     pub panes: Vec<PaneInfo>,
 }
 

@@ -1,9 +1,15 @@
-//! Server settings from the TOML configuration file (`-f FILE` or
+//! Settings from the TOML configuration file (`-f FILE` or
 //! `$XDG_CONFIG_HOME/weft/config.toml`), keys in kebab-case.
+//!
+//! Every entry is checked on its own: a bad one is reported with `file:line:column` and the
+//! rest still applies. Only a file that is not TOML at all falls back to the defaults.
 
-use serde::Deserialize;
+use crate::keys::{normalize, KeyTables};
+use crate::session::StatusPosition;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use toml::Spanned;
 
 /// Settings that apply to the whole server.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,6 +22,21 @@ pub struct Config {
     pub default_shell: Option<String>,
     /// `TERM` for programs in panes.
     pub default_term: String,
+    /// Mouse support: click to focus, drag borders, wheel.
+    pub mouse: bool,
+    /// Show the status line.
+    pub status: bool,
+    /// Status line at the top or bottom.
+    pub status_position: StatusPosition,
+    /// How long to wait after ESC for the rest of a sequence (0: a lone ESC at the end of a read
+    /// is the Escape key at once).
+    pub escape_time: Duration,
+    /// Keep panes whose program exited, showing the exit status.
+    pub remain_on_exit: bool,
+    /// The prefix and the key tables.
+    pub keys: KeyTables,
+    /// The file this came from, for `source-file` without a path.
+    pub path: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -25,24 +46,21 @@ impl Default for Config {
             frame_interval: Duration::from_millis(8),
             default_shell: None,
             default_term: "xterm-256color".to_string(),
+            mouse: true,
+            status: true,
+            status_position: StatusPosition::Bottom,
+            escape_time: Duration::ZERO,
+            remain_on_exit: false,
+            keys: KeyTables::default(),
+            path: None,
         }
     }
-}
-
-/// The file's shape: every key optional.
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "kebab-case", deny_unknown_fields)]
-struct ConfigFile {
-    scrollback_lines: Option<usize>,
-    frame_interval_ms: Option<u64>,
-    default_shell: Option<String>,
-    default_term: Option<String>,
 }
 
 /// Largest accepted scrollback, so a typo cannot ask for terabytes.
 const MAX_SCROLLBACK_LINES: usize = 10_000_000;
 
-/// A configuration file that cannot be used.
+/// A configuration file that cannot be read at all.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     /// Unreadable.
@@ -53,7 +71,7 @@ pub enum ConfigError {
         /// Why.
         source: std::io::Error,
     },
-    /// Not valid TOML, an unknown key or a bad value; `at` is `file:line:column`.
+    /// Not valid TOML; `at` is `file:line:column`.
     #[error("{at}: {message}")]
     Parse {
         /// Where.
@@ -73,54 +91,192 @@ pub fn default_path() -> Option<PathBuf> {
     Some(base.join("weft").join("config.toml"))
 }
 
+/// A loaded configuration and the problems found in it (each `file:line:column: message`).
+#[derive(Debug)]
+pub struct Loaded {
+    /// What applies.
+    pub config: Config,
+    /// Entries that were ignored, and why.
+    pub warnings: Vec<String>,
+}
+
 impl Config {
     /// Loads `path`; a missing default file is not an error (an explicit one is).
-    pub fn load(path: Option<&Path>) -> Result<Config, ConfigError> {
+    pub fn load(path: Option<&Path>) -> Result<Loaded, ConfigError> {
         let (path, explicit) = match path {
             Some(p) => (p.to_path_buf(), true),
             None => match default_path() {
                 Some(p) => (p, false),
-                None => return Ok(Config::default()),
+                None => {
+                    return Ok(Loaded {
+                        config: Config::default(),
+                        warnings: Vec::new(),
+                    })
+                }
             },
         };
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
             Err(e) if !explicit && e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(Config::default())
+                return Ok(Loaded {
+                    config: Config::default(),
+                    warnings: Vec::new(),
+                })
             }
             Err(source) => return Err(ConfigError::Read { path, source }),
         };
-        Self::parse(&text, &path.display().to_string())
+        let mut loaded = Self::parse(&text, &path.display().to_string())?;
+        loaded.config.path = Some(path);
+        Ok(loaded)
     }
 
-    /// Parses configuration text; `name` labels errors.
-    pub fn parse(text: &str, name: &str) -> Result<Config, ConfigError> {
-        let file: ConfigFile = toml::from_str(text).map_err(|e| {
-            let at = match e.span() {
-                Some(span) => {
-                    let (line, col) = line_col(text, span.start);
-                    format!("{name}:{line}:{col}")
-                }
-                None => name.to_string(),
-            };
-            ConfigError::Parse {
-                at,
+    /// Parses configuration text; `name` labels messages.
+    pub fn parse(text: &str, name: &str) -> Result<Loaded, ConfigError> {
+        let at = |offset: usize| {
+            let (line, col) = line_col(text, offset);
+            format!("{name}:{line}:{col}")
+        };
+        let doc: BTreeMap<String, Spanned<toml::Value>> =
+            toml::from_str(text).map_err(|e| ConfigError::Parse {
+                at: e.span().map_or(name.to_string(), |s| at(s.start)),
                 message: e.message().to_string(),
-            }
-        })?;
+            })?;
         let mut config = Config::default();
-        if let Some(lines) = file.scrollback_lines {
-            config.scrollback_lines = lines.min(MAX_SCROLLBACK_LINES);
+        let mut warnings = Vec::new();
+        for (key, value) in &doc {
+            let where_ = at(value.span().start);
+            if let Err(message) = apply_option(&mut config, key, value.get_ref()) {
+                warnings.push(format!("{where_}: {message}"));
+            }
         }
-        if let Some(ms) = file.frame_interval_ms {
-            config.frame_interval = Duration::from_millis(ms.clamp(1, 1000));
+        // Key tables, with a location for every binding.
+        #[derive(serde::Deserialize)]
+        struct KeysDoc {
+            keys: Option<BTreeMap<String, BTreeMap<String, Spanned<toml::Value>>>>,
         }
-        config.default_shell = file.default_shell.filter(|s| !s.is_empty());
-        if let Some(term) = file.default_term.filter(|t| !t.is_empty()) {
+        if let Ok(KeysDoc { keys: Some(tables) }) = toml::from_str::<KeysDoc>(text) {
+            for (table, bindings) in tables {
+                for (key, command) in bindings {
+                    let where_ = at(command.span().start);
+                    if let Err(message) = bind(&mut config.keys, &table, &key, command.get_ref()) {
+                        warnings.push(format!("{where_}: {message}"));
+                    }
+                }
+            }
+        }
+        Ok(Loaded { config, warnings })
+    }
+
+    /// The settings as `name value` lines, for `show-options`.
+    pub fn describe(&self) -> String {
+        let on = |b: bool| if b { "on" } else { "off" };
+        [
+            format!("prefix {}", self.keys.prefix),
+            format!("scrollback-lines {}", self.scrollback_lines),
+            format!("mouse {}", on(self.mouse)),
+            format!("status {}", on(self.status)),
+            format!(
+                "status-position {}",
+                match self.status_position {
+                    StatusPosition::Top => "top",
+                    StatusPosition::Bottom => "bottom",
+                }
+            ),
+            format!(
+                "default-shell {}",
+                self.default_shell.as_deref().unwrap_or("(from $SHELL)")
+            ),
+            format!("default-term {}", self.default_term),
+            format!("frame-interval-ms {}", self.frame_interval.as_millis()),
+            format!("escape-time-ms {}", self.escape_time.as_millis()),
+            format!("remain-on-exit {}", on(self.remain_on_exit)),
+        ]
+        .join("\n")
+    }
+}
+
+fn as_bool(v: &toml::Value) -> Result<bool, String> {
+    match v {
+        toml::Value::Boolean(b) => Ok(*b),
+        toml::Value::String(s) if s == "on" => Ok(true),
+        toml::Value::String(s) if s == "off" => Ok(false),
+        other => Err(format!(
+            "expected true/false or \"on\"/\"off\", found {other}"
+        )),
+    }
+}
+
+fn as_uint(v: &toml::Value, max: u64) -> Result<u64, String> {
+    match v {
+        toml::Value::Integer(n) if *n >= 0 => Ok((*n as u64).min(max)),
+        other => Err(format!("expected a non-negative number, found {other}")),
+    }
+}
+
+fn as_string(v: &toml::Value) -> Result<String, String> {
+    match v {
+        toml::Value::String(s) => Ok(s.clone()),
+        other => Err(format!("expected a string, found {other}")),
+    }
+}
+
+/// Applies one top-level option (`keys` is handled separately).
+fn apply_option(config: &mut Config, key: &str, value: &toml::Value) -> Result<(), String> {
+    match key {
+        "scrollback-lines" => {
+            config.scrollback_lines = as_uint(value, MAX_SCROLLBACK_LINES as u64)? as usize
+        }
+        "frame-interval-ms" => {
+            config.frame_interval = Duration::from_millis(as_uint(value, 1000)?.max(1))
+        }
+        "escape-time-ms" => config.escape_time = Duration::from_millis(as_uint(value, 10_000)?),
+        "default-shell" => config.default_shell = Some(as_string(value)?).filter(|s| !s.is_empty()),
+        "default-term" => {
+            let term = as_string(value)?;
+            if term.is_empty() {
+                return Err("default-term may not be empty".into());
+            }
             config.default_term = term;
         }
-        Ok(config)
+        "mouse" => config.mouse = as_bool(value)?,
+        "status" => config.status = as_bool(value)?,
+        "status-position" => {
+            config.status_position = match as_string(value)?.as_str() {
+                "top" => StatusPosition::Top,
+                "bottom" => StatusPosition::Bottom,
+                other => {
+                    return Err(format!(
+                        "status-position: expected \"top\" or \"bottom\", found {other:?}"
+                    ))
+                }
+            }
+        }
+        "remain-on-exit" => config.remain_on_exit = as_bool(value)?,
+        "prefix" => config.keys.prefix = normalize(&as_string(value)?)?,
+        "keys" => {}
+        other => return Err(format!("unknown option {other:?}")),
     }
+    Ok(())
+}
+
+/// Adds one binding to `table` (`prefix` or `root`); an empty command unbinds.
+fn bind(keys: &mut KeyTables, table: &str, key: &str, command: &toml::Value) -> Result<(), String> {
+    let key = normalize(key)?;
+    let command = as_string(command)?;
+    if !command.is_empty() && !crate::connection::is_client_command(&command) {
+        crate::command::parse_line(&command)?;
+    }
+    let map = match table {
+        "prefix" => &mut keys.prefix_table,
+        "root" => &mut keys.root_table,
+        other => return Err(format!("unknown key table {other:?} (prefix, root)")),
+    };
+    if command.is_empty() {
+        map.remove(&key);
+    } else {
+        map.insert(key, command);
+    }
+    Ok(())
 }
 
 /// 1-based line and column of byte `offset` in `text`.
@@ -140,16 +296,42 @@ mod tests {
 
     #[test]
     fn reads_known_keys() {
-        let c = Config::parse("scrollback-lines = 500\nframe-interval-ms = 16\n", "c").unwrap();
-        assert_eq!(c.scrollback_lines, 500);
-        assert_eq!(c.frame_interval, Duration::from_millis(16));
+        let l = Config::parse(
+            "scrollback-lines = 500\nframe-interval-ms = 16\nstatus = \"off\"\nprefix = \"C-a\"\n",
+            "c",
+        )
+        .unwrap();
+        assert!(l.warnings.is_empty(), "{:?}", l.warnings);
+        assert_eq!(l.config.scrollback_lines, 500);
+        assert_eq!(l.config.frame_interval, Duration::from_millis(16));
+        assert!(!l.config.status);
+        assert_eq!(l.config.keys.prefix, "C-a");
     }
 
     #[test]
-    fn errors_carry_file_line_and_column() {
-        let err = Config::parse("scrollback-lines = 5\nbogus = 1\n", "conf.toml").unwrap_err();
-        assert!(err.to_string().starts_with("conf.toml:2:1"), "{err}");
-        let err = Config::parse("scrollback-lines = \"x\"\n", "conf.toml").unwrap_err();
+    fn bad_entries_are_reported_with_location_and_the_rest_applies() {
+        let text = "scrollback-lines = 5\nbogus = 1\nmouse = 3\n[keys.prefix]\n\"|\" = \"split-window -h\"\n\"-\" = \"no-such-command\"\n";
+        let l = Config::parse(text, "conf.toml").unwrap();
+        assert_eq!(l.config.scrollback_lines, 5);
+        assert_eq!(
+            l.config.keys.prefix_table.get("|").map(String::as_str),
+            Some("split-window -h")
+        );
+        assert_eq!(l.warnings.len(), 3, "{:?}", l.warnings);
+        assert!(
+            l.warnings[0].starts_with("conf.toml:2:"),
+            "{:?}",
+            l.warnings
+        );
+        assert!(l
+            .warnings
+            .iter()
+            .any(|w| w.starts_with("conf.toml:6:") && w.contains("unknown command")));
+    }
+
+    #[test]
+    fn invalid_toml_is_an_error_with_location() {
+        let err = Config::parse("scrollback-lines = \n", "conf.toml").unwrap_err();
         assert!(err.to_string().starts_with("conf.toml:1:"), "{err}");
     }
 }

@@ -1,24 +1,28 @@
 //! One client connection: the hello, one request, and for attaching clients the terminal loop.
 //!
 //! ```text
-//!  socket reader --keys--> pane input (bounded; waits while the program is not reading)
-//!                --resize--> session, renderer
+//!  socket reader --keys--> bindings / prompt / pane input (bounded; waits while the program
+//!                          is not reading) --resize--> session, renderer
 //!  renderer --[FRAME_CAPACITY]--> writer --> socket
 //!  session --[CLIENT_CONTROL_CAPACITY]--> writer (exit notices)
 //! ```
 
+use crate::command::{parse_line, Command};
+use crate::config::Config;
 use crate::ids::IdAllocator;
-use crate::keys::{KeyAction, PrefixKeys};
+use crate::keys::{Input, KeyDecoder, MouseEvent};
+use crate::layout::Side;
 use crate::registry::Registry;
-use crate::render::{RenderControl, RenderTask, FRAME_CAPACITY, RENDER_CONTROL_CAPACITY};
-use crate::session::{ClientControl, SessionCommand, SessionHandle, CLIENT_CONTROL_CAPACITY};
+use crate::render::{Overlay, RenderControl, RenderTask, FRAME_CAPACITY, RENDER_CONTROL_CAPACITY};
+use crate::session::{ClientControl, SessionCommand, SessionHandle, View, CLIENT_CONTROL_CAPACITY};
+use bytes::Bytes;
 use futures::{SinkExt, StreamExt};
 use protocol::{Attach, ExitNotice, FrameCodec, Hello, Message, Reply, Request, PROTOCOL_VERSION};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::UnixStream;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio_util::codec::Framed;
 use tokio_util::sync::CancellationToken;
 
@@ -33,9 +37,34 @@ pub struct ServerContext {
     pub frame_interval: Duration,
     /// weft's version, for hello messages.
     pub version: String,
+    /// The configuration in force (replaced by `source-file`).
+    pub config: watch::Receiver<Arc<Config>>,
 }
 
 type Conn = Framed<UnixStream, FrameCodec>;
+
+/// Commands the connection runs itself (they concern the client, not a session).
+pub fn is_client_command(line: &str) -> bool {
+    let first = line.split_whitespace().next().unwrap_or("");
+    matches!(
+        first,
+        "detach-client"
+            | "detach"
+            | "refresh-client"
+            | "refresh"
+            | "send-prefix"
+            | "command-prompt"
+            | "confirm-before"
+            | "confirm"
+            | "list-keys"
+            | "lsk"
+            | "rename-window-prompt"
+            | "source-file"
+            | "source"
+            | "show-options"
+            | "show"
+    )
+}
 
 /// Serves one connection until it ends.
 pub async fn serve(stream: UnixStream, ctx: ServerContext) {
@@ -66,18 +95,10 @@ pub async fn serve(stream: UnixStream, ctx: ServerContext) {
             match ctx.registry.new_session(session).await {
                 Err(message) => reply(&mut conn, Reply::Error { message, code: 1 }).await,
                 Ok(handle) if detached => {
-                    reply(
-                        &mut conn,
-                        Reply::Text {
-                            text: handle.name.clone(),
-                        },
-                    )
-                    .await
+                    let text = handle.name.clone();
+                    reply(&mut conn, Reply::Text { text }).await
                 }
-                Ok(handle) => {
-                    let attach = attach.unwrap_or_default();
-                    attached(conn, ctx, handle, attach).await;
-                }
+                Ok(handle) => attached(conn, ctx, handle, attach.unwrap_or_default()).await,
             }
         }
         Request::Attach(attach) => match ctx.registry.find(attach.target.clone()).await {
@@ -127,6 +148,140 @@ pub async fn serve(stream: UnixStream, ctx: ServerContext) {
         Request::Refresh { target } => {
             for_sessions(&mut conn, &ctx, target, SessionKind::Refresh).await
         }
+        Request::Command {
+            args,
+            pane,
+            session,
+        } => {
+            let answer = cli_command(&ctx, &args, pane.as_deref(), session.as_deref()).await;
+            let r = match answer {
+                Ok(text) => Reply::Text { text },
+                Err(message) => Reply::Error { message, code: 2 },
+            };
+            reply(&mut conn, r).await;
+        }
+    }
+}
+
+/// Runs a window/pane command from the CLI: finds the session the target names (or the one the
+/// command was typed in, or the most recent), then lets it run the rest.
+async fn cli_command(
+    ctx: &ServerContext,
+    args: &[String],
+    pane: Option<&str>,
+    session: Option<&str>,
+) -> Result<String, String> {
+    let line = args.join(" ");
+    let mut command = crate::command::parse(args)?;
+    match command {
+        Command::SourceFile { path } => return source_file(ctx, path).await,
+        Command::ShowOptions => return Ok(ctx.config.borrow().describe()),
+        Command::ListKeys => return Ok(ctx.config.borrow().keys.describe().join("\n")),
+        Command::Detach
+        | Command::Refresh
+        | Command::SendPrefix
+        | Command::CommandPrompt
+        | Command::ConfirmBefore { .. } => {
+            return Err(format!("{line}: only from a key binding or the prompt"))
+        }
+        _ => {}
+    }
+    let pane_hint = pane
+        .and_then(|p| p.strip_prefix('%'))
+        .and_then(|n| n.parse::<u64>().ok());
+    let target = target_of(&mut command);
+    let (handle, rest) = resolve_target(ctx, target.clone(), session, pane_hint).await?;
+    if let Some(slot) = target_slot(&mut command) {
+        *slot = rest;
+    }
+    let from = if target.is_none() { pane_hint } else { None };
+    handle.run(command, from).await
+}
+
+/// The `-t` of a command, taken out.
+fn target_of(command: &mut Command) -> Option<String> {
+    target_slot(command).and_then(|t| t.clone())
+}
+
+fn target_slot(command: &mut Command) -> Option<&mut Option<String>> {
+    match command {
+        Command::SplitWindow { target, .. }
+        | Command::NewWindow { target, .. }
+        | Command::SelectPane { target, .. }
+        | Command::ResizePane { target, .. }
+        | Command::KillPane { target }
+        | Command::KillWindow { target }
+        | Command::SelectLayout { target, .. }
+        | Command::RenameWindow { target, .. }
+        | Command::SwapPane { target, .. }
+        | Command::BreakPane { target, .. }
+        | Command::ListPanes { target, .. }
+        | Command::ListWindows { target, .. }
+        | Command::SetOption { target, .. } => Some(target),
+        _ => None,
+    }
+}
+
+/// Splits a target into its session and the window/pane part.
+async fn resolve_target(
+    ctx: &ServerContext,
+    target: Option<String>,
+    session_hint: Option<&str>,
+    pane_hint: Option<u64>,
+) -> Result<(SessionHandle, Option<String>), String> {
+    let hinted = || async {
+        if let Some(p) = pane_hint {
+            if let Some(h) = ctx.registry.find_pane(p).await {
+                return Some(h);
+            }
+        }
+        match session_hint {
+            Some(s) => ctx.registry.find(Some(s.to_string())).await,
+            None => ctx.registry.find_current().await,
+        }
+    };
+    let Some(t) = target.filter(|t| !t.is_empty()) else {
+        return hinted()
+            .await
+            .map(|h| (h, None))
+            .ok_or("no sessions".to_string());
+    };
+    if let Some(id) = t.strip_prefix('%').and_then(|n| n.parse::<u64>().ok()) {
+        let h = ctx
+            .registry
+            .find_pane(id)
+            .await
+            .ok_or(format!("can't find pane: {t}"))?;
+        return Ok((h, Some(t)));
+    }
+    if let Some((session, rest)) = t.split_once(':') {
+        let h = if session.is_empty() {
+            hinted().await
+        } else {
+            ctx.registry.find(Some(session.to_string())).await
+        }
+        .ok_or(format!("can't find session: {session}"))?;
+        return Ok((h, Some(rest.to_string()).filter(|r| !r.is_empty())));
+    }
+    if let Some(h) = ctx.registry.find(Some(t.clone())).await {
+        return Ok((h, None));
+    }
+    let h = hinted().await.ok_or(format!("can't find session: {t}"))?;
+    Ok((h, Some(t)))
+}
+
+async fn source_file(ctx: &ServerContext, path: Option<String>) -> Result<String, String> {
+    let path = path
+        .map(std::path::PathBuf::from)
+        .or_else(|| ctx.config.borrow().path.clone())
+        .or_else(crate::config::default_path)
+        .ok_or("source-file: no configuration file")?;
+    let loaded = Config::load(Some(&path)).map_err(|e| e.to_string())?;
+    ctx.registry.set_config(Arc::new(loaded.config)).await;
+    if loaded.warnings.is_empty() {
+        Ok(String::new())
+    } else {
+        Err(loaded.warnings.join("\n"))
     }
 }
 
@@ -149,15 +304,7 @@ async fn for_sessions(
                 return reply(conn, Reply::Error { message, code: 1 }).await;
             }
         },
-        None => {
-            let mut all = Vec::new();
-            for info in ctx.registry.list().await {
-                if let Some(h) = ctx.registry.find(Some(info.id)).await {
-                    all.push(h);
-                }
-            }
-            all
-        }
+        None => ctx.registry.all().await,
     };
     for h in handles {
         let command = match kind {
@@ -194,6 +341,454 @@ async fn handshake(conn: &mut Conn, version: &str) -> bool {
     }))
     .await
     .is_ok()
+}
+
+/// What the client is doing besides typing into a pane.
+enum Ui {
+    Normal,
+    Prompt {
+        label: String,
+        text: String,
+        rename: bool,
+    },
+    Confirm(Command),
+    Overlay,
+}
+
+/// A border being dragged: the pane whose right/bottom edge it is, and the last position.
+struct Drag {
+    pane: u64,
+    horizontal: bool,
+    last: u16,
+}
+
+/// The per-client state of the terminal loop.
+struct ClientLoop {
+    ctx: ServerContext,
+    session: SessionHandle,
+    view: watch::Receiver<View>,
+    config: watch::Receiver<Arc<Config>>,
+    render: mpsc::Sender<RenderControl>,
+    read_only: bool,
+    prefix_armed: bool,
+    ui: Ui,
+    drag: Option<Drag>,
+    message_shown: bool,
+}
+
+/// What the loop should do after an input.
+enum After {
+    Continue,
+    Detach,
+}
+
+impl ClientLoop {
+    async fn overlay(&mut self, overlay: Option<Overlay>) {
+        let _ = self.render.send(RenderControl::Overlay(overlay)).await;
+    }
+
+    async fn message(&mut self, text: String) {
+        self.message_shown = true;
+        self.overlay(Some(Overlay::Message(text))).await;
+    }
+
+    async fn forward(&self, bytes: Bytes) {
+        if self.read_only {
+            return;
+        }
+        let panes: Vec<_> = {
+            let view = self.view.borrow();
+            if view.sync_panes {
+                view.panes.iter().map(|(p, _)| p.clone()).collect()
+            } else {
+                view.active_pane().cloned().into_iter().collect()
+            }
+        };
+        for pane in panes {
+            pane.send_input(bytes.clone()).await;
+        }
+    }
+
+    async fn handle(&mut self, input: Input) -> After {
+        if self.message_shown && !matches!(input, Input::Mouse(_)) {
+            self.message_shown = false;
+            self.overlay(None).await;
+        }
+        match std::mem::replace(&mut self.ui, Ui::Normal) {
+            Ui::Prompt {
+                label,
+                mut text,
+                rename,
+            } => {
+                let key = key_of(&input);
+                return self.prompt_key(label, &mut text, rename, key).await;
+            }
+            Ui::Confirm(command) => {
+                if let Input::Key { name, .. } = &input {
+                    self.overlay(None).await;
+                    if name == "y" || name == "Y" {
+                        return self.run(command).await;
+                    }
+                }
+                return After::Continue;
+            }
+            Ui::Overlay => {
+                self.overlay(None).await;
+                return After::Continue;
+            }
+            Ui::Normal => {}
+        }
+        match input {
+            Input::Key { name, bytes } => {
+                let config = self.config.borrow().clone();
+                if self.prefix_armed {
+                    self.prefix_armed = false;
+                    if let Some(line) = config.keys.prefix_table.get(&name) {
+                        return self.run_line(line).await;
+                    }
+                    return After::Continue;
+                }
+                if name == config.keys.prefix {
+                    self.prefix_armed = true;
+                    return After::Continue;
+                }
+                if let Some(line) = config.keys.root_table.get(&name) {
+                    return self.run_line(line).await;
+                }
+                self.forward(bytes).await;
+            }
+            Input::Paste(text) => {
+                let bracketed = self
+                    .view
+                    .borrow()
+                    .active_pane()
+                    .is_some_and(|p| p.shared.bracketed_paste.load(Ordering::Relaxed));
+                let mut data = Vec::with_capacity(text.len() + 12);
+                if bracketed {
+                    data.extend_from_slice(b"\x1b[200~");
+                }
+                data.extend_from_slice(&text);
+                if bracketed {
+                    data.extend_from_slice(b"\x1b[201~");
+                }
+                self.forward(Bytes::from(data)).await;
+            }
+            Input::Mouse(event) => self.mouse(event).await,
+        }
+        After::Continue
+    }
+
+    async fn mouse(&mut self, event: MouseEvent) {
+        if !self.config.borrow().mouse {
+            return;
+        }
+        let view = self.view.borrow().clone();
+        if let Some(drag) = &mut self.drag {
+            if event.is_left_drag() {
+                let pos = if drag.horizontal {
+                    event.col
+                } else {
+                    event.row
+                };
+                if pos != drag.last {
+                    let (side, cells) = if pos > drag.last {
+                        (
+                            if drag.horizontal {
+                                Side::Right
+                            } else {
+                                Side::Down
+                            },
+                            pos - drag.last,
+                        )
+                    } else {
+                        (
+                            if drag.horizontal {
+                                Side::Left
+                            } else {
+                                Side::Up
+                            },
+                            drag.last - pos,
+                        )
+                    };
+                    let pane = drag.pane;
+                    drag.last = pos;
+                    let _ = self
+                        .session
+                        .run(
+                            Command::ResizePane {
+                                target: Some(format!("%{pane}")),
+                                side: Some(side),
+                                cells,
+                                zoom: false,
+                            },
+                            None,
+                        )
+                        .await;
+                }
+                return;
+            }
+            if !event.press || event.is_left_press() {
+                self.drag = None;
+            }
+            if !event.press {
+                return;
+            }
+        }
+        match view.pane_at(event.col, event.row) {
+            Some((pane, rect)) => {
+                if event.is_left_press() && pane.id() != view.active {
+                    let _ = self
+                        .session
+                        .run(
+                            Command::SelectPane {
+                                target: Some(format!("%{}", pane.id())),
+                                side: None,
+                            },
+                            None,
+                        )
+                        .await;
+                }
+                // Programs that asked for mouse reports get them, in their own coordinates.
+                let wants = pane.shared.mouse_reporting.load(Ordering::Relaxed);
+                if wants != 0 && !self.read_only {
+                    let motion_only = event.code & 32 != 0 && event.code & 3 == 3;
+                    let drag = event.code & 32 != 0;
+                    let allowed = match wants {
+                        1 => !drag,
+                        2 => !motion_only,
+                        _ => true,
+                    };
+                    if allowed {
+                        let (col, row) = (event.col - rect.col, event.row - rect.row);
+                        let sgr = pane.shared.mouse_sgr.load(Ordering::Relaxed);
+                        let bytes = if sgr {
+                            event.encode_sgr(col, row)
+                        } else {
+                            x10_report(&event, col, row)
+                        };
+                        pane.send_input(Bytes::from(bytes)).await;
+                    }
+                }
+            }
+            None if event.is_left_press() => {
+                // On a border: find the pane whose right or bottom edge it is.
+                for (pane, r) in &view.panes {
+                    if event.col == r.col + r.cols
+                        && event.row >= r.row
+                        && event.row < r.row + r.rows
+                    {
+                        self.drag = Some(Drag {
+                            pane: pane.id(),
+                            horizontal: true,
+                            last: event.col,
+                        });
+                        return;
+                    }
+                    if event.row == r.row + r.rows
+                        && event.col >= r.col
+                        && event.col < r.col + r.cols
+                    {
+                        self.drag = Some(Drag {
+                            pane: pane.id(),
+                            horizontal: false,
+                            last: event.row,
+                        });
+                        return;
+                    }
+                }
+            }
+            None => {}
+        }
+    }
+
+    async fn run_line(&mut self, line: &str) -> After {
+        if line.trim() == "rename-window-prompt" {
+            let current = self
+                .view
+                .borrow()
+                .status
+                .as_ref()
+                .and_then(|s| s.windows.iter().find(|w| w.active).map(|w| w.name.clone()))
+                .unwrap_or_default();
+            self.start_prompt("(rename-window)".into(), current, true)
+                .await;
+            return After::Continue;
+        }
+        match parse_line(line) {
+            Ok(command) => self.run(command).await,
+            Err(e) => {
+                self.message(e).await;
+                After::Continue
+            }
+        }
+    }
+
+    async fn start_prompt(&mut self, label: String, text: String, rename: bool) {
+        self.overlay(Some(Overlay::Prompt {
+            label: label.clone(),
+            input: text.clone(),
+        }))
+        .await;
+        self.ui = Ui::Prompt {
+            label,
+            text,
+            rename,
+        };
+    }
+
+    async fn prompt_key(
+        &mut self,
+        label: String,
+        input: &mut String,
+        rename: bool,
+        key: Option<String>,
+    ) -> After {
+        let Some(name) = key else {
+            self.ui = Ui::Prompt {
+                label,
+                text: std::mem::take(input),
+                rename,
+            };
+            return After::Continue;
+        };
+        match name.as_str() {
+            "Enter" => {
+                self.overlay(None).await;
+                let line = std::mem::take(input);
+                if rename {
+                    if line.is_empty() {
+                        return After::Continue;
+                    }
+                    return self
+                        .run(Command::RenameWindow {
+                            target: None,
+                            name: line,
+                        })
+                        .await;
+                }
+                if line.trim().is_empty() {
+                    return After::Continue;
+                }
+                return self.run_line(&line).await;
+            }
+            "Escape" | "C-c" | "C-g" => {
+                self.overlay(None).await;
+                return After::Continue;
+            }
+            "BSpace" | "C-h" => {
+                input.pop();
+            }
+            "C-u" => input.clear(),
+            "Space" => input.push(' '),
+            n if n.chars().count() == 1 => input.push_str(n),
+            _ => {}
+        }
+        self.start_prompt(label, std::mem::take(input), rename)
+            .await;
+        After::Continue
+    }
+
+    async fn run(&mut self, command: Command) -> After {
+        match command {
+            Command::Detach => return After::Detach,
+            Command::Refresh => {
+                let _ = self.render.send(RenderControl::Redraw).await;
+            }
+            Command::SendPrefix => {
+                let prefix = self.config.borrow().keys.prefix.clone();
+                if let Ok(bytes) = encode_key_name(&prefix) {
+                    self.forward(Bytes::from(bytes)).await;
+                }
+            }
+            Command::CommandPrompt => self.start_prompt(":".into(), String::new(), false).await,
+            Command::ConfirmBefore { prompt, command } => {
+                self.overlay(Some(Overlay::Prompt {
+                    label: prompt,
+                    input: String::new(),
+                }))
+                .await;
+                self.ui = Ui::Confirm(*command);
+            }
+            Command::ListKeys => {
+                let lines = self.config.borrow().keys.describe();
+                self.overlay(Some(Overlay::Lines(lines))).await;
+                self.ui = Ui::Overlay;
+            }
+            Command::ShowOptions => {
+                let text = self.config.borrow().describe();
+                self.overlay(Some(Overlay::Lines(
+                    text.lines().map(str::to_string).collect(),
+                )))
+                .await;
+                self.ui = Ui::Overlay;
+            }
+            Command::SourceFile { path } => {
+                if let Err(e) = source_file(&self.ctx, path).await {
+                    self.message(e).await;
+                }
+            }
+            Command::ListPanes { .. } | Command::ListWindows { .. } => {
+                let active = self.view.borrow().active;
+                if let Ok(text) = self.session.run(command, Some(active)).await {
+                    self.overlay(Some(Overlay::Lines(
+                        text.lines().map(str::to_string).collect(),
+                    )))
+                    .await;
+                    self.ui = Ui::Overlay;
+                }
+            }
+            other => {
+                let active = self.view.borrow().active;
+                if let Err(e) = self.session.run(other, Some(active)).await {
+                    self.message(e).await;
+                }
+            }
+        }
+        After::Continue
+    }
+}
+
+/// The key name an input stands for at a prompt (a one-character paste counts as typed).
+fn key_of(input: &Input) -> Option<String> {
+    match input {
+        Input::Key { name, .. } => Some(name.clone()),
+        Input::Paste(text) => {
+            Some(String::from_utf8_lossy(text).into_owned()).filter(|t| t.chars().count() == 1)
+        }
+        Input::Mouse(_) => None,
+    }
+}
+
+/// The bytes a key name stands for (the prefix, for `send-prefix`).
+fn encode_key_name(name: &str) -> Result<Vec<u8>, String> {
+    if let Some(c) = name.strip_prefix("C-").filter(|c| c.len() == 1) {
+        let b = c.as_bytes()[0].to_ascii_lowercase();
+        if b.is_ascii_lowercase() {
+            return Ok(vec![b - b'a' + 1]);
+        }
+    }
+    if name.chars().count() == 1 {
+        return Ok(name.as_bytes().to_vec());
+    }
+    Err(format!("cannot send {name}"))
+}
+
+/// A mouse report in the X10 encoding (`CSI M b x y`, each + 32), for programs without 1006.
+fn x10_report(event: &MouseEvent, col: u16, row: u16) -> Vec<u8> {
+    let button = if event.press {
+        event.code
+    } else {
+        3 | (event.code & !3)
+    };
+    let clamp = |v: u16| u8::try_from(v + 33).unwrap_or(255);
+    vec![
+        0x1b,
+        b'[',
+        b'M',
+        u8::try_from(button + 32).unwrap_or(255),
+        clamp(col),
+        clamp(row),
+    ]
 }
 
 /// The terminal loop of an attached client.
@@ -238,6 +833,7 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
         cols,
         rows,
         view: info.view.clone(),
+        config: ctx.config.clone(),
         frames: frames_tx,
         control: render_rx,
         stop: stop.clone(),
@@ -276,8 +872,19 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
         writer_stop.cancel();
     });
 
-    // Reader: keys and resizes from the client.
-    let mut keys = PrefixKeys::default();
+    let mut state = ClientLoop {
+        ctx: ctx.clone(),
+        session: session.clone(),
+        view: info.view.clone(),
+        config: ctx.config.clone(),
+        render: render_tx.clone(),
+        read_only: attach.read_only,
+        prefix_armed: false,
+        ui: Ui::Normal,
+        drag: None,
+        message_shown: false,
+    };
+    let mut decoder = KeyDecoder::default();
     loop {
         let message = tokio::select! {
             _ = stop.cancelled() => break,
@@ -288,31 +895,17 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
                 if info.latest.load(Ordering::Relaxed) != client {
                     session.try_send(SessionCommand::ClientActive { client });
                 }
-                for action in keys.feed(&bytes) {
-                    match action {
-                        KeyAction::Forward(bytes) => {
-                            if attach.read_only {
-                                continue;
-                            }
-                            let pane = info.view.borrow().active_pane().cloned();
-                            if let Some(pane) = pane {
-                                pane.send_input(bytes).await;
-                            }
-                        }
-                        KeyAction::Detach => {
-                            session.send(SessionCommand::ClientGone { client }).await;
-                            let notice = ExitNotice {
-                                message: format!("[detached (from session {})]", info.name),
-                                code: 0,
-                            };
-                            let _ = own_control.send(ClientControl::Exit(notice)).await;
-                            let _ = writer.await;
-                            stop.cancel();
-                            return;
-                        }
-                        KeyAction::Redraw => {
-                            let _ = render_tx.try_send(RenderControl::Redraw);
-                        }
+                for input in decoder.feed(&bytes) {
+                    if let After::Detach = state.handle(input).await {
+                        session.send(SessionCommand::ClientGone { client }).await;
+                        let notice = ExitNotice {
+                            message: format!("[detached (from session {})]", info.name),
+                            code: 0,
+                        };
+                        let _ = own_control.send(ClientControl::Exit(notice)).await;
+                        let _ = writer.await;
+                        stop.cancel();
+                        return;
                     }
                 }
             }

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 #[derive(Debug, Default)]
 pub struct IdAllocator {
     sessions: AtomicU64,
+    windows: AtomicU64,
     panes: AtomicU64,
     clients: AtomicU64,
 }
@@ -14,6 +15,11 @@ impl IdAllocator {
     /// The next session number.
     pub fn session(&self) -> u64 {
         self.sessions.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// The next window number.
+    pub fn window(&self) -> u64 {
+        self.windows.fetch_add(1, Ordering::Relaxed)
     }
 
     /// The next pane number.

@@ -1,71 +1,445 @@
-//! The prefix key: `C-b` followed by a binding. Everything else goes to the focused pane.
+//! Keys: the client's bytes decoded into named keys (tmux names: `C-b`, `M-x`, `C-Up`, `F5`,
+//! `Space`), the key tables they are looked up in, and the default bindings.
 
 use bytes::Bytes;
+use std::collections::BTreeMap;
 
 /// The default prefix, `C-b`.
-pub const DEFAULT_PREFIX: u8 = 0x02;
+pub const DEFAULT_PREFIX: &str = "C-b";
 
-/// What a client's keystrokes mean.
+/// A mouse event in SGR form (1006), 0-based cell coordinates of the client's terminal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MouseEvent {
+    /// Button code as sent (bits: 0-1 button, 4 shift, 8 meta, 16 ctrl, 32 motion, 64 wheel).
+    pub code: u16,
+    /// Column.
+    pub col: u16,
+    /// Row.
+    pub row: u16,
+    /// Press (true) or release.
+    pub press: bool,
+}
+
+impl MouseEvent {
+    /// Left button pressed (not motion).
+    pub fn is_left_press(&self) -> bool {
+        self.press && self.code & !(4 | 8 | 16) == 0
+    }
+
+    /// Motion with the left button held.
+    pub fn is_left_drag(&self) -> bool {
+        self.code & 32 != 0 && self.code & 3 == 0
+    }
+
+    /// Wheel up (true) or down.
+    pub fn wheel(&self) -> Option<bool> {
+        (self.code & 64 != 0).then_some(self.code & 1 == 0)
+    }
+
+    /// The report for a program, SGR encoded, at pane-relative coordinates.
+    pub fn encode_sgr(&self, col: u16, row: u16) -> Vec<u8> {
+        format!(
+            "\x1b[<{};{};{}{}",
+            self.code,
+            col + 1,
+            row + 1,
+            if self.press { 'M' } else { 'm' }
+        )
+        .into_bytes()
+    }
+}
+
+/// One decoded key or event.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum KeyAction {
-    /// Bytes for the focused pane.
-    Forward(Bytes),
-    /// `C-b d`.
-    Detach,
-    /// `C-b r`.
-    Redraw,
+pub enum Input {
+    /// A key: its tmux name and the bytes the terminal sent.
+    Key {
+        /// Name, e.g. `C-b`, `M-Left`, `a`.
+        name: String,
+        /// Original bytes.
+        bytes: Bytes,
+    },
+    /// A mouse report.
+    Mouse(MouseEvent),
+    /// Bracketed paste content (without the markers).
+    Paste(Bytes),
 }
 
-/// Splits a client's input into bytes for the pane and prefix bindings.
-#[derive(Debug)]
-pub struct PrefixKeys {
-    prefix: u8,
-    armed: bool,
+/// Decodes a client's input stream into keys. A sequence cut at the end of a read is kept for
+/// the next read, except a lone ESC, which is the Escape key (escape-time 0).
+#[derive(Debug, Default)]
+pub struct KeyDecoder {
+    pending: Vec<u8>,
+    paste: Option<Vec<u8>>,
 }
 
-impl Default for PrefixKeys {
-    fn default() -> Self {
-        PrefixKeys {
-            prefix: DEFAULT_PREFIX,
-            armed: false,
+const PASTE_START: &[u8] = b"\x1b[200~";
+const PASTE_END: &[u8] = b"\x1b[201~";
+
+impl KeyDecoder {
+    /// Decodes `input` (with anything left from the previous call).
+    pub fn feed(&mut self, input: &[u8]) -> Vec<Input> {
+        let mut data = std::mem::take(&mut self.pending);
+        data.extend_from_slice(input);
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < data.len() {
+            if let Some(paste) = &mut self.paste {
+                match find(&data[i..], PASTE_END) {
+                    Some(end) => {
+                        paste.extend_from_slice(&data[i..i + end]);
+                        out.push(Input::Paste(Bytes::from(std::mem::take(paste))));
+                        self.paste = None;
+                        i += end + PASTE_END.len();
+                    }
+                    None => {
+                        // Keep a possible partial end marker for the next read.
+                        let keep = partial_suffix(&data[i..], PASTE_END);
+                        paste.extend_from_slice(&data[i..data.len() - keep]);
+                        self.pending = data[data.len() - keep..].to_vec();
+                        return out;
+                    }
+                }
+                continue;
+            }
+            match decode_one(&data[i..]) {
+                Decoded::Incomplete => {
+                    self.pending = data[i..].to_vec();
+                    break;
+                }
+                Decoded::PasteStart => {
+                    self.paste = Some(Vec::new());
+                    i += PASTE_START.len();
+                }
+                Decoded::Event(event, len) => {
+                    out.push(event);
+                    i += len;
+                }
+            }
+        }
+        out
+    }
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+fn partial_suffix(hay: &[u8], marker: &[u8]) -> usize {
+    (1..marker.len().min(hay.len() + 1))
+        .rev()
+        .find(|&n| hay.ends_with(&marker[..n]))
+        .unwrap_or(0)
+}
+
+enum Decoded {
+    Event(Input, usize),
+    Incomplete,
+    PasteStart,
+}
+
+fn key(name: impl Into<String>, bytes: &[u8]) -> Input {
+    Input::Key {
+        name: name.into(),
+        bytes: Bytes::copy_from_slice(bytes),
+    }
+}
+
+fn with_mods(base: &str, m: u16) -> String {
+    // xterm modifier parameter: 1 + (shift 1 | alt 2 | ctrl 4).
+    let bits = m.saturating_sub(1);
+    let mut name = String::new();
+    if bits & 4 != 0 {
+        name.push_str("C-");
+    }
+    if bits & 2 != 0 {
+        name.push_str("M-");
+    }
+    if bits & 1 != 0 {
+        name.push_str("S-");
+    }
+    name.push_str(base);
+    name
+}
+
+fn decode_one(data: &[u8]) -> Decoded {
+    let b = data[0];
+    match b {
+        0x1b => decode_escape(data),
+        0x00 => Decoded::Event(key("C-Space", &data[..1]), 1),
+        0x09 => Decoded::Event(key("Tab", &data[..1]), 1),
+        0x0d => Decoded::Event(key("Enter", &data[..1]), 1),
+        0x01..=0x1a => Decoded::Event(key(format!("C-{}", (b'a' + b - 1) as char), &data[..1]), 1),
+        0x1c => Decoded::Event(key("C-\\", &data[..1]), 1),
+        0x1d => Decoded::Event(key("C-]", &data[..1]), 1),
+        0x1e => Decoded::Event(key("C-^", &data[..1]), 1),
+        0x1f => Decoded::Event(key("C-_", &data[..1]), 1),
+        0x7f => Decoded::Event(key("BSpace", &data[..1]), 1),
+        b' ' => Decoded::Event(key("Space", &data[..1]), 1),
+        _ => {
+            let len = utf8_len(b);
+            if data.len() < len {
+                return Decoded::Incomplete;
+            }
+            let name = std::str::from_utf8(&data[..len])
+                .map_or_else(|_| "\u{fffd}".to_string(), str::to_string);
+            Decoded::Event(key(name, &data[..len]), len)
         }
     }
 }
 
-impl PrefixKeys {
-    /// What `input` means, in order. A prefix at the end of `input` waits for the next read.
-    pub fn feed(&mut self, input: &[u8]) -> Vec<KeyAction> {
-        let mut actions = Vec::new();
-        let mut run_start = 0;
-        for (i, &b) in input.iter().enumerate() {
-            if self.armed {
-                self.armed = false;
-                run_start = i + 1;
-                match b {
-                    b'd' => actions.push(KeyAction::Detach),
-                    b'r' => actions.push(KeyAction::Redraw),
-                    b if b == self.prefix => {
-                        actions.push(KeyAction::Forward(Bytes::copy_from_slice(&[b])))
-                    }
-                    // Unbound keys after the prefix are swallowed, as in tmux.
-                    _ => {}
-                }
-            } else if b == self.prefix {
-                if i > run_start {
-                    actions.push(KeyAction::Forward(Bytes::copy_from_slice(
-                        &input[run_start..i],
-                    )));
-                }
-                self.armed = true;
-                run_start = i + 1;
+fn utf8_len(b: u8) -> usize {
+    match b {
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xf7 => 4,
+        _ => 1,
+    }
+}
+
+fn decode_escape(data: &[u8]) -> Decoded {
+    let Some(&next) = data.get(1) else {
+        // A lone ESC at the end of a read: the Escape key.
+        return Decoded::Event(key("Escape", data), 1);
+    };
+    match next {
+        b'[' => decode_csi(data),
+        b'O' => match data.get(2) {
+            None => Decoded::Incomplete,
+            Some(&c) => {
+                let name = match c {
+                    b'A' => "Up",
+                    b'B' => "Down",
+                    b'C' => "Right",
+                    b'D' => "Left",
+                    b'H' => "Home",
+                    b'F' => "End",
+                    b'P' => "F1",
+                    b'Q' => "F2",
+                    b'R' => "F3",
+                    b'S' => "F4",
+                    _ => "Unknown",
+                };
+                Decoded::Event(key(name, &data[..3]), 3)
+            }
+        },
+        0x1b => Decoded::Event(key("Escape", &data[..1]), 1),
+        _ => match decode_one(&data[1..]) {
+            Decoded::Event(Input::Key { name, .. }, len) => {
+                Decoded::Event(key(format!("M-{name}"), &data[..1 + len]), 1 + len)
+            }
+            Decoded::Incomplete => Decoded::Incomplete,
+            _ => Decoded::Event(key("Escape", &data[..1]), 1),
+        },
+    }
+}
+
+fn decode_csi(data: &[u8]) -> Decoded {
+    // ESC [ params intermediates final
+    let Some(end) = data[2..].iter().position(|b| (0x40..=0x7e).contains(b)) else {
+        return if data.len() > 64 {
+            Decoded::Event(key("Escape", &data[..1]), 1)
+        } else {
+            Decoded::Incomplete
+        };
+    };
+    let len = 2 + end + 1;
+    let params = &data[2..2 + end];
+    let fin = data[2 + end];
+    if data[..len] == *PASTE_START {
+        return Decoded::PasteStart;
+    }
+    if params.first() == Some(&b'<') && (fin == b'M' || fin == b'm') {
+        let nums: Vec<u16> = std::str::from_utf8(&params[1..])
+            .unwrap_or("")
+            .split(';')
+            .filter_map(|n| n.parse().ok())
+            .collect();
+        if let [code, col, row] = nums[..] {
+            return Decoded::Event(
+                Input::Mouse(MouseEvent {
+                    code,
+                    col: col.saturating_sub(1),
+                    row: row.saturating_sub(1),
+                    press: fin == b'M',
+                }),
+                len,
+            );
+        }
+    }
+    let nums: Vec<u16> = std::str::from_utf8(params)
+        .unwrap_or("")
+        .split(';')
+        .map(|n| {
+            n.split(':')
+                .next()
+                .and_then(|x| x.parse().ok())
+                .unwrap_or(0)
+        })
+        .collect();
+    let modifier = nums.get(1).copied().unwrap_or(1);
+    let base = match fin {
+        b'A' => Some("Up"),
+        b'B' => Some("Down"),
+        b'C' => Some("Right"),
+        b'D' => Some("Left"),
+        b'H' => Some("Home"),
+        b'F' => Some("End"),
+        b'Z' => Some("BTab"),
+        b'~' => match nums.first().copied().unwrap_or(0) {
+            1 | 7 => Some("Home"),
+            2 => Some("IC"),
+            3 => Some("DC"),
+            4 | 8 => Some("End"),
+            5 => Some("PageUp"),
+            6 => Some("PageDown"),
+            15 => Some("F5"),
+            17 => Some("F6"),
+            18 => Some("F7"),
+            19 => Some("F8"),
+            20 => Some("F9"),
+            21 => Some("F10"),
+            23 => Some("F11"),
+            24 => Some("F12"),
+            _ => None,
+        },
+        b'u' => {
+            // CSI u / kitty: codepoint ; modifiers.
+            let cp = nums.first().copied().unwrap_or(0);
+            let name = match cp {
+                13 => "Enter".to_string(),
+                27 => "Escape".to_string(),
+                9 => "Tab".to_string(),
+                127 => "BSpace".to_string(),
+                32 => "Space".to_string(),
+                c => char::from_u32(u32::from(c)).map_or("Unknown".into(), |c| c.to_string()),
+            };
+            return Decoded::Event(key(with_mods(&name, modifier), &data[..len]), len);
+        }
+        _ => None,
+    };
+    let name = match base {
+        Some(b) => with_mods(b, modifier),
+        None => "Unknown".to_string(),
+    };
+    Decoded::Event(key(name, &data[..len]), len)
+}
+
+/// Normalizes a key name as written in configuration or `bind` (`C-B` is `C-b`, `^B` too).
+pub fn normalize(name: &str) -> Result<String, String> {
+    if let Some(rest) = name.strip_prefix('^') {
+        if rest.chars().count() == 1 {
+            return Ok(format!("C-{}", rest.to_ascii_lowercase()));
+        }
+    }
+    let mut mods = String::new();
+    let mut rest = name;
+    loop {
+        if let Some(r) = rest.strip_prefix("C-") {
+            mods.push_str("C-");
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix("M-") {
+            mods.push_str("M-");
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix("S-") {
+            mods.push_str("S-");
+            rest = r;
+        } else {
+            break;
+        }
+    }
+    const NAMED: &[&str] = &[
+        "Up", "Down", "Left", "Right", "Home", "End", "IC", "DC", "PageUp", "PageDown", "Enter",
+        "Escape", "Tab", "BTab", "Space", "BSpace", "F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8",
+        "F9", "F10", "F11", "F12",
+    ];
+    let base = match rest {
+        "PgUp" | "PPage" => "PageUp".to_string(),
+        "PgDn" | "NPage" => "PageDown".to_string(),
+        n if NAMED.contains(&n) => n.to_string(),
+        n if n.chars().count() == 1 => {
+            if mods == "C-" {
+                n.to_ascii_lowercase()
+            } else {
+                n.to_string()
             }
         }
-        if !self.armed && run_start < input.len() {
-            actions.push(KeyAction::Forward(Bytes::copy_from_slice(
-                &input[run_start..],
-            )));
+        other => return Err(format!("unknown key name: {other}")),
+    };
+    Ok(format!("{mods}{base}"))
+}
+
+/// Key tables: `prefix` (after the prefix key) and `root` (always).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyTables {
+    /// The prefix key's name.
+    pub prefix: String,
+    /// After the prefix.
+    pub prefix_table: BTreeMap<String, String>,
+    /// Without the prefix.
+    pub root_table: BTreeMap<String, String>,
+}
+
+impl Default for KeyTables {
+    fn default() -> Self {
+        let mut p = BTreeMap::new();
+        let mut bind = |k: &str, c: &str| {
+            p.insert(k.to_string(), c.to_string());
+        };
+        bind("%", "split-window -h");
+        bind("\"", "split-window -v");
+        bind("Left", "select-pane -L");
+        bind("Right", "select-pane -R");
+        bind("Up", "select-pane -U");
+        bind("Down", "select-pane -D");
+        bind("o", "select-pane -t .+");
+        bind("C-Left", "resize-pane -L 1");
+        bind("C-Right", "resize-pane -R 1");
+        bind("C-Up", "resize-pane -U 1");
+        bind("C-Down", "resize-pane -D 1");
+        bind("M-Left", "resize-pane -L 5");
+        bind("M-Right", "resize-pane -R 5");
+        bind("M-Up", "resize-pane -U 5");
+        bind("M-Down", "resize-pane -D 5");
+        bind("z", "resize-pane -Z");
+        bind("x", "confirm-before -p \"kill-pane? (y/n)\" kill-pane");
+        bind("!", "break-pane");
+        bind("{", "swap-pane -U");
+        bind("}", "swap-pane -D");
+        bind("Space", "next-layout");
+        bind("c", "new-window");
+        bind("n", "next-window");
+        bind("p", "previous-window");
+        bind("l", "last-window");
+        for i in 0..10 {
+            bind(&i.to_string(), &format!("select-window -t :{i}"));
         }
-        actions
+        bind(",", "rename-window-prompt");
+        bind("&", "confirm-before -p \"kill-window? (y/n)\" kill-window");
+        bind("d", "detach-client");
+        bind("r", "refresh-client");
+        bind(":", "command-prompt");
+        bind("?", "list-keys");
+        bind("C-b", "send-prefix");
+        KeyTables {
+            prefix: DEFAULT_PREFIX.to_string(),
+            prefix_table: p,
+            root_table: BTreeMap::new(),
+        }
+    }
+}
+
+impl KeyTables {
+    /// Every binding as `bind-key [-T table] KEY COMMAND` lines, for `?` and `list-keys`.
+    pub fn describe(&self) -> Vec<String> {
+        let mut lines = vec![format!("prefix: {}", self.prefix)];
+        for (k, c) in &self.prefix_table {
+            lines.push(format!("bind-key -T prefix {k:<10} {c}"));
+        }
+        for (k, c) in &self.root_table {
+            lines.push(format!("bind-key -T root   {k:<10} {c}"));
+        }
+        lines
     }
 }
 
@@ -73,31 +447,53 @@ impl PrefixKeys {
 mod tests {
     use super::*;
 
-    fn fwd(s: &[u8]) -> KeyAction {
-        KeyAction::Forward(Bytes::copy_from_slice(s))
+    fn names(inputs: Vec<Input>) -> Vec<String> {
+        inputs
+            .into_iter()
+            .map(|i| match i {
+                Input::Key { name, .. } => name,
+                Input::Mouse(m) => format!("mouse {} {},{}", m.code, m.col, m.row),
+                Input::Paste(p) => format!("paste {}", String::from_utf8_lossy(&p)),
+            })
+            .collect()
     }
 
     #[test]
-    fn plain_input_is_forwarded_whole() {
-        assert_eq!(PrefixKeys::default().feed(b"ls\r"), vec![fwd(b"ls\r")]);
-    }
-
-    #[test]
-    fn prefix_bindings() {
-        let mut k = PrefixKeys::default();
+    fn decodes_keys() {
+        let mut d = KeyDecoder::default();
+        assert_eq!(names(d.feed(b"a\x02%\r")), ["a", "C-b", "%", "Enter"]);
         assert_eq!(
-            k.feed(b"ab\x02dcd"),
-            vec![fwd(b"ab"), KeyAction::Detach, fwd(b"cd")]
+            names(d.feed(b"\x1b[A\x1b[1;5D\x1b[1;3C\x1bOP\x1b[15~")),
+            ["Up", "C-Left", "M-Right", "F1", "F5"]
         );
-        assert_eq!(k.feed(b"\x02\x02"), vec![fwd(b"\x02")]);
-        assert_eq!(k.feed(b"\x02r"), vec![KeyAction::Redraw]);
-        assert_eq!(k.feed(b"\x02x"), vec![]);
+        assert_eq!(names(d.feed(b"\x1bx\x1b")), ["M-x", "Escape"]);
+        assert_eq!(names(d.feed(b"\x1b[97;5u")), ["C-a"]);
+        assert_eq!(names(d.feed(b"\x1b[<0;10;5M")), ["mouse 0 9,4"]);
+        assert_eq!(names(d.feed("é".as_bytes())), ["é"]);
     }
 
     #[test]
-    fn prefix_split_across_reads() {
-        let mut k = PrefixKeys::default();
-        assert_eq!(k.feed(b"a\x02"), vec![fwd(b"a")]);
-        assert_eq!(k.feed(b"d"), vec![KeyAction::Detach]);
+    fn sequences_split_across_reads() {
+        let mut d = KeyDecoder::default();
+        assert!(d.feed(b"\x1b[1;").is_empty());
+        assert_eq!(names(d.feed(b"5A")), ["C-Up"]);
+    }
+
+    #[test]
+    fn bracketed_paste_is_one_event() {
+        let mut d = KeyDecoder::default();
+        assert_eq!(
+            names(d.feed(b"\x1b[200~ab\x02c\x1b[20")),
+            Vec::<String>::new()
+        );
+        assert_eq!(names(d.feed(b"1~x")), ["paste ab\x02c", "x"]);
+    }
+
+    #[test]
+    fn key_names_normalize() {
+        assert_eq!(normalize("C-B").unwrap(), "C-b");
+        assert_eq!(normalize("^a").unwrap(), "C-a");
+        assert_eq!(normalize("M-Left").unwrap(), "M-Left");
+        assert!(normalize("C-Foo").is_err());
     }
 }

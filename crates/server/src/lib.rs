@@ -12,10 +12,12 @@
 //! Channels are bounded; capacities are named constants next to the code that uses them. The
 //! server wakes only for work: no timers tick while nothing happens.
 
+pub mod command;
 pub mod config;
 mod connection;
 pub mod ids;
 pub mod keys;
+pub mod layout;
 pub mod listener;
 pub mod pane;
 pub mod registry;

@@ -56,8 +56,9 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
     }
     let shutdown = CancellationToken::new();
     let ids = Arc::new(IdAllocator::default());
+    let (config_tx, config_rx) = tokio::sync::watch::channel(Arc::new(options.config.clone()));
     let registry = Registry::spawn(
-        Arc::new(options.config.clone()),
+        config_tx,
         ids.clone(),
         options.socket.clone(),
         shutdown.clone(),
@@ -67,6 +68,7 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
         ids,
         frame_interval: options.config.frame_interval,
         version: options.version.clone(),
+        config: config_rx,
     };
     let tracker = TaskTracker::new();
     loop {

@@ -79,10 +79,20 @@ pub struct PaneShared {
     pub seq: AtomicU64,
     /// The program is inside a synchronized update (DECSET 2026).
     pub sync: AtomicBool,
+    /// The program enabled bracketed paste (2004).
+    pub bracketed_paste: AtomicBool,
+    /// Mouse reports the program wants: 0 none, 1 presses, 2 drags, 3 all motion.
+    pub mouse_reporting: std::sync::atomic::AtomicU8,
+    /// The program wants SGR (1006) mouse reports.
+    pub mouse_sgr: AtomicBool,
     /// The program's pid.
     pub pid: Option<u32>,
     /// Size, packed as cols << 16 | rows.
     size: AtomicU64,
+    /// Size the session wants, packed like `size`; applied by the pane task when woken.
+    wanted_size: AtomicU64,
+    /// Wakes the pane task to apply `wanted_size`.
+    resize: Notify,
     /// Title set by the program.
     title: Mutex<String>,
     /// Renderers to wake on change.
@@ -140,9 +150,12 @@ impl PaneHandle {
         answer.await.ok()
     }
 
-    /// Resizes the pane (and its program's pty).
-    pub async fn resize(&self, cols: u16, rows: u16) {
-        let _ = self.commands.send(PaneCommand::Resize { cols, rows }).await;
+    /// Resizes the pane (and its program's pty). Never waits: the latest size wins.
+    pub fn resize_now(&self, cols: u16, rows: u16) {
+        self.shared
+            .wanted_size
+            .store(u64::from(cols) << 16 | u64::from(rows), Ordering::Release);
+        self.shared.resize.notify_one();
     }
 
     /// Ends the pane's program.
@@ -176,6 +189,8 @@ pub struct PaneSpec {
     pub spawn: SpawnOptions,
     /// History lines.
     pub scrollback_lines: usize,
+    /// Keep the pane (showing the exit status) after its program exits, until killed.
+    pub remain_on_exit: bool,
 }
 
 /// Starts the program and the pane's tasks. `exited` gets the pane id and exit status once.
@@ -194,8 +209,13 @@ pub fn spawn_pane(
         id: spec.id,
         seq: AtomicU64::new(0),
         sync: AtomicBool::new(false),
+        bracketed_paste: AtomicBool::new(false),
+        mouse_reporting: std::sync::atomic::AtomicU8::new(0),
+        mouse_sgr: AtomicBool::new(false),
         pid: child.pid(),
         size: AtomicU64::new(u64::from(spec.cols) << 16 | u64::from(spec.rows)),
+        wanted_size: AtomicU64::new(u64::from(spec.cols) << 16 | u64::from(spec.rows)),
+        resize: Notify::new(),
         title: Mutex::new(String::new()),
         watchers: Mutex::new(Vec::new()),
     });
@@ -215,6 +235,7 @@ pub fn spawn_pane(
         pending_replies: Vec::new(),
         kill: Some(kill_tx),
         stop,
+        remain_on_exit: spec.remain_on_exit,
     };
     tokio::spawn(task.run(output_rx, command_rx, exit_rx, exited));
     Ok(PaneHandle {
@@ -298,6 +319,7 @@ struct PaneTask {
     pending_replies: Vec<u8>,
     kill: Option<oneshot::Sender<()>>,
     stop: CancellationToken,
+    remain_on_exit: bool,
 }
 
 impl PaneTask {
@@ -320,6 +342,7 @@ impl PaneTask {
                     Some(command) => self.handle(command),
                     None => self.request_kill(),
                 },
+                _ = self.shared.resize.notified() => self.apply_wanted_size(),
                 permit = input.reserve(), if !self.pending_replies.is_empty() => {
                     if let Ok(permit) = permit {
                         permit.send(Bytes::from(std::mem::take(&mut self.pending_replies)));
@@ -348,7 +371,33 @@ impl PaneTask {
             }
         }
         self.stop.cancel();
+        if self.remain_on_exit && self.kill.is_some() {
+            // Keep showing the screen, with the status, until the pane is killed.
+            let note = match &status.signal {
+                Some(sig) => format!(
+                    "\r\n\x1b[0mPane is dead (signal {sig}, status {})",
+                    status.code
+                ),
+                None => format!("\r\n\x1b[0mPane is dead (status {})", status.code),
+            };
+            self.apply(note.as_bytes());
+            loop {
+                tokio::select! {
+                    command = commands.recv() => match command {
+                        Some(PaneCommand::Kill) | None => break,
+                        Some(command) => self.handle(command),
+                    },
+                    _ = self.shared.resize.notified() => self.apply_wanted_size(),
+                }
+            }
+        }
         let _ = exited.send((self.id, status)).await;
+    }
+
+    fn apply_wanted_size(&mut self) {
+        let packed = self.shared.wanted_size.load(Ordering::Acquire);
+        let (cols, rows) = ((packed >> 16) as u16, packed as u16);
+        self.handle(PaneCommand::Resize { cols, rows });
     }
 
     fn handle(&mut self, command: PaneCommand) {
@@ -398,9 +447,26 @@ impl PaneTask {
         self.shared
             .seq
             .store(self.screen.seqno(), Ordering::Release);
+        let modes = self.screen.modes();
         self.shared
             .sync
-            .store(self.screen.modes().synchronized_output, Ordering::Release);
+            .store(modes.synchronized_output, Ordering::Release);
+        self.shared
+            .bracketed_paste
+            .store(modes.bracketed_paste, Ordering::Relaxed);
+        self.shared.mouse_reporting.store(
+            match modes.mouse_tracking {
+                screen_model::MouseTracking::Off => 0,
+                screen_model::MouseTracking::Press => 1,
+                screen_model::MouseTracking::Drag => 2,
+                screen_model::MouseTracking::Motion => 3,
+            },
+            Ordering::Relaxed,
+        );
+        self.shared.mouse_sgr.store(
+            modes.mouse_encoding == screen_model::MouseEncoding::Sgr,
+            Ordering::Relaxed,
+        );
         self.shared.notify_watchers();
     }
 

@@ -3,12 +3,13 @@
 
 use crate::config::Config;
 use crate::ids::IdAllocator;
-use crate::pane::PaneSpec;
-use crate::session::{spawn_session, SessionCommand, SessionHandle, SessionSpec};
+use crate::session::{
+    spawn_session, PaneTemplate, SessionCommand, SessionHandle, SessionOptions, SessionSpec,
+};
 use protocol::{NewSession, SessionInfo};
 use pty_io::SpawnOptions;
 use std::sync::Arc;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio_util::sync::CancellationToken;
 
 /// Requests waiting for the registry: one per client command, so a small queue suffices.
@@ -33,6 +34,7 @@ enum RegistryCommand {
         reply: oneshot::Sender<Vec<SessionHandle>>,
     },
     KillServer,
+    SetConfig(Arc<Config>),
 }
 
 /// A handle on the registry task.
@@ -45,7 +47,7 @@ impl Registry {
     /// Starts the registry; `shutdown` is cancelled when the last session ends or on
     /// `kill-server`.
     pub fn spawn(
-        config: Arc<Config>,
+        config: watch::Sender<Arc<Config>>,
         ids: Arc<IdAllocator>,
         socket: std::path::PathBuf,
         shutdown: CancellationToken,
@@ -87,8 +89,8 @@ impl Registry {
         answer.await.ok()?
     }
 
-    /// Every session, oldest first.
-    pub async fn list(&self) -> Vec<SessionInfo> {
+    /// Every session's handle, by id.
+    pub async fn all(&self) -> Vec<SessionHandle> {
         let (reply, answer) = oneshot::channel();
         if self
             .commands
@@ -98,7 +100,42 @@ impl Registry {
         {
             return Vec::new();
         }
-        let handles = answer.await.unwrap_or_default();
+        answer.await.unwrap_or_default()
+    }
+
+    /// The most recently used session, without making it more recent.
+    pub async fn find_current(&self) -> Option<SessionHandle> {
+        let all = self.all().await;
+        let (reply, answer) = oneshot::channel();
+        self.commands
+            .send(RegistryCommand::Find {
+                target: None,
+                reply,
+            })
+            .await
+            .ok()?;
+        let _ = all;
+        answer.await.ok()?
+    }
+
+    /// The session holding pane `%id`.
+    pub async fn find_pane(&self, pane: u64) -> Option<SessionHandle> {
+        for h in self.all().await {
+            if h.has_pane(pane).await {
+                return Some(h);
+            }
+        }
+        None
+    }
+
+    /// Replaces the configuration (after `source-file`) and tells every session.
+    pub async fn set_config(&self, config: Arc<Config>) {
+        let _ = self.commands.send(RegistryCommand::SetConfig(config)).await;
+    }
+
+    /// Every session, oldest first.
+    pub async fn list(&self) -> Vec<SessionInfo> {
+        let handles = self.all().await;
         let mut infos = Vec::new();
         for h in handles {
             if let Some(info) = h.info().await {
@@ -115,7 +152,7 @@ impl Registry {
 }
 
 struct RegistryTask {
-    config: Arc<Config>,
+    config: watch::Sender<Arc<Config>>,
     ids: Arc<IdAllocator>,
     /// The server's socket, for `$WEFT`.
     socket: std::path::PathBuf,
@@ -172,6 +209,13 @@ impl RegistryTask {
                 sorted.sort_by_key(|s| s.id);
                 let _ = reply.send(sorted);
             }
+            RegistryCommand::SetConfig(config) => {
+                let options = session_options(&config);
+                self.config.send_replace(config);
+                for s in &self.sessions {
+                    s.send(SessionCommand::Options(options.clone())).await;
+                }
+            }
             RegistryCommand::KillServer => {
                 self.killing = true;
                 if self.sessions.is_empty() {
@@ -219,34 +263,30 @@ impl RegistryTask {
         };
         let cols = spec.cols.unwrap_or(DEFAULT_SIZE.0).max(1);
         let rows = spec.rows.unwrap_or(DEFAULT_SIZE.1).max(1);
-        let pane_id = self.ids.pane();
+        let config = self.config.borrow().clone();
         let mut env: Vec<(std::ffi::OsString, std::ffi::OsString)> = spec
             .env
             .into_iter()
             .filter(|(k, _)| k != "TERM" && k != "TMUX" && k != "WEFT" && k != "WEFT_PANE")
             .map(|(k, v)| (k.into(), v.into()))
             .collect();
-        env.push(("TERM".into(), self.config.default_term.clone().into()));
+        env.push(("TERM".into(), config.default_term.clone().into()));
         env.push(("COLORTERM".into(), "truecolor".into()));
         // Like $TMUX: socket, server pid, session id.
         env.push((
             "WEFT".into(),
             format!("{},{},{id}", self.socket.display(), std::process::id()).into(),
         ));
-        env.push(("WEFT_PANE".into(), format!("%{pane_id}").into()));
-        let pane = PaneSpec {
-            id: pane_id,
-            cols,
-            rows,
+        let template = PaneTemplate {
             spawn: SpawnOptions {
-                command: spec.command.into_iter().map(Into::into).collect(),
-                shell: self.config.default_shell.clone(),
-                cwd: spec.cwd.map(Into::into),
+                command: Vec::new(),
+                shell: config.default_shell.clone(),
+                cwd: spec.cwd.clone().map(Into::into),
                 env,
                 cols,
                 rows,
             },
-            scrollback_lines: self.config.scrollback_lines,
+            scrollback_lines: config.scrollback_lines,
         };
         let handle = spawn_session(
             SessionSpec {
@@ -254,12 +294,24 @@ impl RegistryTask {
                 name,
                 cols,
                 rows,
-                pane,
+                command: spec.command,
+                cwd: spec.cwd,
+                template,
+                options: session_options(&config),
             },
+            self.ids.clone(),
             self.ended.clone(),
-        )
-        .map_err(|e| e.to_string())?;
+        )?;
         self.sessions.push(handle.clone());
         Ok(handle)
+    }
+}
+
+/// The settings a session takes from the configuration.
+fn session_options(config: &Config) -> SessionOptions {
+    SessionOptions {
+        status: config.status,
+        status_position: config.status_position,
+        remain_on_exit: config.remain_on_exit,
     }
 }

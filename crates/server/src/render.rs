@@ -1,11 +1,14 @@
 //! One client's render task: waits for pane changes, renders on the pacer's deadline, and hands
 //! finished frames to the connection through a channel of one (a slow client skips frames; its
-//! next frame covers everything it missed).
+//! next frame covers everything it missed). It composes panes, borders, the status line and
+//! the client's own overlays (prompt, messages, key list) into one frame.
 
+use crate::config::Config;
 use crate::pane::PaneHandle;
 use crate::session::View;
 use bytes::Bytes;
 use renderer::{Frame, FramePacer, Renderer};
+use screen_model::{Attrs, Cell, CellFlags, Color, MouseEncoding, MouseTracking, Pen};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -17,8 +20,24 @@ use tokio_util::sync::CancellationToken;
 /// Finished frames waiting for the connection's writer: one, so the renderer never runs ahead
 /// of a slow client; it renders again only when that frame is gone.
 pub const FRAME_CAPACITY: usize = 1;
-/// Requests to a renderer (client resize, redraw) waiting to be handled.
+/// Requests to a renderer (client resize, redraw, overlays) waiting to be handled.
 pub const RENDER_CONTROL_CAPACITY: usize = 8;
+
+/// Something drawn over the session for this client only.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Overlay {
+    /// A prompt in the status line, with what was typed so far.
+    Prompt {
+        /// Label, e.g. `:`.
+        label: String,
+        /// Typed text.
+        input: String,
+    },
+    /// A message in the status line until the next key.
+    Message(String),
+    /// Lines over the window (key list), until the next key.
+    Lines(Vec<String>),
+}
 
 /// Requests to a client's renderer.
 #[derive(Debug)]
@@ -32,6 +51,8 @@ pub enum RenderControl {
     },
     /// Repaint everything.
     Redraw,
+    /// Show or hide an overlay.
+    Overlay(Option<Overlay>),
 }
 
 /// Counts for diagnosis.
@@ -39,7 +60,7 @@ pub enum RenderControl {
 pub struct RenderStats {
     /// Frames sent.
     pub frames: u64,
-    /// Changes folded into a later frame because the client had not taken the last one.
+    /// Changes folded into a later frame.
     pub skipped: u64,
 }
 
@@ -51,14 +72,25 @@ pub struct RenderTask {
     pub rows: u16,
     /// What to draw.
     pub view: watch::Receiver<View>,
+    /// Settings (mouse, ...).
+    pub config: watch::Receiver<Arc<Config>>,
     /// Where frames go.
     pub frames: mpsc::Sender<Bytes>,
-    /// Resize and redraw requests.
+    /// Resize, redraw and overlay requests.
     pub control: mpsc::Receiver<RenderControl>,
     /// Ends the task.
     pub stop: CancellationToken,
     /// Frame interval while output streams.
     pub interval: Duration,
+}
+
+/// When the clock in the status line next changes: the next minute boundary.
+fn next_minute() -> Instant {
+    let now = chrono::Local::now();
+    let secs = u64::from(chrono::Timelike::second(&now));
+    let nanos = u64::from(chrono::Timelike::nanosecond(&now)).min(999_999_999);
+    let left = Duration::from_secs(60 - secs) - Duration::from_nanos(nanos);
+    Instant::now() + left + Duration::from_millis(5)
 }
 
 impl RenderTask {
@@ -73,14 +105,17 @@ impl RenderTask {
         let mut watched: Vec<u64> = Vec::new();
         let mut generation = u64::MAX;
         let mut deadline: Option<Instant> = Some(Instant::now());
+        let mut overlay: Option<Overlay> = None;
+        let mut chrome_dirty = true;
+        let mut clock_at: Option<Instant> = None;
         loop {
-            // Subscribe to panes the view shows that we do not watch yet.
             {
                 let view = self.view.borrow_and_update();
                 if view.generation != generation {
                     generation = view.generation;
                     seen.clear();
                     frame = Frame::new(usize::from(self.cols), usize::from(self.rows));
+                    chrome_dirty = true;
                     deadline = Some(Instant::now());
                 }
                 for (pane, _) in &view.panes {
@@ -90,6 +125,10 @@ impl RenderTask {
                         deadline = Some(Instant::now());
                     }
                 }
+                clock_at = view
+                    .status
+                    .as_ref()
+                    .map(|_| clock_at.unwrap_or_else(next_minute));
             }
             tokio::select! {
                 _ = self.stop.cancelled() => break,
@@ -97,6 +136,10 @@ impl RenderTask {
                     if changed.is_err() {
                         break;
                     }
+                }
+                _ = self.config.changed() => {
+                    chrome_dirty = true;
+                    deadline = Some(Instant::now());
                 }
                 _ = notify.notified() => {
                     if deadline.is_some() {
@@ -109,16 +152,32 @@ impl RenderTask {
                         .is_some_and(|p| p.shared.sync.load(Ordering::Acquire));
                     deadline = pacer.on_change(Instant::now().into_std(), sync).map(Instant::from_std);
                 }
+                _ = sleep_until_opt(clock_at) => {
+                    clock_at = Some(next_minute());
+                    chrome_dirty = true;
+                    deadline = Some(Instant::now());
+                }
                 control = self.control.recv() => match control {
                     Some(RenderControl::Resize { cols, rows }) => {
                         self.cols = cols.max(1);
                         self.rows = rows.max(1);
                         frame = Frame::new(usize::from(self.cols), usize::from(self.rows));
                         seen.clear();
+                        chrome_dirty = true;
                         deadline = Some(Instant::now());
                     }
                     Some(RenderControl::Redraw) => {
                         renderer.invalidate();
+                        chrome_dirty = true;
+                        deadline = Some(Instant::now());
+                    }
+                    Some(RenderControl::Overlay(o)) => {
+                        if matches!(overlay, Some(Overlay::Lines(_))) && !matches!(o, Some(Overlay::Lines(_))) {
+                            // The lines covered panes: draw them again.
+                            seen.clear();
+                        }
+                        overlay = o;
+                        chrome_dirty = true;
                         deadline = Some(Instant::now());
                     }
                     None => break,
@@ -133,9 +192,14 @@ impl RenderTask {
                         },
                     };
                     let view = self.view.borrow().clone();
+                    let config = self.config.borrow().clone();
                     if !compose(&view, &mut frame, &mut seen).await {
                         continue;
                     }
+                    // Borders and the status line only when they change; overlays and modes every
+                    // frame (pane updates set the cursor and modes, and may cover the lines).
+                    draw_chrome(&view, &mut frame, overlay.as_ref(), &config, chrome_dirty);
+                    chrome_dirty = false;
                     let bytes = renderer.render(&mut frame);
                     pacer.on_frame(Instant::now().into_std());
                     deadline = None;
@@ -191,4 +255,201 @@ async fn compose(view: &View, frame: &mut Frame, seen: &mut HashMap<u64, u64>) -
 
 async fn snapshot_of(pane: &PaneHandle, since: u64) -> Option<crate::pane::PaneSnapshot> {
     pane.snapshot(since).await
+}
+
+fn pen(fg: Color, bg: Color) -> Pen {
+    Pen {
+        fg,
+        bg,
+        ..Pen::default()
+    }
+}
+
+/// Borders, status line and overlays.
+fn draw_chrome(
+    view: &View,
+    frame: &mut Frame,
+    overlay: Option<&Overlay>,
+    config: &Config,
+    full: bool,
+) {
+    if config.mouse {
+        // weft handles the mouse: the terminal reports presses, drags and the wheel in SGR form.
+        if frame.modes.mouse_tracking != MouseTracking::Motion {
+            frame.modes.mouse_tracking = MouseTracking::Drag;
+        }
+        frame.modes.mouse_encoding = MouseEncoding::Sgr;
+    }
+    if full {
+        draw_borders(view, frame);
+        if let Some(status) = &view.status {
+            draw_status(view, status, frame);
+        }
+    }
+    match overlay {
+        Some(Overlay::Prompt { label, input }) => {
+            let row = status_row(view, frame);
+            let text = format!("{label}{input}");
+            write_line(
+                frame,
+                row,
+                &text,
+                &pen(Color::Indexed(0), Color::Indexed(3)),
+            );
+            let col = text.chars().count().min(frame.cols().saturating_sub(1));
+            frame.cursor = Some((row, col));
+        }
+        Some(Overlay::Message(text)) => {
+            let row = status_row(view, frame);
+            write_line(frame, row, text, &pen(Color::Indexed(0), Color::Indexed(3)));
+        }
+        Some(Overlay::Lines(lines)) => {
+            let top = usize::from(view.window.row);
+            let rows = usize::from(view.window.rows);
+            let style = pen(Color::Default, Color::Default);
+            for (i, line) in lines.iter().take(rows).enumerate() {
+                write_line(frame, top + i, line, &style);
+            }
+            for r in top + lines.len().min(rows)..top + rows {
+                if r < frame.rows() {
+                    frame.blank(r, 0, frame.cols());
+                }
+            }
+            frame.cursor = None;
+        }
+        None => {}
+    }
+}
+
+fn status_row(view: &View, frame: &Frame) -> usize {
+    view.status
+        .as_ref()
+        .map_or(frame.rows().saturating_sub(1), |s| usize::from(s.row))
+        .min(frame.rows().saturating_sub(1))
+}
+
+/// Writes `text` from column 0 of `row`, padding the row with the style.
+fn write_line(frame: &mut Frame, row: usize, text: &str, style: &Pen) {
+    if row >= frame.rows() {
+        return;
+    }
+    let cols = frame.cols();
+    let mut cells = Vec::with_capacity(cols);
+    for c in text.chars() {
+        let w = screen_model::width::char_width(c);
+        if w == 0 {
+            continue;
+        }
+        if cells.len() + w > cols {
+            break;
+        }
+        if w == 2 {
+            cells.push(Cell::new(c, style, CellFlags::WIDE));
+            cells.push(Cell::spacer(style));
+        } else {
+            cells.push(Cell::new(c, style, CellFlags::empty()));
+        }
+    }
+    cells.resize(cols, Cell::erased(style));
+    frame.put(row, 0, &cells);
+}
+
+fn draw_borders(view: &View, frame: &mut Frame) {
+    if view.panes.len() < 2 {
+        return;
+    }
+    let w = view.window;
+    let covered = |c: u16, r: u16| {
+        view.panes
+            .iter()
+            .any(|(_, p)| c >= p.col && c < p.col + p.cols && r >= p.row && r < p.row + p.rows)
+    };
+    let in_window = |c: i32, r: i32| {
+        c >= i32::from(w.col)
+            && c < i32::from(w.col + w.cols)
+            && r >= i32::from(w.row)
+            && r < i32::from(w.row + w.rows)
+    };
+    let border = |c: i32, r: i32| in_window(c, r) && !covered(c as u16, r as u16);
+    let active = view
+        .panes
+        .iter()
+        .find(|(p, _)| p.id() == view.active)
+        .map(|(_, r)| *r);
+    let normal = Pen::default();
+    let highlight = pen(Color::Indexed(2), Color::Default);
+    for r in w.row..w.row + w.rows {
+        for c in w.col..w.col + w.cols {
+            if covered(c, r) {
+                continue;
+            }
+            let (ci, ri) = (i32::from(c), i32::from(r));
+            let up = border(ci, ri - 1);
+            let down = border(ci, ri + 1);
+            let left = border(ci - 1, ri);
+            let right = border(ci + 1, ri);
+            let glyph = match (up, down, left, right) {
+                (true, true, true, true) => '┼',
+                (true, true, false, true) => '├',
+                (true, true, true, false) => '┤',
+                (false, true, true, true) => '┬',
+                (true, false, true, true) => '┴',
+                (false, true, false, true) => '┌',
+                (false, true, true, false) => '┐',
+                (true, false, false, true) => '└',
+                (true, false, true, false) => '┘',
+                (_, _, true, _) | (_, _, _, true) => '─',
+                _ => '│',
+            };
+            let next_to_active = active.is_some_and(|a| {
+                ci >= i32::from(a.col) - 1
+                    && ci <= i32::from(a.col + a.cols)
+                    && ri >= i32::from(a.row) - 1
+                    && ri <= i32::from(a.row + a.rows)
+            });
+            let style = if next_to_active { &highlight } else { &normal };
+            let cell = Cell::new(glyph, style, CellFlags::empty());
+            frame.put(usize::from(r), usize::from(c), std::slice::from_ref(&cell));
+        }
+    }
+}
+
+/// The host name for the status line.
+fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_default()
+}
+
+fn draw_status(view: &View, status: &crate::session::StatusLine, frame: &mut Frame) {
+    let row = usize::from(status.row);
+    if row >= frame.rows() {
+        return;
+    }
+    let mut left = format!("[{}] ", status.session);
+    for w in &status.windows {
+        let flag = if w.active {
+            "*"
+        } else if w.last {
+            "-"
+        } else {
+            ""
+        };
+        let zoom = if w.zoomed { "Z" } else { "" };
+        left.push_str(&format!("{}:{}{}{} ", w.index, w.name, flag, zoom));
+    }
+    let clock = chrono::Local::now().format("%H:%M %d-%b-%y").to_string();
+    let right = format!("\"{}\" {clock}", hostname());
+    let cols = frame.cols();
+    let mut text: String = left.chars().take(cols).collect();
+    let used = text.chars().count();
+    let right_len = right.chars().count();
+    if used + right_len < cols {
+        text.push_str(&" ".repeat(cols - used - right_len));
+        text.push_str(&right);
+    }
+    let mut style = pen(Color::Indexed(0), Color::Indexed(2));
+    style.attrs = Attrs::empty();
+    write_line(frame, row, &text, &style);
+    let _ = view;
 }

@@ -8,13 +8,13 @@ use std::path::PathBuf;
 #[command(name = "weft", version, about, propagate_version = true)]
 pub struct Cli {
     /// Socket label: servers with different labels are independent (like tmux -L).
-    #[arg(short = 'L', global = true, value_name = "LABEL")]
+    #[arg(short = 'L', value_name = "LABEL")]
     pub label: Option<String>,
     /// Socket path, instead of a label in the private socket directory.
-    #[arg(short = 'S', global = true, value_name = "SOCKET")]
+    #[arg(short = 'S', value_name = "SOCKET")]
     pub socket: Option<PathBuf>,
     /// Configuration file (TOML) for a server this command starts.
-    #[arg(short = 'f', global = true, value_name = "CONFIG")]
+    #[arg(short = 'f', value_name = "CONFIG")]
     pub config: Option<PathBuf>,
     /// What to do; without one, attach to the most recent session or create one.
     #[command(subcommand)]
@@ -45,9 +45,88 @@ pub enum Command {
     Refresh(OptionalTarget),
     /// Feed a byte stream to a fresh screen and print the final screen.
     Replay(ReplayArgs),
+    /// Split a pane: split-window [-h|-v] [-d] [-p PERCENT] [-t TARGET] [-- CMD...].
+    #[command(visible_alias = "splitw")]
+    SplitWindow(RawArgs),
+    /// Create a window: new-window [-d] [-n NAME] [-t SESSION] [-- CMD...].
+    #[command(visible_alias = "neww")]
+    NewWindow(RawArgs),
+    /// Focus a pane: select-pane [-t TARGET] [-L|-R|-U|-D].
+    #[command(visible_alias = "selectp")]
+    SelectPane(RawArgs),
+    /// Show a window: select-window -t TARGET.
+    #[command(visible_alias = "selectw")]
+    SelectWindow(RawArgs),
+    /// Show the next window.
+    #[command(visible_alias = "next")]
+    NextWindow(RawArgs),
+    /// Show the previous window.
+    #[command(visible_alias = "prev")]
+    PreviousWindow(RawArgs),
+    /// Show the window used before this one.
+    #[command(visible_alias = "last")]
+    LastWindow(RawArgs),
+    /// Resize or zoom a pane: resize-pane [-t TARGET] [-L|-R|-U|-D] [N] [-Z].
+    #[command(visible_alias = "resizep")]
+    ResizePane(RawArgs),
+    /// End a pane: kill-pane [-t TARGET].
+    #[command(visible_alias = "killp")]
+    KillPane(RawArgs),
+    /// End a window: kill-window [-t TARGET].
+    #[command(visible_alias = "killw")]
+    KillWindow(RawArgs),
+    /// Arrange panes: select-layout [-t TARGET] even-horizontal|even-vertical|main-horizontal|main-vertical|tiled.
+    #[command(visible_alias = "selectl")]
+    SelectLayout(RawArgs),
+    /// The next preset layout.
+    #[command(visible_alias = "nextl")]
+    NextLayout(RawArgs),
+    /// Rename a window: rename-window [-t TARGET] NAME.
+    #[command(visible_alias = "renamew")]
+    RenameWindow(RawArgs),
+    /// Swap a pane with the previous (-U) or next (-D) one.
+    #[command(visible_alias = "swapp")]
+    SwapPane(RawArgs),
+    /// Move a pane into a window of its own: break-pane [-d] [-t TARGET].
+    #[command(visible_alias = "breakp")]
+    BreakPane(RawArgs),
+    /// List a window's panes: list-panes [-t TARGET] [--json].
+    #[command(visible_alias = "lsp")]
+    ListPanes(RawArgs),
+    /// List a session's windows: list-windows [-t TARGET] [--json].
+    #[command(visible_alias = "lsw")]
+    ListWindows(RawArgs),
+    /// Set a window option: set-option -w [-t TARGET] synchronize-panes on|off.
+    #[command(visible_alias = "set", alias = "setw", alias = "set-window-option")]
+    SetOption(RawArgs),
+    /// Print the settings in force.
+    #[command(visible_alias = "show")]
+    ShowOptions(RawArgs),
+    /// Print the key bindings.
+    #[command(visible_alias = "lsk")]
+    ListKeys(RawArgs),
+    /// Reload the configuration file: source-file [PATH].
+    #[command(visible_alias = "source")]
+    SourceFile(RawArgs),
     /// Run the server (started by weft itself).
     #[command(name = "__server", hide = true)]
     Server,
+}
+
+/// The words of a window or pane command, checked by weft's command parser.
+#[derive(Args, Debug)]
+#[command(disable_help_flag = true)]
+pub struct RawArgs {
+    /// Print help.
+    #[arg(long, action = clap::ArgAction::Help)]
+    pub help: Option<bool>,
+    /// The command's flags and arguments, as in tmux.
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "ARGS"
+    )]
+    pub args: Vec<String>,
 }
 
 /// Arguments of `weft new`.

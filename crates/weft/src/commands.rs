@@ -11,6 +11,13 @@ const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Runs a client command; returns the exit status.
 pub fn run(cli: &Cli) -> anyhow::Result<u8> {
+    // Window and pane commands are checked here: bad arguments fail without a server.
+    if let Some(words) = cli.command.as_ref().and_then(raw_command) {
+        if let Err(message) = server::command::parse(&words) {
+            eprintln!("weft: {message}");
+            return Ok(2);
+        }
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -110,8 +117,9 @@ async fn simple(conn: &mut Conn, request: Request) -> Result<u8, ClientError> {
         Reply::Sessions { sessions } => {
             for s in sessions {
                 println!(
-                    "{}: 1 windows (created {}) [{}x{}]{}",
+                    "{}: {} windows (created {}) [{}x{}]{}",
                     s.name,
+                    s.windows,
                     format_time(s.created),
                     s.cols,
                     s.rows,
@@ -221,5 +229,48 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
             simple(&mut conn, Request::Refresh { target }).await
         }
         Some(Command::Replay(_)) | Some(Command::Server) => Ok(0),
+        Some(other) => {
+            let Some(words) = raw_command(other) else {
+                return Ok(0);
+            };
+            let mut conn = client::connect(&socket, VERSION).await?;
+            let request = Request::Command {
+                args: words,
+                pane: std::env::var("WEFT_PANE").ok(),
+                session: current_session(),
+            };
+            simple(&mut conn, request).await
+        }
     }
+}
+
+/// The command words for the window and pane subcommands (checked before they are sent).
+pub fn raw_command(command: &Command) -> Option<Vec<String>> {
+    let (name, args) = match command {
+        Command::SplitWindow(a) => ("split-window", a),
+        Command::NewWindow(a) => ("new-window", a),
+        Command::SelectPane(a) => ("select-pane", a),
+        Command::SelectWindow(a) => ("select-window", a),
+        Command::NextWindow(a) => ("next-window", a),
+        Command::PreviousWindow(a) => ("previous-window", a),
+        Command::LastWindow(a) => ("last-window", a),
+        Command::ResizePane(a) => ("resize-pane", a),
+        Command::KillPane(a) => ("kill-pane", a),
+        Command::KillWindow(a) => ("kill-window", a),
+        Command::SelectLayout(a) => ("select-layout", a),
+        Command::NextLayout(a) => ("next-layout", a),
+        Command::RenameWindow(a) => ("rename-window", a),
+        Command::SwapPane(a) => ("swap-pane", a),
+        Command::BreakPane(a) => ("break-pane", a),
+        Command::ListPanes(a) => ("list-panes", a),
+        Command::ListWindows(a) => ("list-windows", a),
+        Command::SetOption(a) => ("set-option", a),
+        Command::ShowOptions(a) => ("show-options", a),
+        Command::ListKeys(a) => ("list-keys", a),
+        Command::SourceFile(a) => ("source-file", a),
+        _ => return None,
+    };
+    let mut words = vec![name.to_string()];
+    words.extend(args.args.iter().cloned());
+    Some(words)
 }

@@ -14,7 +14,13 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     let _ = rustix::process::setsid();
     let socket = protocol::paths::resolve_socket(cli.label.as_deref(), cli.socket.as_deref())?;
     let config = match server::Config::load(cli.config.as_deref()) {
-        Ok(c) => c,
+        Ok(loaded) => {
+            // The starting client shows these (lines before "ready").
+            for warning in &loaded.warnings {
+                println!("warning: {warning}");
+            }
+            loaded.config
+        }
         Err(e) => {
             // The starting client prints this.
             eprintln!("{e}");
