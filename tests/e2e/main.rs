@@ -2,5 +2,6 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers may panic on failure.
 
+mod panes;
 mod replay;
 mod sessions;

@@ -304,18 +304,18 @@ fn the_session_follows_the_most_recently_active_client() {
     run(
         &mut big,
         "echo size=$(tput cols)x$(tput lines)",
-        "size=100x30",
+        "size=100x29",
     );
     assert!(stdout_of(&server.weft(&["ls"])).contains("[100x30]"));
     // The smaller client types: the session shrinks to it.
     run(
         &mut small,
         "echo size2=$(tput cols)x$(tput lines)",
-        "size2=80x24",
+        "size2=80x23",
     );
     assert!(stdout_of(&server.weft(&["ls"])).contains("[80x24]"));
     // The bigger client still sees the session, with blank space around it.
-    big.wait_for_text("size2=80x24").unwrap();
+    big.wait_for_text("size2=80x23").unwrap();
     big.wait_for(|s| s.row(29).map(|r| r.text()).unwrap_or_default().is_empty())
         .unwrap();
 }

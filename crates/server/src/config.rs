@@ -6,10 +6,8 @@
 
 use crate::keys::{normalize, KeyTables};
 use crate::session::StatusPosition;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use toml::Spanned;
 
 /// Settings that apply to the whole server.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -136,30 +134,33 @@ impl Config {
             let (line, col) = line_col(text, offset);
             format!("{name}:{line}:{col}")
         };
-        let doc: BTreeMap<String, Spanned<toml::Value>> =
-            toml::from_str(text).map_err(|e| ConfigError::Parse {
-                at: e.span().map_or(name.to_string(), |s| at(s.start)),
-                message: e.message().to_string(),
-            })?;
+        let doc: toml::Table = toml::from_str(text).map_err(|e| ConfigError::Parse {
+            at: e.span().map_or(name.to_string(), |s| at(s.start)),
+            message: e.message().to_string(),
+        })?;
         let mut config = Config::default();
         let mut warnings = Vec::new();
+        let place = |table: &[&str], key: &str| match locate(text, table, key) {
+            Some((line, col)) => format!("{name}:{line}:{col}"),
+            None => name.to_string(),
+        };
         for (key, value) in &doc {
-            let where_ = at(value.span().start);
-            if let Err(message) = apply_option(&mut config, key, value.get_ref()) {
-                warnings.push(format!("{where_}: {message}"));
+            if let Err(message) = apply_option(&mut config, key, value) {
+                warnings.push(format!("{}: {message}", place(&[], key)));
             }
         }
-        // Key tables, with a location for every binding.
-        #[derive(serde::Deserialize)]
-        struct KeysDoc {
-            keys: Option<BTreeMap<String, BTreeMap<String, Spanned<toml::Value>>>>,
-        }
-        if let Ok(KeysDoc { keys: Some(tables) }) = toml::from_str::<KeysDoc>(text) {
+        if let Some(toml::Value::Table(tables)) = doc.get("keys") {
             for (table, bindings) in tables {
+                let toml::Value::Table(bindings) = bindings else {
+                    warnings.push(format!(
+                        "{}: keys.{table} must be a table",
+                        place(&["keys"], table)
+                    ));
+                    continue;
+                };
                 for (key, command) in bindings {
-                    let where_ = at(command.span().start);
-                    if let Err(message) = bind(&mut config.keys, &table, &key, command.get_ref()) {
-                        warnings.push(format!("{where_}: {message}"));
+                    if let Err(message) = bind(&mut config.keys, table, key, command) {
+                        warnings.push(format!("{}: {message}", place(&["keys", table], key)));
                     }
                 }
             }
@@ -277,6 +278,37 @@ fn bind(keys: &mut KeyTables, table: &str, key: &str, command: &toml::Value) -> 
         map.insert(key, command);
     }
     Ok(())
+}
+
+/// Where `key` is defined inside the table `table` (e.g. `["keys", "prefix"]`): 1-based line
+/// and column, found by reading the lines as TOML lays them out.
+fn locate(text: &str, table: &[&str], key: &str) -> Option<(usize, usize)> {
+    let wanted = table.join(".");
+    let mut current = String::new();
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if let Some(header) = trimmed.strip_prefix('[') {
+            current = header
+                .trim_end()
+                .trim_end_matches(']')
+                .split('.')
+                .map(|p| p.trim().trim_matches('"'))
+                .collect::<Vec<_>>()
+                .join(".");
+            continue;
+        }
+        if current != wanted {
+            continue;
+        }
+        let Some((lhs, _)) = trimmed.split_once('=') else {
+            continue;
+        };
+        let name = lhs.trim().trim_matches('"').trim_matches('\'');
+        if name == key {
+            return Some((i + 1, line.len() - trimmed.len() + 1));
+        }
+    }
+    None
 }
 
 /// 1-based line and column of byte `offset` in `text`.

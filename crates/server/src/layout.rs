@@ -229,7 +229,8 @@ impl Layout {
         true
     }
 
-    /// Moves the border on `side` of `pane` by `cells` (growing the pane towards that side).
+    /// Moves a border of `pane` by `cells` towards `side`: the one on that side (the pane grows)
+    /// or, at the window's edge, the opposite one (the pane shrinks), as tmux does.
     pub fn resize_pane(&mut self, pane: u64, side: Side, cells: u16) -> Result<(), LayoutError> {
         let dir = match side {
             Side::Left | Side::Right => Dir::Horizontal,
@@ -532,22 +533,31 @@ fn resize_in(node: &mut Node, pane: u64, dir: Dir, towards_end: bool, cells: u16
     if *d != dir {
         return false;
     }
-    let j = if towards_end {
-        i + 1
+    // The border on the requested side moves that way (the pane grows); without one, the
+    // border on the other side moves that way (the pane shrinks), as tmux does.
+    let n = children.len();
+    let (j, grow) = if towards_end {
+        if i + 1 < n {
+            (i + 1, true)
+        } else if i > 0 {
+            (i - 1, false)
+        } else {
+            return false;
+        }
     } else if i > 0 {
-        i - 1
+        (i - 1, true)
+    } else if i + 1 < n {
+        (i + 1, false)
     } else {
         return false;
     };
-    if j >= children.len() {
-        return false;
-    }
-    let give = cells.min(children[j].1.saturating_sub(MIN_PANE));
+    let (from, to) = if grow { (j, i) } else { (i, j) };
+    let give = cells.min(children[from].1.saturating_sub(MIN_PANE));
     if give == 0 {
         return false;
     }
-    children[j].1 -= give;
-    children[i].1 += give;
+    children[from].1 -= give;
+    children[to].1 += give;
     true
 }
 
@@ -669,7 +679,11 @@ mod tests {
         assert_eq!(l.rect_of(1).unwrap().cols, 45);
         l.resize_pane(2, Side::Left, 10).unwrap();
         assert_eq!(l.rect_of(1).unwrap().cols, 35);
-        assert!(l.resize_pane(1, Side::Left, 1).is_err());
+        // The left pane has no left border: its right border moves left.
+        l.resize_pane(1, Side::Left, 1).unwrap();
+        assert_eq!(l.rect_of(1).unwrap().cols, 34);
+        let mut single = Layout::new(1, 80, 24);
+        assert!(single.resize_pane(1, Side::Left, 1).is_err());
         l.resize_pane(1, Side::Right, 500).unwrap();
         assert_eq!(l.rect_of(2).unwrap().cols, MIN_PANE);
     }

@@ -108,9 +108,15 @@ impl RenderTask {
         let mut overlay: Option<Overlay> = None;
         let mut chrome_dirty = true;
         let mut clock_at: Option<Instant> = None;
+        let mut last_status = None;
         loop {
             {
                 let view = self.view.borrow_and_update();
+                if view.status != last_status {
+                    last_status = view.status.clone();
+                    chrome_dirty = true;
+                    deadline = Some(Instant::now());
+                }
                 if view.generation != generation {
                     generation = view.generation;
                     seen.clear();

@@ -805,6 +805,23 @@ impl SessionTask {
                 }
             }
         }
+        if let Some(step) = target
+            .and_then(|t| t.strip_prefix('.'))
+            .filter(|s| *s == "+" || *s == "-")
+        {
+            // The next or previous pane of the current window.
+            let wpos = self.current;
+            let window = &self.windows[wpos];
+            let order = window.layout.panes();
+            let here = from.filter(|p| order.contains(p)).unwrap_or(window.active);
+            let i = order.iter().position(|p| *p == here).unwrap_or(0);
+            let j = if step == "+" {
+                (i + 1) % order.len()
+            } else {
+                (i + order.len() - 1) % order.len()
+            };
+            return Ok((wpos, order[j]));
+        }
         let wpos = self.find_window(target)?;
         let window = &self.windows[wpos];
         match target.and_then(|t| t.split_once('.')).map(|(_, p)| p) {

@@ -30,6 +30,12 @@ pub fn encode_keys(keys: &str, application_cursor: bool) -> Result<Vec<u8>, KeyE
 
 /// One key name's bytes, or `None` when `name` is not a key name.
 pub fn encode_key(name: &str, application_cursor: bool) -> Option<Vec<u8>> {
+    // Modified special keys, as xterm sends them: CSI 1 ; m X or CSI n ; m ~.
+    if let Some((mods, base)) = split_modifiers(name) {
+        if let Some(seq) = modified_special(base, mods) {
+            return Some(seq);
+        }
+    }
     if let Some(rest) = name.strip_prefix("M-") {
         let mut inner = encode_key(rest, application_cursor)
             .or_else(|| (rest.chars().count() == 1).then(|| rest.as_bytes().to_vec()))?;
@@ -96,6 +102,58 @@ pub fn encode_key(name: &str, application_cursor: bool) -> Option<Vec<u8>> {
     Some(bytes)
 }
 
+/// `C-M-Up` -> (xterm modifier parameter, `Up`), when there is at least one modifier.
+fn split_modifiers(name: &str) -> Option<(u8, &str)> {
+    let mut bits = 0u8;
+    let mut rest = name;
+    loop {
+        if let Some(r) = rest.strip_prefix("S-") {
+            bits |= 1;
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix("M-") {
+            bits |= 2;
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix("C-") {
+            bits |= 4;
+            rest = r;
+        } else {
+            break;
+        }
+    }
+    (bits != 0 && !rest.is_empty()).then_some((bits + 1, rest))
+}
+
+fn modified_special(base: &str, m: u8) -> Option<Vec<u8>> {
+    let letter = match base {
+        "Up" => Some('A'),
+        "Down" => Some('B'),
+        "Right" => Some('C'),
+        "Left" => Some('D'),
+        "Home" => Some('H'),
+        "End" => Some('F'),
+        _ => None,
+    };
+    if let Some(l) = letter {
+        return Some(format!("\x1b[1;{m}{l}").into_bytes());
+    }
+    let number = match base {
+        "IC" | "Insert" => 2,
+        "DC" | "Delete" => 3,
+        "PageUp" | "PgUp" | "PPage" => 5,
+        "PageDown" | "PgDn" | "NPage" => 6,
+        "F5" => 15,
+        "F6" => 17,
+        "F7" => 18,
+        "F8" => 19,
+        "F9" => 20,
+        "F10" => 21,
+        "F11" => 23,
+        "F12" => 24,
+        _ => return None,
+    };
+    Some(format!("\x1b[{number};{m}~").into_bytes())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,5 +170,9 @@ mod tests {
             b"\x1b[15~\x1b[6~"
         );
         assert!(encode_keys("C-Foo", false).is_err());
+        assert_eq!(
+            encode_keys("C-Right M-Up", false).unwrap(),
+            b"\x1b[1;5C\x1b[1;3A"
+        );
     }
 }

@@ -1,0 +1,333 @@
+//! Windows and panes as a tmux user's fingers expect them: keys, mouse, CLI, config.
+
+use serde_json::Value;
+use testkit::TestTerminal;
+use weft_tests::{stderr_of, stdout_of, TestServer, TEST_SHELL};
+
+fn session(server: &TestServer, name: &str, cols: u16, rows: u16) -> TestTerminal {
+    let mut args = vec!["new", "-s", name, "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let mut client = server.client(&args, cols, rows);
+    client.wait_for_text("$").expect("prompt");
+    client
+}
+
+fn json(server: &TestServer, args: &[&str]) -> Vec<Value> {
+    let out = server.weft(args);
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    serde_json::from_slice::<Value>(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", stdout_of(&out)))
+        .as_array()
+        .cloned()
+        .unwrap()
+}
+
+fn panes(server: &TestServer) -> Vec<Value> {
+    json(server, &["list-panes", "--json"])
+}
+
+fn active_pane(server: &TestServer) -> String {
+    panes(server)
+        .into_iter()
+        .find(|p| p["active"] == true)
+        .map(|p| p["id"].as_str().unwrap().to_string())
+        .unwrap()
+}
+
+fn geometry(p: &Value) -> (u64, u64, u64, u64) {
+    (
+        p["left"].as_u64().unwrap(),
+        p["top"].as_u64().unwrap(),
+        p["cols"].as_u64().unwrap(),
+        p["rows"].as_u64().unwrap(),
+    )
+}
+
+/// Types keys and waits until the pane list satisfies `check`, each time the screen changes.
+fn keys_until(
+    server: &TestServer,
+    client: &mut TestTerminal,
+    keys: &str,
+    mut check: impl FnMut(&[Value]) -> bool,
+) {
+    client.send_keys(keys).unwrap();
+    client
+        .wait_for(|_| check(&panes(server)))
+        .unwrap_or_else(|e| panic!("after {keys:?}: {e}\npanes: {:?}", panes(server)));
+}
+
+/// An SGR mouse report as the user's terminal sends it (1-based coordinates).
+fn mouse(code: u16, col: u16, row: u16, press: bool) -> Vec<u8> {
+    format!(
+        "\x1b[<{code};{};{}{}",
+        col + 1,
+        row + 1,
+        if press { 'M' } else { 'm' }
+    )
+    .into_bytes()
+}
+
+#[test]
+fn splits_both_ways_and_nested_with_borders() {
+    let server = TestServer::new("splits");
+    let mut c = session(&server, "s", 80, 24);
+    keys_until(&server, &mut c, "C-b %", |p| p.len() == 2);
+    keys_until(&server, &mut c, "C-b \"", |p| p.len() == 3);
+    let p = panes(&server);
+    assert_eq!(geometry(&p[0]), (0, 0, 40, 23));
+    assert_eq!(geometry(&p[1]), (41, 0, 39, 11));
+    assert_eq!(geometry(&p[2]), (41, 12, 39, 11));
+    // Borders drawn with line-drawing characters, shared by neighbours.
+    c.wait_for(|s| s.text().contains('│') && s.text().contains('├'))
+        .unwrap();
+    let out = server.weft(&["split-window", "-h", "-p", "30", "-t", "s"]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(panes(&server).len(), 4);
+}
+
+#[test]
+fn focus_moves_by_keys_and_by_mouse_click() {
+    let server = TestServer::new("focus");
+    let mut c = session(&server, "f", 80, 24);
+    keys_until(&server, &mut c, "C-b %", |p| p.len() == 2);
+    let right = active_pane(&server);
+    keys_until(&server, &mut c, "C-b Left", |p| p[0]["active"] == true);
+    keys_until(&server, &mut c, "C-b o", |p| p[1]["active"] == true);
+    assert_eq!(active_pane(&server), right);
+    // Click in the left pane.
+    c.send_bytes(&mouse(0, 5, 5, true)).unwrap();
+    c.send_bytes(&mouse(0, 5, 5, false)).unwrap();
+    c.wait_for(|_| panes(&server)[0]["active"] == true).unwrap();
+}
+
+#[test]
+fn resize_by_keys_and_by_dragging_a_border() {
+    let server = TestServer::new("resize");
+    let mut c = session(&server, "r", 80, 24);
+    keys_until(&server, &mut c, "C-b %", |p| p.len() == 2);
+    keys_until(&server, &mut c, "C-b Left", |p| p[0]["active"] == true);
+    keys_until(&server, &mut c, "C-b C-Right", |p| p[0]["cols"] == 41);
+    keys_until(&server, &mut c, "C-b M-Right", |p| p[0]["cols"] == 46);
+    // Drag the border (column 46) five cells left.
+    c.send_bytes(&mouse(0, 46, 5, true)).unwrap();
+    c.send_bytes(&mouse(32, 43, 5, true)).unwrap();
+    c.send_bytes(&mouse(32, 41, 5, true)).unwrap();
+    c.send_bytes(&mouse(0, 41, 5, false)).unwrap();
+    c.wait_for(|_| panes(&server)[0]["cols"] == 41).unwrap();
+}
+
+#[test]
+fn zoom_and_unzoom() {
+    let server = TestServer::new("zoom");
+    let mut c = session(&server, "z", 80, 24);
+    keys_until(&server, &mut c, "C-b %", |p| p.len() == 2);
+    c.send_keys("C-b z").unwrap();
+    c.wait_for(|s| s.text().contains("0:bash*Z")).unwrap();
+    let windows = json(&server, &["list-windows", "--json"]);
+    assert_eq!(windows[0]["zoomed"], true);
+    // The zoomed pane's program sees the whole window.
+    c.send_text("echo $(tput cols)x$(tput lines)-z").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("80x23-z").unwrap();
+    c.send_keys("C-b z").unwrap();
+    c.wait_for(|s| !s.text().contains("0:bash*Z")).unwrap();
+}
+
+#[test]
+fn every_preset_layout() {
+    let server = TestServer::new("layouts");
+    let mut c = session(&server, "l", 80, 24);
+    for n in 2..=4 {
+        keys_until(&server, &mut c, "C-b \"", |p| p.len() == n);
+        let _ = server.weft(&["select-layout", "tiled"]);
+    }
+    let check = |name: &str, ok: &dyn Fn(&[Value]) -> bool| {
+        let out = server.weft(&["select-layout", name]);
+        assert!(out.status.success(), "{out:?}");
+        let p = panes(&server);
+        assert!(
+            ok(&p),
+            "{name}: {:?}",
+            p.iter().map(geometry).collect::<Vec<_>>()
+        );
+    };
+    check("even-horizontal", &|p| {
+        p.iter().all(|x| x["rows"] == 23 && x["top"] == 0)
+    });
+    check("even-vertical", &|p| {
+        p.iter().all(|x| x["cols"] == 80 && x["left"] == 0)
+    });
+    check("main-horizontal", &|p| {
+        p[0]["cols"] == 80 && p[0]["rows"].as_u64().unwrap() > 11
+    });
+    check("main-vertical", &|p| {
+        p[0]["rows"] == 23 && p[0]["cols"].as_u64().unwrap() > 40
+    });
+    check("tiled", &|p| {
+        p.iter()
+            .all(|x| x["cols"].as_u64().unwrap() < 41 && x["rows"].as_u64().unwrap() < 12)
+    });
+    let out = server.weft(&["select-layout", "diagonal"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_of(&out).contains("unknown layout"));
+    // C-b space cycles.
+    let before: Vec<_> = panes(&server).iter().map(geometry).collect();
+    c.send_keys("C-b Space").unwrap();
+    c.wait_for(|_| panes(&server).iter().map(geometry).collect::<Vec<_>>() != before)
+        .unwrap();
+}
+
+#[test]
+fn break_and_swap_panes() {
+    let server = TestServer::new("breakswap");
+    let mut c = session(&server, "b", 80, 24);
+    keys_until(&server, &mut c, "C-b %", |p| p.len() == 2);
+    let ids: Vec<String> = panes(&server)
+        .iter()
+        .map(|p| p["id"].as_str().unwrap().to_string())
+        .collect();
+    keys_until(&server, &mut c, "C-b }", |p| p[0]["id"] == ids[1].as_str());
+    c.send_keys("C-b !").unwrap();
+    c.wait_for(|_| json(&server, &["list-windows", "--json"]).len() == 2)
+        .unwrap();
+    c.wait_for_text("1:").unwrap();
+}
+
+#[test]
+fn kill_pane_and_window_ask_first() {
+    let server = TestServer::new("kill");
+    let mut c = session(&server, "k", 80, 24);
+    keys_until(&server, &mut c, "C-b %", |p| p.len() == 2);
+    c.send_keys("C-b x").unwrap();
+    c.wait_for_text("kill-pane? (y/n)").unwrap();
+    keys_until(&server, &mut c, "y", |p| p.len() == 1);
+    c.send_keys("C-b c").unwrap();
+    c.wait_for(|_| json(&server, &["list-windows", "--json"]).len() == 2)
+        .unwrap();
+    c.send_keys("C-b &").unwrap();
+    c.wait_for_text("kill-window? (y/n)").unwrap();
+    c.send_keys("n").unwrap();
+    c.send_keys("C-b &").unwrap();
+    c.wait_for_text("kill-window? (y/n)").unwrap();
+    c.send_keys("y").unwrap();
+    c.wait_for(|_| json(&server, &["list-windows", "--json"]).len() == 1)
+        .unwrap();
+}
+
+#[test]
+fn client_resize_keeps_proportions() {
+    let server = TestServer::new("proportions");
+    let mut c = session(&server, "p", 100, 30);
+    let out = server.weft(&["split-window", "-h", "-p", "25"]);
+    assert!(out.status.success(), "{out:?}");
+    let before = panes(&server)[1]["cols"].as_u64().unwrap();
+    c.resize(200, 30).unwrap();
+    c.wait_for(|_| panes(&server)[1]["cols"].as_u64().unwrap() > before * 3 / 2)
+        .unwrap();
+    let after = panes(&server)[1]["cols"].as_u64().unwrap();
+    assert!(after.abs_diff(2 * before) <= 2, "{before} -> {after}");
+}
+
+#[test]
+fn an_exiting_pane_closes_and_the_last_ends_the_window() {
+    let server = TestServer::new("paneexit");
+    let mut c = session(&server, "e", 80, 24);
+    let out = server.weft(&["split-window", "-v", "--", "sh", "-c", "exit 0"]);
+    assert!(out.status.success());
+    c.wait_for(|_| panes(&server).len() == 1).unwrap();
+    let out = server.weft(&["new-window", "-n", "short", "--", "sh", "-c", "read x"]);
+    assert!(out.status.success());
+    c.wait_for_text("1:short*").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|s| !s.text().contains("short")).unwrap();
+}
+
+#[test]
+fn status_line_shows_session_windows_and_clock() {
+    let server = TestServer::new("status");
+    let mut c = session(&server, "work", 80, 24);
+    c.send_keys("C-b c").unwrap();
+    c.wait_for(|s| {
+        let last = s.row(23).map(|r| r.text()).unwrap_or_default();
+        last.starts_with("[work] 0:bash- 1:") && last.contains('*') && last.contains(':')
+    })
+    .unwrap();
+    let out = server.weft(&["rename-window", "-t", ":1", "editor"]);
+    assert!(out.status.success(), "{out:?}");
+    c.wait_for_text("1:editor*").unwrap();
+}
+
+#[test]
+fn config_errors_carry_line_numbers_and_the_rest_applies() {
+    let server = TestServer::new("config");
+    let conf = server.dir.join("weft.toml");
+    std::fs::write(
+        &conf,
+        "status = false\nbogus-option = 1\n[keys.prefix]\n\"|\" = \"split-window -h\"\n\"-\" = \"nonsense\"\n",
+    )
+    .unwrap();
+    let out = server.weft(&[
+        "-f",
+        conf.to_str().unwrap(),
+        "new",
+        "-d",
+        "-s",
+        "c",
+        "--",
+        "sleep",
+        "60",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let err = stderr_of(&out);
+    assert!(err.contains("weft.toml:2:"), "{err}");
+    assert!(
+        err.contains("weft.toml:5:") && err.contains("unknown command"),
+        "{err}"
+    );
+    let opts = stdout_of(&server.weft(&["show-options"]));
+    assert!(opts.contains("status off"), "{opts}");
+    let keys = stdout_of(&server.weft(&["list-keys"]));
+    assert!(
+        keys.contains("split-window -h") && keys.contains(" |"),
+        "{keys}"
+    );
+}
+
+#[test]
+fn reloading_the_config_applies_new_bindings() {
+    let server = TestServer::new("reload");
+    let conf = server.dir.join("weft.toml");
+    std::fs::write(&conf, "").unwrap();
+    let mut c = {
+        let mut args = vec!["-f", conf.to_str().unwrap(), "new", "-s", "r", "--"];
+        args.extend_from_slice(TEST_SHELL);
+        server.client(&args, 80, 24)
+    };
+    c.wait_for_text("$").unwrap();
+    std::fs::write(&conf, "[keys.prefix]\n\"|\" = \"split-window -h\"\n").unwrap();
+    let out = server.weft(&["source-file"]);
+    assert!(out.status.success(), "{out:?}");
+    keys_until(&server, &mut c, "C-b |", |p| p.len() == 2);
+}
+
+#[test]
+fn a_flood_in_one_pane_does_not_delay_echo_in_another() {
+    let server = TestServer::new("panefl");
+    let mut c = session(&server, "fl", 100, 30);
+    let out = server.weft(&[
+        "split-window",
+        "-h",
+        "--",
+        "sh",
+        "-c",
+        "yes weft-flood | head -c 30000000; echo FLOOD-DONE; sleep 60",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    keys_until(&server, &mut c, "C-b Left", |p| p[0]["active"] == true);
+    for i in 0..5 {
+        c.send_text(&format!("echo calm-$(({i}*13))")).unwrap();
+        c.send_keys("Enter").unwrap();
+        c.wait_for_text(&format!("calm-{}", i * 13)).unwrap();
+    }
+    c.wait_for_text("FLOOD-DONE").unwrap();
+}
