@@ -4,4 +4,5 @@
 
 mod panes;
 mod replay;
+mod scripting;
 mod sessions;

@@ -6,6 +6,7 @@
 //! different versions fail with a message that says what to do instead of hanging.
 
 mod codec;
+pub mod keynames;
 mod message;
 pub mod paths;
 

@@ -154,6 +154,15 @@ pub enum Reply {
         /// Session name.
         session: String,
     },
+    /// Output for stdout and stderr with an exit status (capture, wait).
+    Output {
+        /// For stdout.
+        stdout: String,
+        /// For stderr.
+        stderr: String,
+        /// Exit status.
+        code: u8,
+    },
     /// Refused or failed.
     Error {
         /// What went wrong, for the user.

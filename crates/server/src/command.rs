@@ -141,6 +141,54 @@ pub enum Command {
     },
     /// `show-options`.
     ShowOptions,
+    /// `send-keys [-l] [-H] [-t TARGET] KEY...`.
+    SendKeys {
+        /// Pane.
+        target: Option<String>,
+        /// Key names (or text with `-l`, hex bytes with `-H`).
+        keys: Vec<String>,
+        /// Send the words as literal text.
+        literal: bool,
+        /// Words are hex bytes.
+        hex: bool,
+    },
+    /// `capture [-t TARGET] [--ansi] [--json] [--scrollback N] [--join-wrapped]`.
+    Capture {
+        /// Pane.
+        target: Option<String>,
+        /// With escape sequences.
+        ansi: bool,
+        /// Cells as JSON.
+        json: bool,
+        /// History lines to include before the screen.
+        scrollback: usize,
+        /// Join soft-wrapped rows into one line.
+        join_wrapped: bool,
+    },
+    /// `wait -t TARGET (--text STR | --regex RE | --idle MS | --exit) [--after REV] [--timeout S]`.
+    Wait {
+        /// Pane.
+        target: Option<String>,
+        /// What to wait for.
+        until: WaitFor,
+        /// Only a screen newer than this revision counts.
+        after: u64,
+        /// Give up after this long.
+        timeout: std::time::Duration,
+    },
+}
+
+/// What `wait` waits for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WaitFor {
+    /// The screen contains this text.
+    Text(String),
+    /// The screen matches this regular expression.
+    Regex(String),
+    /// Nothing printed for this long.
+    Idle(std::time::Duration),
+    /// The program exited.
+    Exit,
 }
 
 /// Which window `select-window` means.
@@ -495,6 +543,103 @@ pub fn parse(words: &[String]) -> Result<Command, String> {
             path: rest.first().cloned(),
         },
         "show-options" | "show" => Command::ShowOptions,
+        "send-keys" | "send" => {
+            let a = split_args(name, rest, "t", "lH")?;
+            if a.positional.is_empty() {
+                return Err("send-keys: keys needed".into());
+            }
+            Command::SendKeys {
+                target: a.target(),
+                keys: a.positional.clone(),
+                literal: a.has('l'),
+                hex: a.has('H'),
+            }
+        }
+        "capture" | "capture-pane" | "capturep" => {
+            let mut target = None;
+            let (mut ansi, mut json, mut join_wrapped) = (false, false, false);
+            let mut scrollback = 0;
+            let mut i = 0;
+            while i < rest.len() {
+                match rest[i].as_str() {
+                    "-t" => {
+                        i += 1;
+                        target = Some(rest.get(i).ok_or("capture: -t needs a value")?.clone());
+                    }
+                    "--ansi" | "-e" => ansi = true,
+                    "--json" => json = true,
+                    "--join-wrapped" | "-J" => join_wrapped = true,
+                    "-p" => {}
+                    "--scrollback" | "-S" => {
+                        i += 1;
+                        let n = rest.get(i).ok_or("capture: --scrollback needs a number")?;
+                        scrollback = n
+                            .trim_start_matches('-')
+                            .parse()
+                            .map_err(|_| format!("capture: bad line count {n:?}"))?;
+                    }
+                    other => return Err(format!("capture: unknown argument {other:?}")),
+                }
+                i += 1;
+            }
+            Command::Capture {
+                target,
+                ansi,
+                json,
+                scrollback,
+                join_wrapped,
+            }
+        }
+        "wait" => {
+            let mut target = None;
+            let mut until = None;
+            let mut after = 0;
+            let mut timeout = std::time::Duration::from_secs(10);
+            let mut i = 0;
+            let value = |i: &mut usize, flag: &str| -> Result<String, String> {
+                *i += 1;
+                rest.get(*i)
+                    .cloned()
+                    .ok_or(format!("wait: {flag} needs a value"))
+            };
+            while i < rest.len() {
+                let flag = rest[i].clone();
+                match flag.as_str() {
+                    "-t" => target = Some(value(&mut i, "-t")?),
+                    "--text" => until = Some(WaitFor::Text(value(&mut i, "--text")?)),
+                    "--regex" => until = Some(WaitFor::Regex(value(&mut i, "--regex")?)),
+                    "--idle" => {
+                        let v = value(&mut i, "--idle")?;
+                        let ms: u64 = v
+                            .parse()
+                            .map_err(|_| format!("wait: bad --idle {v:?} (milliseconds)"))?;
+                        until = Some(WaitFor::Idle(std::time::Duration::from_millis(ms)));
+                    }
+                    "--exit" => until = Some(WaitFor::Exit),
+                    "--after" => {
+                        let v = value(&mut i, "--after")?;
+                        after = v.parse().map_err(|_| format!("wait: bad revision {v:?}"))?;
+                    }
+                    "--timeout" => {
+                        let v = value(&mut i, "--timeout")?;
+                        let secs: f64 = v
+                            .parse()
+                            .ok()
+                            .filter(|s: &f64| s.is_finite() && *s >= 0.0)
+                            .ok_or(format!("wait: bad --timeout {v:?} (seconds)"))?;
+                        timeout = std::time::Duration::from_secs_f64(secs.min(86_400.0));
+                    }
+                    other => return Err(format!("wait: unknown argument {other:?}")),
+                }
+                i += 1;
+            }
+            Command::Wait {
+                target,
+                until: until.ok_or("wait: one of --text --regex --idle --exit needed")?,
+                after,
+                timeout,
+            }
+        }
         other => return Err(format!("unknown command: {other}")),
     };
     Ok(cmd)

@@ -153,9 +153,8 @@ pub async fn serve(stream: UnixStream, ctx: ServerContext) {
             pane,
             session,
         } => {
-            let answer = cli_command(&ctx, &args, pane.as_deref(), session.as_deref()).await;
-            let r = match answer {
-                Ok(text) => Reply::Text { text },
+            let r = match cli_command(&ctx, &args, pane.as_deref(), session.as_deref()).await {
+                Ok(reply) => reply,
                 Err(message) => Reply::Error { message, code: 2 },
             };
             reply(&mut conn, r).await;
@@ -170,13 +169,14 @@ async fn cli_command(
     args: &[String],
     pane: Option<&str>,
     session: Option<&str>,
-) -> Result<String, String> {
+) -> Result<Reply, String> {
     let line = args.join(" ");
     let mut command = crate::command::parse(args)?;
+    let text = |text: String| Reply::Text { text };
     match command {
-        Command::SourceFile { path } => return source_file(ctx, path).await,
-        Command::ShowOptions => return Ok(ctx.config.borrow().describe()),
-        Command::ListKeys => return Ok(ctx.config.borrow().keys.describe().join("\n")),
+        Command::SourceFile { path } => return source_file(ctx, path).await.map(text),
+        Command::ShowOptions => return Ok(text(ctx.config.borrow().describe())),
+        Command::ListKeys => return Ok(text(ctx.config.borrow().keys.describe().join("\n"))),
         Command::Detach
         | Command::Refresh
         | Command::SendPrefix
@@ -195,7 +195,178 @@ async fn cli_command(
         *slot = rest;
     }
     let from = if target.is_none() { pane_hint } else { None };
-    handle.run(command, from).await
+    match command {
+        Command::SendKeys {
+            target,
+            keys,
+            literal,
+            hex,
+        } => {
+            let pane = handle.resolve_pane(target, from).await?;
+            let bytes = encode_send_keys(
+                &keys,
+                literal,
+                hex,
+                pane.shared.application_cursor.load(Ordering::Relaxed),
+            )?;
+            if !pane.send_input(Bytes::from(bytes)).await {
+                return Err("the pane's program is gone".into());
+            }
+            Ok(text(String::new()))
+        }
+        Command::Capture {
+            target,
+            ansi,
+            json,
+            scrollback,
+            join_wrapped,
+        } => {
+            let pane = handle.resolve_pane(target, from).await?;
+            let options = crate::capture::CaptureOptions {
+                ansi,
+                json,
+                scrollback,
+                join_wrapped,
+            };
+            let (screen, revision) = pane.capture(options).await.ok_or("the pane is gone")?;
+            Ok(Reply::Output {
+                stdout: screen,
+                stderr: format!("revision {revision}"),
+                code: 0,
+            })
+        }
+        Command::Wait {
+            target,
+            until,
+            after,
+            timeout,
+        } => {
+            let pane = handle.resolve_pane(target, from).await?;
+            let (stdout, code) = wait(&pane, &until, after, timeout).await?;
+            let stderr = if code == 0 {
+                String::new()
+            } else {
+                "weft wait: timed out; the screen is above".into()
+            };
+            Ok(Reply::Output {
+                stdout,
+                stderr,
+                code,
+            })
+        }
+        command => handle.run(command, from).await.map(text),
+    }
+}
+
+/// The bytes `send-keys` sends: key names encoded for the pane's cursor-key mode, literal text
+/// with `-l`, hex bytes with `-H`.
+fn encode_send_keys(
+    keys: &[String],
+    literal: bool,
+    hex: bool,
+    application_cursor: bool,
+) -> Result<Vec<u8>, String> {
+    if literal {
+        return Ok(keys.concat().into_bytes());
+    }
+    if hex {
+        return keys
+            .iter()
+            .map(|h| {
+                u8::from_str_radix(h.trim_start_matches("0x"), 16)
+                    .map_err(|_| format!("send-keys: bad hex byte {h:?}"))
+            })
+            .collect();
+    }
+    let mut out = Vec::new();
+    for key in keys {
+        match protocol::keynames::encode_key(key, application_cursor) {
+            Some(bytes) => out.extend_from_slice(&bytes),
+            None if (key.starts_with("C-") || key.starts_with("M-")) && key.len() > 2 => {
+                return Err(format!("send-keys: unknown key name {key:?}"))
+            }
+            None => out.extend_from_slice(key.as_bytes()),
+        }
+    }
+    Ok(out)
+}
+
+/// Waits on a pane's own change notifications (no polling) until `until` holds for a screen
+/// newer than `after`. Returns what to print and the exit status: the revision (or the exit
+/// code for `--exit`) and 0, or the last screen and 1 on timeout.
+async fn wait(
+    pane: &crate::pane::PaneHandle,
+    until: &crate::command::WaitFor,
+    after: u64,
+    timeout: Duration,
+) -> Result<(String, u8), String> {
+    use crate::command::WaitFor;
+    let regex = match until {
+        WaitFor::Regex(r) => {
+            Some(regex::Regex::new(r).map_err(|e| format!("wait: bad regex: {e}"))?)
+        }
+        _ => None,
+    };
+    let notify = Arc::new(tokio::sync::Notify::new());
+    pane.watch(&notify);
+    let deadline = tokio::time::Instant::now() + timeout;
+    let idle = match until {
+        WaitFor::Idle(d) => Some(*d),
+        _ => None,
+    };
+    let mut idle_at = idle.map(|d| tokio::time::Instant::now() + d);
+    let mut last_screen = String::new();
+    loop {
+        if let WaitFor::Exit = until {
+            if let Some(code) = pane.exit_code() {
+                return Ok((code.to_string(), 0));
+            }
+        } else if let Some((text, revision)) = pane
+            .capture(crate::capture::CaptureOptions::default())
+            .await
+        {
+            let met = revision > after
+                && match until {
+                    WaitFor::Text(t) => text.contains(t.as_str()),
+                    WaitFor::Regex(_) => regex.as_ref().is_some_and(|r| r.is_match(&text)),
+                    _ => false,
+                };
+            if met {
+                return Ok((revision.to_string(), 0));
+            }
+            last_screen = text;
+        } else if let Some(code) = pane.exit_code() {
+            let _ = code;
+            return Ok((last_screen, 1));
+        }
+        tokio::select! {
+            _ = notify.notified() => {
+                if let Some(d) = idle {
+                    idle_at = Some(tokio::time::Instant::now() + d);
+                }
+            }
+            _ = sleep_until_opt(idle_at) => {
+                let revision = pane.shared.seq.load(Ordering::Acquire);
+                if revision > after {
+                    return Ok((revision.to_string(), 0));
+                }
+                idle_at = idle.map(|d| tokio::time::Instant::now() + d);
+            }
+            _ = tokio::time::sleep_until(deadline) => {
+                if let Some((text, _)) = pane.capture(crate::capture::CaptureOptions::default()).await {
+                    last_screen = text;
+                }
+                return Ok((last_screen, 1));
+            }
+        }
+    }
+}
+
+async fn sleep_until_opt(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(t) => tokio::time::sleep_until(t).await,
+        None => std::future::pending().await,
+    }
 }
 
 /// The `-t` of a command, taken out.
@@ -217,7 +388,10 @@ fn target_slot(command: &mut Command) -> Option<&mut Option<String>> {
         | Command::BreakPane { target, .. }
         | Command::ListPanes { target, .. }
         | Command::ListWindows { target, .. }
-        | Command::SetOption { target, .. } => Some(target),
+        | Command::SetOption { target, .. }
+        | Command::SendKeys { target, .. }
+        | Command::Capture { target, .. }
+        | Command::Wait { target, .. } => Some(target),
         _ => None,
     }
 }

@@ -12,6 +12,7 @@
 //! Channels are bounded; capacities are named constants next to the code that uses them. The
 //! server wakes only for work: no timers tick while nothing happens.
 
+pub mod capture;
 pub mod command;
 pub mod config;
 mod connection;

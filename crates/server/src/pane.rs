@@ -68,6 +68,13 @@ pub enum PaneCommand {
     },
     /// End the program.
     Kill,
+    /// The screen as text, escapes or JSON, with its revision.
+    Capture {
+        /// How.
+        options: crate::capture::CaptureOptions,
+        /// The answer: output and revision.
+        reply: oneshot::Sender<(String, u64)>,
+    },
 }
 
 /// Pane state others may read without asking the pane task.
@@ -85,6 +92,10 @@ pub struct PaneShared {
     pub mouse_reporting: std::sync::atomic::AtomicU8,
     /// The program wants SGR (1006) mouse reports.
     pub mouse_sgr: AtomicBool,
+    /// The program wants application cursor keys (DECCKM).
+    pub application_cursor: AtomicBool,
+    /// The program's exit code once it exited, else -1.
+    pub exit_code: std::sync::atomic::AtomicI64,
     /// The program's pid.
     pub pid: Option<u32>,
     /// Size, packed as cols << 16 | rows.
@@ -168,6 +179,22 @@ impl PaneHandle {
         self.input.send(bytes).await.is_ok()
     }
 
+    /// The screen as text (or escapes, or JSON) and its revision; `None` once the pane is gone.
+    pub async fn capture(&self, options: crate::capture::CaptureOptions) -> Option<(String, u64)> {
+        let (reply, answer) = oneshot::channel();
+        self.commands
+            .send(PaneCommand::Capture { options, reply })
+            .await
+            .ok()?;
+        answer.await.ok()
+    }
+
+    /// The program's exit code, once it exited.
+    pub fn exit_code(&self) -> Option<i64> {
+        let code = self.shared.exit_code.load(Ordering::Acquire);
+        (code >= 0).then_some(code)
+    }
+
     /// Wakes `notify` whenever the pane changes.
     pub fn watch(&self, notify: &Arc<Notify>) {
         if let Ok(mut w) = self.shared.watchers.lock() {
@@ -212,6 +239,8 @@ pub fn spawn_pane(
         bracketed_paste: AtomicBool::new(false),
         mouse_reporting: std::sync::atomic::AtomicU8::new(0),
         mouse_sgr: AtomicBool::new(false),
+        application_cursor: AtomicBool::new(false),
+        exit_code: std::sync::atomic::AtomicI64::new(-1),
         pid: child.pid(),
         size: AtomicU64::new(u64::from(spec.cols) << 16 | u64::from(spec.rows)),
         wanted_size: AtomicU64::new(u64::from(spec.cols) << 16 | u64::from(spec.rows)),
@@ -354,6 +383,9 @@ impl PaneTask {
                 },
             }
         };
+        self.shared
+            .exit_code
+            .store(i64::from(status.code), Ordering::Release);
         // Show what the program printed last: read until the pty closes, or until a deadline
         // when a background job keeps it open.
         let deadline = tokio::time::Instant::now() + EXIT_DRAIN_GRACE;
@@ -371,6 +403,8 @@ impl PaneTask {
             }
         }
         self.stop.cancel();
+        // Waiters for the exit wake now.
+        self.shared.notify_watchers();
         if self.remain_on_exit && self.kill.is_some() {
             // Keep showing the screen, with the status, until the pane is killed.
             let note = match &status.signal {
@@ -415,6 +449,10 @@ impl PaneTask {
                 self.publish();
             }
             PaneCommand::Kill => self.request_kill(),
+            PaneCommand::Capture { options, reply } => {
+                let text = crate::capture::capture(&self.screen, &options);
+                let _ = reply.send((text, self.screen.seqno()));
+            }
         }
     }
 
@@ -467,6 +505,9 @@ impl PaneTask {
             modes.mouse_encoding == screen_model::MouseEncoding::Sgr,
             Ordering::Relaxed,
         );
+        self.shared
+            .application_cursor
+            .store(modes.application_cursor, Ordering::Relaxed);
         self.shared.notify_watchers();
     }
 

@@ -196,6 +196,15 @@ pub enum SessionCommand {
     },
     /// New settings after `source-file`.
     Options(SessionOptions),
+    /// The pane a target means (recently exited panes included, for `wait --exit`).
+    ResolvePane {
+        /// Target within the session.
+        target: Option<String>,
+        /// The pane the command comes from.
+        from: Option<u64>,
+        /// The answer.
+        reply: oneshot::Sender<Result<PaneHandle, String>>,
+    },
 }
 
 /// A handle on a session task.
@@ -233,6 +242,26 @@ impl SessionHandle {
             .send(SessionCommand::Run {
                 command,
                 pane,
+                reply,
+            })
+            .await
+        {
+            return Err("the session ended".into());
+        }
+        answer.await.map_err(|_| "the session ended".to_string())?
+    }
+
+    /// The pane a target within this session means.
+    pub async fn resolve_pane(
+        &self,
+        target: Option<String>,
+        from: Option<u64>,
+    ) -> Result<PaneHandle, String> {
+        let (reply, answer) = oneshot::channel();
+        if !self
+            .send(SessionCommand::ResolvePane {
+                target,
+                from,
                 reply,
             })
             .await
@@ -315,7 +344,12 @@ struct SessionTask {
     options: SessionOptions,
     exits: mpsc::Sender<(u64, ExitStatus)>,
     generation: u64,
+    /// Panes whose program exited recently, newest last (for `wait --exit`).
+    dead: std::collections::VecDeque<PaneHandle>,
 }
+
+/// Exited panes remembered for `wait --exit`.
+const DEAD_PANES_KEPT: usize = 32;
 
 /// Starts a session with its first window. `ended` hears the session id when it ends.
 pub fn spawn_session(
@@ -363,6 +397,7 @@ pub fn spawn_session(
         options: spec.options,
         exits: exit_tx,
         generation: 0,
+        dead: std::collections::VecDeque::new(),
     };
     task.new_window(None, spec.command, spec.cwd, false)?;
     tokio::spawn(task.run(command_rx, exit_rx, ended));
@@ -520,7 +555,12 @@ impl SessionTask {
 
     /// Removes a pane whose program ended; empty windows close.
     fn pane_gone(&mut self, pane: u64) {
-        self.panes.remove(&pane);
+        if let Some(handle) = self.panes.remove(&pane) {
+            if self.dead.len() == DEAD_PANES_KEPT {
+                self.dead.pop_front();
+            }
+            self.dead.push_back(handle);
+        }
         let Some(wpos) = self
             .windows
             .iter()
@@ -632,7 +672,30 @@ impl SessionTask {
                 let _ = reply.send(result);
             }
             SessionCommand::HasPane { pane, reply } => {
-                let _ = reply.send(self.panes.contains_key(&pane));
+                let known =
+                    self.panes.contains_key(&pane) || self.dead.iter().any(|p| p.id() == pane);
+                let _ = reply.send(known);
+            }
+            SessionCommand::ResolvePane {
+                target,
+                from,
+                reply,
+            } => {
+                let dead = target
+                    .as_deref()
+                    .and_then(|t| t.strip_prefix('%'))
+                    .and_then(|n| n.parse::<u64>().ok())
+                    .and_then(|id| self.dead.iter().find(|p| p.id() == id).cloned());
+                let result = match dead {
+                    Some(p) => Ok(p),
+                    None => self.find_pane(target.as_deref(), from).and_then(|(_, id)| {
+                        self.panes
+                            .get(&id)
+                            .cloned()
+                            .ok_or(format!("can't find pane: %{id}"))
+                    }),
+                };
+                let _ = reply.send(result);
             }
             SessionCommand::Options(options) => {
                 self.options = options;

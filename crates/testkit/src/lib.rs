@@ -14,10 +14,9 @@
 //! term.wait_exit().unwrap();
 //! ```
 
-mod keys;
 mod terminal;
 
-pub use keys::{encode_keys, KeyError};
+pub use protocol::keynames::{encode_keys, KeyError};
 pub use screen_model::Screen;
 pub use terminal::{Exit, TestTerminal, TestTerminalBuilder, WaitError};
 

@@ -1,6 +1,6 @@
 //! The test terminal itself.
 
-use crate::keys::{encode_keys, KeyError};
+use protocol::keynames::{encode_keys, KeyError};
 use pty_io::{ChildProcess, ExitStatus, Pty, PtyReader, PtyWriter, SpawnOptions, READ_CHUNK_BYTES};
 use screen_model::Screen;
 use std::ffi::OsString;
@@ -156,6 +156,23 @@ impl TestTerminal {
             },
             timeout: DEFAULT_TIMEOUT,
         }
+    }
+
+    /// A weft client attached to `target` on the server at `socket`, at 80x24 (change with
+    /// [`TestTerminalBuilder::size`]): the session as a user's terminal shows it.
+    pub fn attach(
+        weft: impl Into<OsString>,
+        socket: impl Into<OsString>,
+        target: &str,
+    ) -> TestTerminalBuilder {
+        TestTerminal::spawn([
+            weft.into(),
+            "-S".into(),
+            socket.into(),
+            "attach".into(),
+            "-t".into(),
+            target.into(),
+        ])
     }
 
     /// The screen as the program left it so far.

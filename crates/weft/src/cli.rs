@@ -32,7 +32,7 @@ pub enum Command {
     Attach(AttachArgs),
     /// List sessions.
     #[command(visible_alias = "list-sessions")]
-    Ls,
+    Ls(LsArgs),
     /// End a session and its programs.
     KillSession(TargetArgs),
     /// End every session and the server; returns once the server is gone.
@@ -108,6 +108,14 @@ pub enum Command {
     /// Reload the configuration file: source-file [PATH].
     #[command(visible_alias = "source")]
     SourceFile(RawArgs),
+    /// Type keys into a pane: send-keys [-l] [-H] [-t TARGET] KEY... (tmux key names).
+    #[command(visible_alias = "send")]
+    SendKeys(RawArgs),
+    /// Print a pane's screen: capture [-t TARGET] [--ansi] [--json] [--scrollback N] [--join-wrapped].
+    #[command(visible_alias = "capture-pane")]
+    Capture(RawArgs),
+    /// Wait for a pane: wait -t TARGET (--text STR | --regex RE | --idle MS | --exit) [--after REV] [--timeout S].
+    Wait(RawArgs),
     /// Run the server (started by weft itself).
     #[command(name = "__server", hide = true)]
     Server,
@@ -161,6 +169,14 @@ pub struct AttachArgs {
     /// Read-only: keys other than the prefix bindings are ignored.
     #[arg(short = 'r')]
     pub read_only: bool,
+}
+
+/// Arguments of `weft ls`.
+#[derive(Args, Debug)]
+pub struct LsArgs {
+    /// JSON output.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// A required `-t`.

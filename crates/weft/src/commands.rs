@@ -128,6 +128,17 @@ async fn simple(conn: &mut Conn, request: Request) -> Result<u8, ClientError> {
             }
             Ok(0)
         }
+        Reply::Output {
+            stdout,
+            stderr,
+            code,
+        } => {
+            println!("{stdout}");
+            if !stderr.is_empty() {
+                eprintln!("{stderr}");
+            }
+            Ok(code)
+        }
         Reply::Error { message, code } => Err(ClientError::Refused { message, code }),
     }
 }
@@ -196,8 +207,19 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
             let attach = attach_params(args.target.clone(), args.read_only);
             attach_and_run(conn, Request::Attach(attach)).await
         }
-        Some(Command::Ls) => {
+        Some(Command::Ls(args)) => {
             let mut conn = client::connect(&socket, VERSION).await?;
+            if args.json {
+                match client::request(&mut conn, Request::ListSessions).await? {
+                    Reply::Sessions { sessions } => {
+                        let json = serde_json::to_string(&sessions)
+                            .map_err(|e| ClientError::Lost(e.to_string()))?;
+                        println!("{json}");
+                        return Ok(0);
+                    }
+                    other => return Err(ClientError::Lost(format!("unexpected {other:?}"))),
+                }
+            }
             simple(&mut conn, Request::ListSessions).await
         }
         Some(Command::KillSession(t)) => {
@@ -268,6 +290,9 @@ pub fn raw_command(command: &Command) -> Option<Vec<String>> {
         Command::ShowOptions(a) => ("show-options", a),
         Command::ListKeys(a) => ("list-keys", a),
         Command::SourceFile(a) => ("source-file", a),
+        Command::SendKeys(a) => ("send-keys", a),
+        Command::Capture(a) => ("capture", a),
+        Command::Wait(a) => ("wait", a),
         _ => return None,
     };
     let mut words = vec![name.to_string()];

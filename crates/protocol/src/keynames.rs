@@ -1,4 +1,5 @@
 //! tmux key names to bytes: `Enter`, `Escape`, `C-c`, `M-x`, `Up`, `F1`, `PageDown`, ...
+//! Shared by `weft send-keys` and the test kit.
 
 /// A key name this module does not know.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,0 +1,281 @@
+//! Driving weft without a terminal: send-keys, capture, wait, JSON listings, the test kit.
+
+use serde_json::Value;
+use testkit::TestTerminal;
+use weft_tests::{stdout_of, TestServer, TEST_SHELL};
+
+fn detached(server: &TestServer, name: &str) {
+    let mut args = vec!["new", "-d", "-s", name, "-x", "80", "-y", "24", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let out = server.weft(&args);
+    assert!(out.status.success(), "{out:?}");
+    let out = server.weft(&["wait", "-t", name, "--text", "$"]);
+    assert!(out.status.success(), "{out:?}");
+}
+
+fn revision(out: &std::process::Output) -> u64 {
+    stdout_of(out)
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("{out:?}"))
+}
+
+#[test]
+fn send_printf_and_wait_for_its_output() {
+    let server = TestServer::new("printf");
+    detached(&server, "p");
+    let out = server.weft(&[
+        "send-keys",
+        "-t",
+        "p",
+        "printf '%s-%s\\n' left right",
+        "Enter",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let out = server.weft(&["wait", "-t", "p", "--text", "left-right"]);
+    assert!(out.status.success(), "{out:?}");
+    let screen = stdout_of(&server.weft(&["capture", "-t", "p"]));
+    assert!(screen.lines().any(|l| l == "left-right"), "{screen}");
+}
+
+#[test]
+fn wait_after_a_keystroke_sees_only_newer_screens() {
+    let server = TestServer::new("after");
+    detached(&server, "a");
+    let cap = server.weft(&["capture", "-t", "a"]);
+    let rev: u64 = String::from_utf8_lossy(&cap.stderr)
+        .trim()
+        .strip_prefix("revision ")
+        .unwrap()
+        .parse()
+        .unwrap();
+    // The prompt is already there, but only a screen after the keystroke counts.
+    let out = server.weft(&["send-keys", "-t", "a", "x"]);
+    assert!(out.status.success());
+    let out = server.weft(&[
+        "wait",
+        "-t",
+        "a",
+        "--text",
+        "$",
+        "--after",
+        &rev.to_string(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(revision(&out) > rev);
+    assert!(stdout_of(&server.weft(&["capture", "-t", "a"])).contains("$ x"));
+}
+
+#[test]
+fn keys_sent_during_a_flood_all_arrive_in_order() {
+    let server = TestServer::new("order");
+    // The program floods its terminal while it reads; it checks the order itself, stops the
+    // flood, and prints its verdict.
+    let script = "yes flood | head -c 20000000 & FL=$!; i=0; ok=1; \
+        while read line; do [ \"$line\" = END ] && break; [ \"$line\" = \"k$i\" ] || ok=0; i=$((i+1)); done; \
+        kill $FL 2>/dev/null; wait; echo RESULT count=$i ok=$ok; sleep 60";
+    let out = server.weft(&[
+        "new", "-d", "-s", "o", "-x", "80", "-y", "24", "--", "sh", "-c", script,
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    for i in 0..200 {
+        let out = server.weft(&["send-keys", "-t", "o", &format!("k{i}"), "Enter"]);
+        assert!(out.status.success(), "{out:?}");
+    }
+    let out = server.weft(&["send-keys", "-t", "o", "END", "Enter"]);
+    assert!(out.status.success());
+    let out = server.weft(&["wait", "-t", "o", "--text", "RESULT", "--timeout", "60"]);
+    assert!(out.status.success(), "{out:?}");
+    let screen = stdout_of(&server.weft(&["capture", "-t", "o"]));
+    assert!(screen.contains("RESULT count=200 ok=1"), "{screen}");
+}
+
+#[test]
+fn a_timeout_exits_1_and_prints_the_screen() {
+    let server = TestServer::new("timeout");
+    detached(&server, "t");
+    let out = server.weft(&[
+        "wait",
+        "-t",
+        "t",
+        "--text",
+        "never-there",
+        "--timeout",
+        "0.3",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(stdout_of(&out).contains('$'), "{out:?}");
+    let out = server.weft(&["wait", "-t", "t", "--bogus"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = server.weft(&["send-keys", "-t", "nowhere", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn idle_and_exit_waits() {
+    let server = TestServer::new("idleexit");
+    let out = server.weft(&[
+        "new",
+        "-d",
+        "-s",
+        "i",
+        "--",
+        "sh",
+        "-c",
+        "echo start; read x; exit 3",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let out = server.weft(&["wait", "-t", "i", "--idle", "200"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout_of(&server.weft(&["capture", "-t", "i"])).contains("start"));
+    // Keep a second pane so the session outlives the first.
+    let out = server.weft(&["split-window", "-d", "-t", "i", "--", "sleep", "60"]);
+    assert!(out.status.success(), "{out:?}");
+    let pane = {
+        let panes: Value = serde_json::from_str(&stdout_of(&server.weft(&[
+            "list-panes",
+            "-t",
+            "i",
+            "--json",
+        ])))
+        .unwrap();
+        panes[0]["id"].as_str().unwrap().to_string()
+    };
+    let waiter = {
+        let weft = weft_tests::weft_binary();
+        let socket = server.socket.clone();
+        let pane = pane.clone();
+        std::thread::spawn(move || {
+            std::process::Command::new(weft)
+                .args([
+                    "-S".as_ref(),
+                    socket.as_os_str(),
+                    "wait".as_ref(),
+                    "-t".as_ref(),
+                    pane.as_ref(),
+                    "--exit".as_ref(),
+                ])
+                .output()
+                .unwrap()
+        })
+    };
+    let out = server.weft(&["send-keys", "-t", &pane, "Enter"]);
+    assert!(out.status.success(), "{out:?}");
+    let out = waiter.join().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(stdout_of(&out).trim(), "3");
+    // Exited panes are remembered for a while.
+    let out = server.weft(&["wait", "-t", &pane, "--exit"]);
+    assert_eq!(stdout_of(&out).trim(), "3", "{out:?}");
+}
+
+#[test]
+fn json_output_has_the_documented_fields() {
+    let server = TestServer::new("json");
+    detached(&server, "j");
+    let sessions: Value =
+        serde_json::from_str(&stdout_of(&server.weft(&["ls", "--json"]))).unwrap();
+    for field in [
+        "id", "name", "clients", "cols", "rows", "created", "windows", "panes",
+    ] {
+        assert!(!sessions[0][field].is_null(), "{field}: {sessions}");
+    }
+    assert!(sessions[0]["id"].as_str().unwrap().starts_with('$'));
+    let windows: Value = serde_json::from_str(&stdout_of(&server.weft(&[
+        "list-windows",
+        "-t",
+        "j",
+        "--json",
+    ])))
+    .unwrap();
+    for field in [
+        "id", "index", "name", "session", "panes", "active", "zoomed", "cols", "rows",
+    ] {
+        assert!(!windows[0][field].is_null(), "{field}: {windows}");
+    }
+    assert!(windows[0]["id"].as_str().unwrap().starts_with('@'));
+    let panes: Value = serde_json::from_str(&stdout_of(&server.weft(&[
+        "list-panes",
+        "-t",
+        "j",
+        "--json",
+    ])))
+    .unwrap();
+    for field in [
+        "id", "index", "window", "session", "cols", "rows", "left", "top", "active", "pid", "title",
+    ] {
+        assert!(!panes[0][field].is_null(), "{field}: {panes}");
+    }
+    let screen: Value =
+        serde_json::from_str(&stdout_of(&server.weft(&["capture", "-t", "j", "--json"]))).unwrap();
+    for field in [
+        "cols", "rows", "cursor", "modes", "title", "screen", "revision",
+    ] {
+        assert!(!screen[field].is_null(), "{field}");
+    }
+    assert_eq!(screen["screen"][0]["cells"][0]["text"], "$");
+}
+
+#[test]
+fn capture_with_escapes_scrollback_and_joined_lines() {
+    let server = TestServer::new("capture");
+    let out = server.weft(&[
+        "new", "-d", "-s", "c", "-x", "20", "-y", "5", "--", "sh", "-c",
+        "seq 1 30; printf '\\033[31mred\\033[0m '; printf '%s' abcdefghijklmnopqrstuvwxyz0123; sleep 60",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let out = server.weft(&["wait", "-t", "c", "--text", "0123"]);
+    assert!(out.status.success(), "{out:?}");
+    let ansi = stdout_of(&server.weft(&["capture", "-t", "c", "--ansi"]));
+    assert!(ansi.contains("\x1b[0;31mred\x1b[0m"), "{ansi:?}");
+    let history = stdout_of(&server.weft(&["capture", "-t", "c", "--scrollback", "100"]));
+    assert!(history.starts_with("1\n2\n3\n"), "{history}");
+    let joined = stdout_of(&server.weft(&["capture", "-t", "c", "--join-wrapped"]));
+    assert!(
+        joined.contains("abcdefghijklmnopqrstuvwxyz0123"),
+        "{joined}"
+    );
+}
+
+#[test]
+fn the_test_kit_drives_less() {
+    // A real program, the way docs/testing-tui-programs.md shows.
+    let file = std::env::temp_dir().join(format!("weft-less-{}.txt", std::process::id()));
+    let text: String = (1..=200).map(|i| format!("line {i}\n")).collect();
+    std::fs::write(&file, text).unwrap();
+    let mut term = TestTerminal::spawn(["less", file.to_str().unwrap()])
+        .size(80, 24)
+        .env("LESS", "")
+        .env("TERM", "xterm-256color")
+        .start()
+        .unwrap();
+    term.wait_for_text("line 1").unwrap();
+    assert_eq!(term.screen().row(0).unwrap().text(), "line 1");
+    term.send_keys("G").unwrap();
+    term.wait_for_text("line 200").unwrap();
+    term.send_keys("g").unwrap();
+    term.wait_for(|s| s.row(0).is_some_and(|r| r.text() == "line 1"))
+        .unwrap();
+    term.send_text("/line 150").unwrap();
+    term.send_keys("Enter").unwrap();
+    term.wait_for(|s| s.row(0).is_some_and(|r| r.text() == "line 150"))
+        .unwrap();
+    term.send_keys("q").unwrap();
+    assert_eq!(term.wait_exit().unwrap().code, 0);
+    std::fs::remove_file(&file).ok();
+}
+
+#[test]
+fn the_test_kit_attaches_to_a_real_server() {
+    let server = TestServer::new("kitattach");
+    detached(&server, "k");
+    let out = server.weft(&["send-keys", "-t", "k", "echo attached-$((3*3))", "Enter"]);
+    assert!(out.status.success());
+    let mut term = TestTerminal::attach(weft_tests::weft_binary(), &server.socket, "k")
+        .size(80, 24)
+        .start()
+        .unwrap();
+    term.wait_for_text("attached-9").unwrap();
+    term.send_keys("C-b d").unwrap();
+    term.wait_exit().unwrap();
+}
