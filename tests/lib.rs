@@ -103,6 +103,17 @@ impl TestServer {
         cmd.stdin(Stdio::null()).output().expect("run weft")
     }
 
+    /// `weft -S socket ARGS...` run to completion with extra environment (for a server it
+    /// starts).
+    pub fn weft_env(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
+        let mut cmd = Command::new(weft_binary());
+        cmd.arg("-S").arg(&self.socket).args(args);
+        for (k, v) in TEST_ENV.iter().chain(env) {
+            cmd.env(k, v);
+        }
+        cmd.stdin(Stdio::null()).output().expect("run weft")
+    }
+
     /// `weft -S socket ARGS...` in a test terminal of the given size (a user at a terminal).
     pub fn client(&self, args: &[&str], cols: u16, rows: u16) -> testkit::TestTerminal {
         let mut argv: Vec<std::ffi::OsString> = vec![weft_binary().into(), "-S".into()];

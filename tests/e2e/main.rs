@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers may panic on failure.
 
+mod diag;
 mod panes;
 mod replay;
 mod scripting;

@@ -86,6 +86,13 @@ pub enum Request {
         /// Session name or `$id`.
         target: Option<String>,
     },
+    /// `weft diag`: the figures as JSON, for one session or all.
+    Diag {
+        /// Session name.
+        session: Option<String>,
+        /// Start a new measuring window afterwards.
+        reset: bool,
+    },
     /// A window or pane command (`split-window -h -t main`, ...), as words.
     Command {
         /// The command and its arguments.

@@ -25,6 +25,7 @@ use tokio::net::UnixStream;
 use tokio::sync::{mpsc, watch};
 use tokio_util::codec::Framed;
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 /// What a connection needs from the server.
 #[derive(Clone, Debug)]
@@ -39,6 +40,8 @@ pub struct ServerContext {
     pub version: String,
     /// The configuration in force (replaced by `source-file`).
     pub config: watch::Receiver<Arc<Config>>,
+    /// Figures for `weft diag`.
+    pub metrics: Arc<crate::metrics::MetricsRegistry>,
 }
 
 type Conn = Framed<UnixStream, FrameCodec>;
@@ -147,6 +150,11 @@ pub async fn serve(stream: UnixStream, ctx: ServerContext) {
         }
         Request::Refresh { target } => {
             for_sessions(&mut conn, &ctx, target, SessionKind::Refresh).await
+        }
+        Request::Diag { session, reset } => {
+            let report = ctx.metrics.report(session.as_deref(), reset);
+            let text = serde_json::to_string(&report).unwrap_or_default();
+            reply(&mut conn, Reply::Text { text }).await;
         }
         Request::Command {
             args,
@@ -1001,6 +1009,8 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
     .await;
 
     let stop = CancellationToken::new();
+    let client_metrics = Arc::new(crate::metrics::ClientMetrics::default());
+    ctx.metrics.add_client(client, &info.name, &client_metrics);
     let (frames_tx, mut frames_rx) = mpsc::channel(FRAME_CAPACITY);
     let (render_tx, render_rx) = mpsc::channel(RENDER_CONTROL_CAPACITY);
     let renderer = RenderTask {
@@ -1012,23 +1022,37 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
         control: render_rx,
         stop: stop.clone(),
         interval: ctx.frame_interval,
+        metrics: client_metrics.clone(),
     };
-    tokio::spawn(renderer.run());
+    tokio::spawn(
+        renderer
+            .run()
+            .instrument(tracing::info_span!("render", client)),
+    );
 
     let (mut sink, mut stream) = conn.split();
     // Writer: frames and exit notices to the socket.
     let writer_stop = stop.clone();
+    let writer_metrics = client_metrics.clone();
     let writer = tokio::spawn(async move {
         // Frames end when the renderer stops (the session may be ending); the exit notice
         // that explains why still comes on the control channel.
         let mut frames_open = true;
+        let mut idle_since = std::time::Instant::now();
         loop {
             tokio::select! {
                 frame = frames_rx.recv(), if frames_open => match frame {
                     Some(bytes) => {
+                        let started = std::time::Instant::now();
+                        writer_metrics.write.idle(started - idle_since);
+                        let len = bytes.len();
                         if sink.send(Message::Output(bytes)).await.is_err() {
                             break;
                         }
+                        writer_metrics.write.busy(started.elapsed());
+                        writer_metrics.write.item(len);
+                        tracing::trace!(bytes = len, "client write");
+                        idle_since = std::time::Instant::now();
                     }
                     None => frames_open = false,
                 },

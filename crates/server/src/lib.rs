@@ -20,6 +20,7 @@ pub mod ids;
 pub mod keys;
 pub mod layout;
 pub mod listener;
+pub mod metrics;
 pub mod pane;
 pub mod registry;
 pub mod render;

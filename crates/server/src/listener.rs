@@ -57,15 +57,18 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
     let shutdown = CancellationToken::new();
     let ids = Arc::new(IdAllocator::default());
     let (config_tx, config_rx) = tokio::sync::watch::channel(Arc::new(options.config.clone()));
+    let metrics = Arc::new(crate::metrics::MetricsRegistry::default());
     let registry = Registry::spawn(
         config_tx,
         ids.clone(),
         options.socket.clone(),
+        metrics.clone(),
         shutdown.clone(),
     );
     let ctx = ServerContext {
         registry,
         ids,
+        metrics,
         frame_interval: options.config.frame_interval,
         version: options.version.clone(),
         config: config_rx,

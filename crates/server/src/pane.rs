@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use tokio::sync::{mpsc, oneshot, Notify};
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 /// Chunks (up to 64 KiB each) read ahead of the pane task: enough to keep the reader busy while
 /// the screen parses, small enough that a flood holds at most 256 KiB per pane.
@@ -108,6 +109,8 @@ pub struct PaneShared {
     title: Mutex<String>,
     /// Renderers to wake on change.
     watchers: Mutex<Vec<Weak<Notify>>>,
+    /// Figures for `weft diag`.
+    pub metrics: Arc<crate::metrics::PaneMetrics>,
 }
 
 impl PaneShared {
@@ -175,7 +178,9 @@ impl PaneHandle {
     }
 
     /// Sends bytes to the program, waiting while its input is full. False once it is gone.
+    /// Starts the keystroke-to-echo clock.
     pub async fn send_input(&self, bytes: Bytes) -> bool {
+        self.shared.metrics.key_arrived();
         self.input.send(bytes).await.is_ok()
     }
 
@@ -218,6 +223,8 @@ pub struct PaneSpec {
     pub scrollback_lines: usize,
     /// Keep the pane (showing the exit status) after its program exits, until killed.
     pub remain_on_exit: bool,
+    /// Where `weft diag` finds the pane's figures, and the session it belongs to.
+    pub metrics: (Arc<crate::metrics::MetricsRegistry>, String),
 }
 
 /// Starts the program and the pane's tasks. `exited` gets the pane id and exit status once.
@@ -241,6 +248,7 @@ pub fn spawn_pane(
         mouse_sgr: AtomicBool::new(false),
         application_cursor: AtomicBool::new(false),
         exit_code: std::sync::atomic::AtomicI64::new(-1),
+        metrics: Arc::new(crate::metrics::PaneMetrics::default()),
         pid: child.pid(),
         size: AtomicU64::new(u64::from(spec.cols) << 16 | u64::from(spec.rows)),
         wanted_size: AtomicU64::new(u64::from(spec.cols) << 16 | u64::from(spec.rows)),
@@ -248,7 +256,13 @@ pub fn spawn_pane(
         title: Mutex::new(String::new()),
         watchers: Mutex::new(Vec::new()),
     });
-    tokio::spawn(read_pty(reader, output_tx, stop.clone()));
+    spec.metrics
+        .0
+        .add_pane(spec.id, &spec.metrics.1, &shared.metrics);
+    tokio::spawn(
+        read_pty(reader, output_tx, stop.clone(), shared.metrics.clone())
+            .instrument(tracing::info_span!("pty_read", pane = spec.id)),
+    );
     tokio::spawn(write_pty(writer, input_rx, stop.clone()));
     tokio::spawn(wait_child(child, exit_tx, kill_rx));
     let task = PaneTask {
@@ -266,7 +280,10 @@ pub fn spawn_pane(
         stop,
         remain_on_exit: spec.remain_on_exit,
     };
-    tokio::spawn(task.run(output_rx, command_rx, exit_rx, exited));
+    tokio::spawn(
+        task.run(output_rx, command_rx, exit_rx, exited)
+            .instrument(tracing::info_span!("pane", pane = spec.id)),
+    );
     Ok(PaneHandle {
         commands: command_tx,
         input: input_tx,
@@ -274,24 +291,38 @@ pub fn spawn_pane(
     })
 }
 
+/// A chunk of program output and when it was read (for bytes-to-screen latency).
+type Chunk = (Bytes, u64);
+
 /// Reads the pty into chunks; waits when the pane task is behind.
-async fn read_pty(mut reader: PtyReader, output: mpsc::Sender<Bytes>, stop: CancellationToken) {
+async fn read_pty(
+    mut reader: PtyReader,
+    output: mpsc::Sender<Chunk>,
+    stop: CancellationToken,
+    metrics: Arc<crate::metrics::PaneMetrics>,
+) {
     let mut buf = vec![0u8; READ_CHUNK_BYTES];
     loop {
+        let waited = std::time::Instant::now();
         let n = tokio::select! {
             _ = stop.cancelled() => return,
             n = reader.read_available(&mut buf) => n,
         };
+        let started = std::time::Instant::now();
+        metrics.pty_read.idle(started - waited);
         match n {
             Ok(0) | Err(_) => return,
             Ok(n) => {
-                if output
-                    .send(Bytes::copy_from_slice(&buf[..n]))
-                    .await
-                    .is_err()
-                {
+                let chunk = Bytes::copy_from_slice(&buf[..n]);
+                let read_at = crate::metrics::now_ns();
+                metrics.pty_read.item(n);
+                tracing::trace!(bytes = n, "pty read");
+                let copied = std::time::Instant::now();
+                metrics.pty_read.busy(copied - started);
+                if output.send((chunk, read_at)).await.is_err() {
                     return;
                 }
+                metrics.pty_read.blocked(copied.elapsed());
             }
         }
     }
@@ -354,13 +385,14 @@ struct PaneTask {
 impl PaneTask {
     async fn run(
         mut self,
-        mut output: mpsc::Receiver<Bytes>,
+        mut output: mpsc::Receiver<Chunk>,
         mut commands: mpsc::Receiver<PaneCommand>,
         mut exit: oneshot::Receiver<ExitStatus>,
         exited: mpsc::Sender<(u64, ExitStatus)>,
     ) {
         let mut output_open = true;
         let input = self.input.clone();
+        let mut idle_since = std::time::Instant::now();
         let status = loop {
             tokio::select! {
                 biased;
@@ -378,7 +410,11 @@ impl PaneTask {
                     }
                 }
                 chunk = output.recv(), if output_open => match chunk {
-                    Some(chunk) => self.apply(&chunk),
+                    Some((chunk, read_at)) => {
+                        self.shared.metrics.parse.idle(idle_since.elapsed());
+                        self.apply_output(&chunk, read_at);
+                        idle_since = std::time::Instant::now();
+                    }
                     None => output_open = false,
                 },
             }
@@ -392,7 +428,7 @@ impl PaneTask {
         while output_open {
             tokio::select! {
                 chunk = output.recv() => match chunk {
-                    Some(chunk) => self.apply(&chunk),
+                    Some((chunk, read_at)) => self.apply_output(&chunk, read_at),
                     None => output_open = false,
                 },
                 command = commands.recv() => match command {
@@ -462,6 +498,18 @@ impl PaneTask {
         }
     }
 
+    /// Program output read at `read_at`: parsed, timed, and shown to renderers.
+    fn apply_output(&mut self, chunk: &[u8], read_at: u64) {
+        let started = std::time::Instant::now();
+        self.apply(chunk);
+        let took = started.elapsed();
+        let m = &self.shared.metrics;
+        m.parse.busy(took);
+        m.parse.item(chunk.len());
+        m.output_applied(read_at);
+        tracing::trace!(bytes = chunk.len(), us = took.as_micros() as u64, "parse");
+    }
+
     /// Feeds output to the screen and tells renderers.
     fn apply(&mut self, chunk: &[u8]) {
         self.screen.feed(chunk);
@@ -469,6 +517,11 @@ impl PaneTask {
             let replies = self.screen.take_replies();
             if self.pending_replies.len() + replies.len() <= MAX_PENDING_REPLY_BYTES {
                 self.pending_replies.extend_from_slice(&replies);
+            } else {
+                self.shared
+                    .metrics
+                    .dropped_reply_bytes
+                    .fetch_add(replies.len() as u64, Ordering::Relaxed);
             }
         }
         for event in self.screen.take_events() {

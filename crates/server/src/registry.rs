@@ -50,6 +50,7 @@ impl Registry {
         config: watch::Sender<Arc<Config>>,
         ids: Arc<IdAllocator>,
         socket: std::path::PathBuf,
+        metrics: Arc<crate::metrics::MetricsRegistry>,
         shutdown: CancellationToken,
     ) -> Self {
         let (tx, rx) = mpsc::channel(REGISTRY_COMMAND_CAPACITY);
@@ -58,6 +59,7 @@ impl Registry {
             config,
             ids,
             socket,
+            metrics,
             sessions: Vec::new(),
             ended: ended_tx,
             shutdown,
@@ -156,6 +158,8 @@ struct RegistryTask {
     ids: Arc<IdAllocator>,
     /// The server's socket, for `$WEFT`.
     socket: std::path::PathBuf,
+    /// Figures for `weft diag`.
+    metrics: Arc<crate::metrics::MetricsRegistry>,
     /// Oldest first; the last is the most recently created or attached.
     sessions: Vec<SessionHandle>,
     ended: mpsc::Sender<u64>,
@@ -287,6 +291,7 @@ impl RegistryTask {
                 rows,
             },
             scrollback_lines: config.scrollback_lines,
+            metrics: self.metrics.clone(),
         };
         let handle = spawn_session(
             SessionSpec {

@@ -82,6 +82,8 @@ pub struct RenderTask {
     pub stop: CancellationToken,
     /// Frame interval while output streams.
     pub interval: Duration,
+    /// Figures for `weft diag`.
+    pub metrics: Arc<crate::metrics::ClientMetrics>,
 }
 
 /// When the clock in the status line next changes: the next minute boundary.
@@ -109,6 +111,8 @@ impl RenderTask {
         let mut chrome_dirty = true;
         let mut clock_at: Option<Instant> = None;
         let mut last_status = None;
+        let metrics = self.metrics.clone();
+        let mut idle_since = std::time::Instant::now();
         loop {
             {
                 let view = self.view.borrow_and_update();
@@ -189,30 +193,50 @@ impl RenderTask {
                     None => break,
                 },
                 _ = sleep_until_opt(deadline) => {
+                    metrics.render.idle(idle_since.elapsed());
                     // Wait for the client to take its last frame; changes meanwhile fold in.
-                    let permit = tokio::select! {
-                        _ = self.stop.cancelled() => break,
-                        permit = self.frames.reserve() => match permit {
-                            Ok(p) => p,
-                            Err(_) => break,
-                        },
+                    let waiting = std::time::Instant::now();
+                    let permit = match self.frames.try_reserve() {
+                        Ok(p) => p,
+                        Err(mpsc::error::TrySendError::Closed(_)) => break,
+                        Err(mpsc::error::TrySendError::Full(_)) => {
+                            metrics.frames_skipped.fetch_add(1, Ordering::Relaxed);
+                            tokio::select! {
+                                _ = self.stop.cancelled() => break,
+                                permit = self.frames.reserve() => match permit {
+                                    Ok(p) => p,
+                                    Err(_) => break,
+                                },
+                            }
+                        }
                     };
+                    let started = std::time::Instant::now();
+                    metrics.render.blocked(started - waiting);
                     let view = self.view.borrow().clone();
                     let config = self.config.borrow().clone();
-                    if !compose(&view, &mut frame, &mut seen).await {
+                    let Some(changed) = compose(&view, &mut frame, &mut seen).await else {
+                        idle_since = std::time::Instant::now();
                         continue;
-                    }
+                    };
                     // Borders and the status line only when they change; overlays and modes every
                     // frame (pane updates set the cursor and modes, and may cover the lines).
                     draw_chrome(&view, &mut frame, overlay.as_ref(), &config, chrome_dirty);
                     chrome_dirty = false;
+                    render_delay().await;
                     let bytes = renderer.render(&mut frame);
                     pacer.on_frame(Instant::now().into_std());
                     deadline = None;
+                    metrics.render.busy(started.elapsed());
                     if !bytes.is_empty() {
                         stats.frames += 1;
+                        metrics.render.item(bytes.len());
+                        tracing::trace!(bytes = bytes.len(), panes = changed.len(), "frame");
                         permit.send(Bytes::from(bytes));
+                        for pane in &changed {
+                            pane.shared.metrics.shown(&metrics);
+                        }
                     }
+                    idle_since = std::time::Instant::now();
                 }
             }
         }
@@ -230,15 +254,22 @@ async fn sleep_until_opt(deadline: Option<Instant>) {
     }
 }
 
-/// Updates `frame` with what changed in the view's panes since the revisions in `seen`.
-/// Returns false when a pane is gone mid-way (the view is about to change).
-async fn compose(view: &View, frame: &mut Frame, seen: &mut HashMap<u64, u64>) -> bool {
+/// Updates `frame` with what changed in the view's panes since the revisions in `seen`;
+/// returns the panes whose changes it shows, or `None` when a pane is gone mid-way (the view is
+/// about to change).
+async fn compose(
+    view: &View,
+    frame: &mut Frame,
+    seen: &mut HashMap<u64, u64>,
+) -> Option<Vec<PaneHandle>> {
     let mut cursor_set = false;
+    let mut changed = Vec::new();
     for (pane, rect) in &view.panes {
         let since = seen.get(&pane.id()).copied().unwrap_or(0);
-        let Some(snapshot) = snapshot_of(pane, since).await else {
-            return false;
-        };
+        let snapshot = snapshot_of(pane, since).await?;
+        if snapshot.seq > since {
+            changed.push(pane.clone());
+        }
         let (col0, row0) = (usize::from(rect.col), usize::from(rect.row));
         let width = usize::from(rect.cols).min(snapshot.cols);
         for (r, cells) in &snapshot.changed {
@@ -256,7 +287,22 @@ async fn compose(view: &View, frame: &mut Frame, seen: &mut HashMap<u64, u64>) -
     if !cursor_set {
         frame.cursor = None;
     }
-    true
+    Some(changed)
+}
+
+/// A delay added before each frame when `WEFT_DIAG_RENDER_DELAY_MS` is set: a slow stage on
+/// purpose, to see (and test) how `weft diag` and traces report one.
+async fn render_delay() {
+    static DELAY: std::sync::OnceLock<Option<Duration>> = std::sync::OnceLock::new();
+    let delay = DELAY.get_or_init(|| {
+        std::env::var("WEFT_DIAG_RENDER_DELAY_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .map(Duration::from_millis)
+    });
+    if let Some(d) = delay {
+        tokio::time::sleep(*d).await; // deadline-ok: an injected delay, off unless asked for
+    }
 }
 
 async fn snapshot_of(pane: &PaneHandle, since: u64) -> Option<crate::pane::PaneSnapshot> {

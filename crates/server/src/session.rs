@@ -285,6 +285,8 @@ pub struct PaneTemplate {
     pub spawn: SpawnOptions,
     /// History lines.
     pub scrollback_lines: usize,
+    /// Where panes register their figures.
+    pub metrics: Arc<crate::metrics::MetricsRegistry>,
 }
 
 /// How to start a session.
@@ -495,6 +497,7 @@ impl SessionTask {
                 spawn,
                 scrollback_lines: self.template.scrollback_lines,
                 remain_on_exit: self.options.remain_on_exit,
+                metrics: (self.template.metrics.clone(), self.name.clone()),
             },
             self.exits.clone(),
         )

@@ -16,6 +16,10 @@ pub struct Cli {
     /// Configuration file (TOML) for a server this command starts.
     #[arg(short = 'f', value_name = "CONFIG")]
     pub config: Option<PathBuf>,
+    /// Write a Chrome trace-event file (Perfetto, chrome://tracing) from a server this command
+    /// starts; also `WEFT_TRACE=FILE`.
+    #[arg(long, value_name = "FILE", env = "WEFT_TRACE")]
+    pub trace: Option<PathBuf>,
     /// What to do; without one, attach to the most recent session or create one.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -116,6 +120,9 @@ pub enum Command {
     Capture(RawArgs),
     /// Wait for a pane: wait -t TARGET (--text STR | --regex RE | --idle MS | --exit) [--after REV] [--timeout S].
     Wait(RawArgs),
+    /// Where the time goes: per pane and per client, each stage's busy/idle/blocked time and
+    /// latency percentiles.
+    Diag(DiagArgs),
     /// Run the server (started by weft itself).
     #[command(name = "__server", hide = true)]
     Server,
@@ -169,6 +176,23 @@ pub struct AttachArgs {
     /// Read-only: keys other than the prefix bindings are ignored.
     #[arg(short = 'r')]
     pub read_only: bool,
+}
+
+/// Arguments of `weft diag`.
+#[derive(Args, Debug)]
+pub struct DiagArgs {
+    /// Only this session.
+    #[arg(short = 't', value_name = "SESSION")]
+    pub target: Option<String>,
+    /// Refresh in place once a second, like top.
+    #[arg(long)]
+    pub watch: bool,
+    /// JSON output.
+    #[arg(long)]
+    pub json: bool,
+    /// Start a new measuring window after printing.
+    #[arg(long)]
+    pub reset: bool,
 }
 
 /// Arguments of `weft ls`.

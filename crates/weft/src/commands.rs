@@ -60,6 +60,13 @@ fn server_start(cli: &Cli, socket: &std::path::Path) -> std::io::Result<ServerSt
                 .into(),
         );
     }
+    if let Some(trace) = &cli.trace {
+        args.push("--trace".into());
+        let absolute = std::env::current_dir()
+            .map(|d| d.join(trace))
+            .unwrap_or_else(|_| trace.clone());
+        args.push(absolute.into());
+    }
     args.push("__server".into());
     Ok(ServerStart {
         program: std::env::current_exe()?,
@@ -250,6 +257,7 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
             let target = t.target.clone().or_else(current_session);
             simple(&mut conn, Request::Refresh { target }).await
         }
+        Some(Command::Diag(args)) => crate::diag::run(&socket, args).await,
         Some(Command::Replay(_)) | Some(Command::Server) => Ok(0),
         Some(other) => {
             let Some(words) = raw_command(other) else {

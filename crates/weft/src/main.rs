@@ -2,8 +2,10 @@
 
 mod cli;
 mod commands;
+mod diag;
 mod replay;
 mod server_main;
+mod trace;
 
 use clap::Parser;
 use std::process::ExitCode;

@@ -27,6 +27,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
             return Ok(1);
         }
     };
+    let trace = crate::trace::init(cli.trace.as_deref());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(WORKER_THREADS)
         .thread_name("weft-server")
@@ -42,6 +43,9 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
             ready: Some(ready),
         }))
         .context("server")?;
+    if let Some(trace) = trace {
+        trace.finish();
+    }
     Ok(0)
 }
 

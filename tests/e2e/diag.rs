@@ -1,0 +1,113 @@
+//! Latency diagnosis: `weft diag` figures under a known workload, and the trace file.
+
+use serde_json::Value;
+use weft_tests::{stdout_of, TestServer, TEST_SHELL};
+
+/// The delay injected before every frame, in milliseconds.
+const RENDER_DELAY_MS: f64 = 30.0;
+
+#[test]
+fn diag_shows_every_stage_the_injected_delay_and_a_slow_client() {
+    let server = TestServer::new("diag");
+    let trace = server.dir.join("trace.json");
+    let mut args = vec![
+        "--trace",
+        trace.to_str().unwrap(),
+        "new",
+        "-d",
+        "-s",
+        "d",
+        "-x",
+        "80",
+        "-y",
+        "24",
+        "--",
+    ];
+    args.extend_from_slice(TEST_SHELL);
+    let out = server.weft_env(&args, &[("WEFT_DIAG_RENDER_DELAY_MS", "30")]);
+    assert!(out.status.success(), "{out:?}");
+
+    let mut typing = testkit::TestTerminal::attach(weft_tests::weft_binary(), &server.socket, "d")
+        .size(80, 24)
+        .start()
+        .unwrap();
+    typing.wait_for_text("$").unwrap();
+    for i in 0..5 {
+        typing.send_text(&format!("echo typed-$(({i}*7))")).unwrap();
+        typing.send_keys("Enter").unwrap();
+        typing.wait_for_text(&format!("typed-{}", i * 7)).unwrap();
+    }
+    // A second client that never reads while the program floods: its frames wait.
+    let stalled = testkit::TestTerminal::attach(weft_tests::weft_binary(), &server.socket, "d")
+        .size(80, 24)
+        .start()
+        .unwrap();
+    typing
+        .send_text("yes weft-diag-flood | head -c 30000000; echo FLOOD-$((6*7))")
+        .unwrap();
+    typing.send_keys("Enter").unwrap();
+    typing.wait_for_text("FLOOD-42").unwrap();
+
+    let out = server.weft(&["diag", "--json"]);
+    assert!(out.status.success(), "{out:?}");
+    let report: Value = serde_json::from_str(&stdout_of(&out)).unwrap();
+    let pane = &report["panes"][0];
+    assert!(pane["pty_read"]["items"].as_u64().unwrap() > 0, "{pane}");
+    assert!(
+        pane["pty_read"]["bytes"].as_u64().unwrap() >= 30_000_000,
+        "{pane}"
+    );
+    assert!(pane["parse"]["busy_ms"].as_f64().unwrap() > 0.0, "{pane}");
+    let echo = &pane["keystroke_to_echo"];
+    assert!(echo["count"].as_u64().unwrap() > 0, "{echo}");
+    assert!(
+        echo["p50_ms"].as_f64().unwrap() >= RENDER_DELAY_MS * 0.8,
+        "{echo}"
+    );
+    assert!(
+        pane["bytes_to_screen"]["p50_ms"].as_f64().unwrap() >= RENDER_DELAY_MS * 0.8,
+        "{pane}"
+    );
+    let clients = report["clients"].as_array().unwrap();
+    assert_eq!(clients.len(), 2, "{report}");
+    for c in clients {
+        assert!(c["render"]["busy_ms"].as_f64().unwrap() > 0.0, "{c}");
+        assert!(c["render"]["items"].as_u64().unwrap() > 0, "{c}");
+        assert!(c["write"]["items"].as_u64().unwrap() > 0, "{c}");
+    }
+    assert!(
+        clients
+            .iter()
+            .any(|c| c["frames_skipped"].as_u64().unwrap() > 0),
+        "the stalled client skipped frames: {report}"
+    );
+    // The text form names every stage.
+    let table = stdout_of(&server.weft(&["diag"]));
+    for stage in [
+        "pty read",
+        "parse",
+        "render",
+        "client write",
+        "keystroke to echo",
+        "bytes to screen",
+    ] {
+        assert!(table.contains(stage), "{stage}: {table}");
+    }
+    drop(stalled);
+    drop(typing);
+    let out = server.weft(&["kill-server"]);
+    assert!(out.status.success());
+    let events: Value = serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+    let names: Vec<&str> = events
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["name"].as_str())
+        .collect();
+    for span in ["pane", "pty_read", "render"] {
+        assert!(names.iter().any(|n| n.starts_with(span)), "{span} missing");
+    }
+    for event in ["parse", "frame", "client write"] {
+        assert!(names.contains(&event), "{event} missing");
+    }
+}
