@@ -331,3 +331,24 @@ fn a_flood_in_one_pane_does_not_delay_echo_in_another() {
     }
     c.wait_for_text("FLOOD-DONE").unwrap();
 }
+
+#[test]
+fn the_wheel_scrolls_history_and_a_key_returns() {
+    let server = TestServer::new("wheel");
+    let mut c = session(&server, "w", 80, 24);
+    c.send_text("seq 1 100").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("100").unwrap();
+    // Two wheel steps up over the pane: history shows, with the position.
+    c.send_bytes(&mouse(64, 10, 10, true)).unwrap();
+    c.send_bytes(&mouse(64, 10, 10, true)).unwrap();
+    c.wait_for(|s| s.row(0).is_some_and(|r| r.text().contains("[6/")))
+        .unwrap();
+    // One step down, then any key: live again.
+    c.send_bytes(&mouse(65, 10, 10, true)).unwrap();
+    c.wait_for(|s| s.row(0).is_some_and(|r| r.text().contains("[3/")))
+        .unwrap();
+    c.send_keys("q").unwrap();
+    c.wait_for(|s| !s.text().contains("[3/")).unwrap();
+    assert!(c.screen().text().contains("100"));
+}

@@ -544,6 +544,9 @@ struct Drag {
     last: u16,
 }
 
+/// Lines one wheel step scrolls the history.
+const WHEEL_LINES: usize = 3;
+
 /// The per-client state of the terminal loop.
 struct ClientLoop {
     ctx: ServerContext,
@@ -556,6 +559,8 @@ struct ClientLoop {
     ui: Ui,
     drag: Option<Drag>,
     message_shown: bool,
+    /// Pane and lines scrolled into its history with the wheel.
+    scroll: Option<(u64, usize)>,
 }
 
 /// What the loop should do after an input.
@@ -620,6 +625,11 @@ impl ClientLoop {
             }
             Ui::Normal => {}
         }
+        if self.scroll.is_some() && !matches!(input, Input::Mouse(_)) {
+            // Any key leaves the history view (and is not typed).
+            self.set_scroll(None).await;
+            return After::Continue;
+        }
         match input {
             Input::Key { name, bytes } => {
                 let config = self.config.borrow().clone();
@@ -637,6 +647,17 @@ impl ClientLoop {
                 if let Some(line) = config.keys.root_table.get(&name) {
                     return self.run_line(line).await;
                 }
+                // Keys the terminal sent as CSI u reach programs in the legacy form they expect.
+                let bytes = if bytes.starts_with(b"\x1b[") && bytes.ends_with(b"u") {
+                    let app = self
+                        .view
+                        .borrow()
+                        .active_pane()
+                        .is_some_and(|p| p.shared.application_cursor.load(Ordering::Relaxed));
+                    protocol::keynames::encode_key(&name, app).map_or(bytes, Bytes::from)
+                } else {
+                    bytes
+                };
                 self.forward(bytes).await;
             }
             Input::Paste(text) => {
@@ -732,6 +753,22 @@ impl ClientLoop {
                 }
                 // Programs that asked for mouse reports get them, in their own coordinates.
                 let wants = pane.shared.mouse_reporting.load(Ordering::Relaxed);
+                if let Some(up) = event.wheel() {
+                    if wants == 0 && !pane.shared.alternate_screen.load(Ordering::Relaxed) {
+                        // The wheel scrolls the pane's history.
+                        let id = pane.id();
+                        let current = self.scroll.filter(|(p, _)| *p == id).map_or(0, |(_, o)| o);
+                        let offset = if up {
+                            current + WHEEL_LINES
+                        } else {
+                            current.saturating_sub(WHEEL_LINES)
+                        };
+                        let history = pane.history(0, 0).await.map_or(0, |(_, h)| h);
+                        let offset = offset.min(history);
+                        self.set_scroll((offset > 0).then_some((id, offset))).await;
+                        return;
+                    }
+                }
                 if wants != 0 && !self.read_only {
                     let motion_only = event.code & 32 != 0 && event.code & 3 == 3;
                     let drag = event.code & 32 != 0;
@@ -781,6 +818,19 @@ impl ClientLoop {
             }
             None => {}
         }
+    }
+
+    async fn set_scroll(&mut self, scroll: Option<(u64, usize)>) {
+        let (pane, offset) = match (scroll, self.scroll) {
+            (Some((p, o)), _) => (p, o),
+            (None, Some((p, _))) => (p, 0),
+            (None, None) => return,
+        };
+        self.scroll = scroll;
+        let _ = self
+            .render
+            .send(RenderControl::Scroll { pane, offset })
+            .await;
     }
 
     async fn run_line(&mut self, line: &str) -> After {
@@ -1081,6 +1131,7 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
         ui: Ui::Normal,
         drag: None,
         message_shown: false,
+        scroll: None,
     };
     let mut decoder = KeyDecoder::default();
     loop {

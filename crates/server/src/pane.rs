@@ -69,6 +69,16 @@ pub enum PaneCommand {
     },
     /// End the program.
     Kill,
+    /// `rows` rows ending `offset` lines above the live screen (history view), and how many
+    /// history lines there are.
+    History {
+        /// Lines above the bottom of the live screen.
+        offset: usize,
+        /// Rows wanted.
+        rows: usize,
+        /// The answer.
+        reply: oneshot::Sender<(Vec<Vec<Cell>>, usize)>,
+    },
     /// The screen as text, escapes or JSON, with its revision.
     Capture {
         /// How.
@@ -95,6 +105,8 @@ pub struct PaneShared {
     pub mouse_sgr: AtomicBool,
     /// The program wants application cursor keys (DECCKM).
     pub application_cursor: AtomicBool,
+    /// The alternate screen is shown (no history to scroll).
+    pub alternate_screen: AtomicBool,
     /// The program's exit code once it exited, else -1.
     pub exit_code: std::sync::atomic::AtomicI64,
     /// The program's pid.
@@ -194,6 +206,21 @@ impl PaneHandle {
         answer.await.ok()
     }
 
+    /// History view rows: `rows` rows ending `offset` lines above the live screen, and the
+    /// number of history lines.
+    pub async fn history(&self, offset: usize, rows: usize) -> Option<(Vec<Vec<Cell>>, usize)> {
+        let (reply, answer) = oneshot::channel();
+        self.commands
+            .send(PaneCommand::History {
+                offset,
+                rows,
+                reply,
+            })
+            .await
+            .ok()?;
+        answer.await.ok()
+    }
+
     /// The program's exit code, once it exited.
     pub fn exit_code(&self) -> Option<i64> {
         let code = self.shared.exit_code.load(Ordering::Acquire);
@@ -247,6 +274,7 @@ pub fn spawn_pane(
         mouse_reporting: std::sync::atomic::AtomicU8::new(0),
         mouse_sgr: AtomicBool::new(false),
         application_cursor: AtomicBool::new(false),
+        alternate_screen: AtomicBool::new(false),
         exit_code: std::sync::atomic::AtomicI64::new(-1),
         metrics: Arc::new(crate::metrics::PaneMetrics::default()),
         pid: child.pid(),
@@ -485,6 +513,33 @@ impl PaneTask {
                 self.publish();
             }
             PaneCommand::Kill => self.request_kill(),
+            PaneCommand::History {
+                offset,
+                rows,
+                reply,
+            } => {
+                let history = self.screen.scrollback().len();
+                let visible = self.screen.rows();
+                let total = history + visible;
+                let end = total.saturating_sub(offset.min(history));
+                let start = end.saturating_sub(rows);
+                let lines = (start..end)
+                    .map(|i| {
+                        if i < history {
+                            self.screen
+                                .scrollback_row(i)
+                                .map(|r| r.cells().to_vec())
+                                .unwrap_or_default()
+                        } else {
+                            self.screen
+                                .row(i - history)
+                                .map(|r| r.cells().to_vec())
+                                .unwrap_or_default()
+                        }
+                    })
+                    .collect();
+                let _ = reply.send((lines, history));
+            }
             PaneCommand::Capture { options, reply } => {
                 let text = crate::capture::capture(&self.screen, &options);
                 let _ = reply.send((text, self.screen.seqno()));
@@ -561,6 +616,9 @@ impl PaneTask {
         self.shared
             .application_cursor
             .store(modes.application_cursor, Ordering::Relaxed);
+        self.shared
+            .alternate_screen
+            .store(self.screen.is_alternate_screen(), Ordering::Relaxed);
         self.shared.notify_watchers();
     }
 

@@ -53,6 +53,13 @@ pub enum RenderControl {
     Redraw,
     /// Show or hide an overlay.
     Overlay(Option<Overlay>),
+    /// Show pane `%id` scrolled `offset` lines into its history (0: live).
+    Scroll {
+        /// Pane.
+        pane: u64,
+        /// Lines above the live screen.
+        offset: usize,
+    },
 }
 
 /// Counts for diagnosis.
@@ -111,6 +118,7 @@ impl RenderTask {
         let mut chrome_dirty = true;
         let mut clock_at: Option<Instant> = None;
         let mut last_status = None;
+        let mut scroll: Option<(u64, usize)> = None;
         let metrics = self.metrics.clone();
         let mut idle_since = std::time::Instant::now();
         loop {
@@ -181,6 +189,11 @@ impl RenderTask {
                         chrome_dirty = true;
                         deadline = Some(Instant::now());
                     }
+                    Some(RenderControl::Scroll { pane, offset }) => {
+                        scroll = (offset > 0).then_some((pane, offset));
+                        seen.remove(&pane);
+                        deadline = Some(Instant::now());
+                    }
                     Some(RenderControl::Overlay(o)) => {
                         if matches!(overlay, Some(Overlay::Lines(_))) && !matches!(o, Some(Overlay::Lines(_))) {
                             // The lines covered panes: draw them again.
@@ -218,6 +231,10 @@ impl RenderTask {
                         idle_since = std::time::Instant::now();
                         continue;
                     };
+                    if let Some((pane, offset)) = scroll {
+                        draw_history(&view, &mut frame, pane, offset).await;
+                        seen.remove(&pane);
+                    }
                     // Borders and the status line only when they change; overlays and modes every
                     // frame (pane updates set the cursor and modes, and may cover the lines).
                     draw_chrome(&view, &mut frame, overlay.as_ref(), &config, chrome_dirty);
@@ -288,6 +305,36 @@ async fn compose(
         frame.cursor = None;
     }
     Some(changed)
+}
+
+/// Draws pane `pane` scrolled `offset` lines into its history, with a position marker.
+async fn draw_history(view: &View, frame: &mut Frame, pane: u64, offset: usize) {
+    let Some((handle, rect)) = view.panes.iter().find(|(p, _)| p.id() == pane) else {
+        return;
+    };
+    let rows = usize::from(rect.rows);
+    let Some((lines, history)) = handle.history(offset, rows).await else {
+        return;
+    };
+    let (col0, row0) = (usize::from(rect.col), usize::from(rect.row));
+    let width = usize::from(rect.cols);
+    for r in 0..rows {
+        frame.blank(row0 + r, col0, width);
+        if let Some(cells) = lines.get(r) {
+            frame.put(row0 + r, col0, &cells[..width.min(cells.len())]);
+        }
+    }
+    let marker = format!("[{}/{}]", offset.min(history), history);
+    let style = pen(Color::Indexed(0), Color::Indexed(3));
+    let len = marker.chars().count();
+    if len <= width {
+        let cells: Vec<Cell> = marker
+            .chars()
+            .map(|c| Cell::new(c, &style, CellFlags::empty()))
+            .collect();
+        frame.put(row0, col0 + width - len, &cells);
+    }
+    frame.cursor = None;
 }
 
 /// A delay added before each frame when `WEFT_DIAG_RENDER_DELAY_MS` is set: a slow stage on
