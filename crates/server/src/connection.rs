@@ -1088,12 +1088,12 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
         // Frames end when the renderer stops (the session may be ending); the exit notice
         // that explains why still comes on the control channel.
         let mut frames_open = true;
-        let mut idle_since = std::time::Instant::now();
+        let mut idle_since = crate::metrics::Tick::now();
         loop {
             tokio::select! {
                 frame = frames_rx.recv(), if frames_open => match frame {
                     Some(bytes) => {
-                        let started = std::time::Instant::now();
+                        let started = crate::metrics::Tick::now();
                         writer_metrics.write.idle(started - idle_since);
                         let len = bytes.len();
                         if sink.send(Message::Output(bytes)).await.is_err() {
@@ -1102,7 +1102,7 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
                         writer_metrics.write.busy(started.elapsed());
                         writer_metrics.write.item(len);
                         tracing::trace!(bytes = len, "client write");
-                        idle_since = std::time::Instant::now();
+                        idle_since = crate::metrics::Tick::now();
                     }
                     None => frames_open = false,
                 },

@@ -9,6 +9,55 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, Weak};
 use std::time::{Duration, Instant};
 
+/// Whether figures are recorded (the `metrics` feature, on by default; off only to measure
+/// what recording costs).
+pub const ENABLED: bool = cfg!(feature = "metrics");
+
+/// A moment for timing a stage; nothing at all when metrics are off.
+#[derive(Clone, Copy, Debug)]
+pub struct Tick(#[cfg(feature = "metrics")] Instant);
+
+impl Tick {
+    /// Now.
+    #[inline]
+    pub fn now() -> Tick {
+        Tick(
+            #[cfg(feature = "metrics")]
+            Instant::now(),
+        )
+    }
+
+    /// Time since this tick (zero when metrics are off).
+    #[inline]
+    pub fn elapsed(&self) -> Duration {
+        #[cfg(feature = "metrics")]
+        {
+            self.0.elapsed()
+        }
+        #[cfg(not(feature = "metrics"))]
+        {
+            Duration::ZERO
+        }
+    }
+}
+
+impl std::ops::Sub for Tick {
+    type Output = Duration;
+
+    #[inline]
+    fn sub(self, earlier: Tick) -> Duration {
+        #[cfg(feature = "metrics")]
+        {
+            self.0.saturating_duration_since(earlier.0)
+        }
+        #[cfg(not(feature = "metrics"))]
+        {
+            let _ = earlier;
+            Duration::ZERO
+        }
+    }
+}
+
 /// Nanoseconds since the server started, for timestamps that fit an atomic.
 pub fn now_ns() -> u64 {
     static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
@@ -29,24 +78,36 @@ pub struct Stage {
 impl Stage {
     /// Time spent working.
     pub fn busy(&self, d: Duration) {
+        if !ENABLED {
+            return;
+        }
         self.busy_ns
             .fetch_add(d.as_nanos() as u64, Ordering::Relaxed);
     }
 
     /// Time spent waiting for input.
     pub fn idle(&self, d: Duration) {
+        if !ENABLED {
+            return;
+        }
         self.idle_ns
             .fetch_add(d.as_nanos() as u64, Ordering::Relaxed);
     }
 
     /// Time spent waiting for room downstream.
     pub fn blocked(&self, d: Duration) {
+        if !ENABLED {
+            return;
+        }
         self.blocked_ns
             .fetch_add(d.as_nanos() as u64, Ordering::Relaxed);
     }
 
     /// One item of `bytes` bytes handled.
     pub fn item(&self, bytes: usize) {
+        if !ENABLED {
+            return;
+        }
         self.items.fetch_add(1, Ordering::Relaxed);
         self.bytes.fetch_add(bytes as u64, Ordering::Relaxed);
     }
@@ -143,6 +204,9 @@ fn bucket_floor(b: usize) -> u64 {
 impl Histogram {
     /// Records one latency.
     pub fn record(&self, d: Duration) {
+        if !ENABLED {
+            return;
+        }
         let us = d.as_micros() as u64;
         self.buckets[bucket_of(us)].fetch_add(1, Ordering::Relaxed);
         self.count.fetch_add(1, Ordering::Relaxed);
@@ -226,6 +290,9 @@ pub struct PaneMetrics {
 impl PaneMetrics {
     /// Output read at `read_ns` reached the screen model.
     pub fn output_applied(&self, read_ns: u64) {
+        if !ENABLED {
+            return;
+        }
         let _ = self.unshown_since_ns.compare_exchange(
             0,
             read_ns.max(1),
@@ -236,6 +303,9 @@ impl PaneMetrics {
 
     /// A key for this pane arrived.
     pub fn key_arrived(&self) {
+        if !ENABLED {
+            return;
+        }
         let _ = self.key_since_ns.compare_exchange(
             0,
             now_ns().max(1),
@@ -246,6 +316,9 @@ impl PaneMetrics {
 
     /// A frame showing this pane's latest state went out: records the latencies it ends.
     pub fn shown(&self, client: &ClientMetrics) {
+        if !ENABLED {
+            return;
+        }
         let now = now_ns();
         let unshown = self.unshown_since_ns.swap(0, Ordering::AcqRel);
         if unshown != 0 {

@@ -331,12 +331,12 @@ async fn read_pty(
 ) {
     let mut buf = vec![0u8; READ_CHUNK_BYTES];
     loop {
-        let waited = std::time::Instant::now();
+        let waited = crate::metrics::Tick::now();
         let n = tokio::select! {
             _ = stop.cancelled() => return,
             n = reader.read_available(&mut buf) => n,
         };
-        let started = std::time::Instant::now();
+        let started = crate::metrics::Tick::now();
         metrics.pty_read.idle(started - waited);
         match n {
             Ok(0) | Err(_) => return,
@@ -345,7 +345,7 @@ async fn read_pty(
                 let read_at = crate::metrics::now_ns();
                 metrics.pty_read.item(n);
                 tracing::trace!(bytes = n, "pty read");
-                let copied = std::time::Instant::now();
+                let copied = crate::metrics::Tick::now();
                 metrics.pty_read.busy(copied - started);
                 if output.send((chunk, read_at)).await.is_err() {
                     return;
@@ -420,7 +420,7 @@ impl PaneTask {
     ) {
         let mut output_open = true;
         let input = self.input.clone();
-        let mut idle_since = std::time::Instant::now();
+        let mut idle_since = crate::metrics::Tick::now();
         let status = loop {
             tokio::select! {
                 biased;
@@ -441,7 +441,7 @@ impl PaneTask {
                     Some((chunk, read_at)) => {
                         self.shared.metrics.parse.idle(idle_since.elapsed());
                         self.apply_output(&chunk, read_at);
-                        idle_since = std::time::Instant::now();
+                        idle_since = crate::metrics::Tick::now();
                     }
                     None => output_open = false,
                 },
@@ -555,7 +555,7 @@ impl PaneTask {
 
     /// Program output read at `read_at`: parsed, timed, and shown to renderers.
     fn apply_output(&mut self, chunk: &[u8], read_at: u64) {
-        let started = std::time::Instant::now();
+        let started = crate::metrics::Tick::now();
         self.apply(chunk);
         let took = started.elapsed();
         let m = &self.shared.metrics;

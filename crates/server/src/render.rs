@@ -120,7 +120,7 @@ impl RenderTask {
         let mut last_status = None;
         let mut scroll: Option<(u64, usize)> = None;
         let metrics = self.metrics.clone();
-        let mut idle_since = std::time::Instant::now();
+        let mut idle_since = crate::metrics::Tick::now();
         loop {
             {
                 let view = self.view.borrow_and_update();
@@ -208,7 +208,7 @@ impl RenderTask {
                 _ = sleep_until_opt(deadline) => {
                     metrics.render.idle(idle_since.elapsed());
                     // Wait for the client to take its last frame; changes meanwhile fold in.
-                    let waiting = std::time::Instant::now();
+                    let waiting = crate::metrics::Tick::now();
                     let permit = match self.frames.try_reserve() {
                         Ok(p) => p,
                         Err(mpsc::error::TrySendError::Closed(_)) => break,
@@ -223,12 +223,12 @@ impl RenderTask {
                             }
                         }
                     };
-                    let started = std::time::Instant::now();
+                    let started = crate::metrics::Tick::now();
                     metrics.render.blocked(started - waiting);
                     let view = self.view.borrow().clone();
                     let config = self.config.borrow().clone();
                     let Some(changed) = compose(&view, &mut frame, &mut seen).await else {
-                        idle_since = std::time::Instant::now();
+                        idle_since = crate::metrics::Tick::now();
                         continue;
                     };
                     if let Some((pane, offset)) = scroll {
@@ -253,7 +253,7 @@ impl RenderTask {
                             pane.shared.metrics.shown(&metrics);
                         }
                     }
-                    idle_since = std::time::Instant::now();
+                    idle_since = crate::metrics::Tick::now();
                 }
             }
         }

@@ -1,6 +1,6 @@
 //! Tracing output for the server: a Chrome trace-event file (`--trace FILE` or `WEFT_TRACE`)
-//! that Perfetto and chrome://tracing open, and logs (`WEFT_LOG=filter`) to a file in the state
-//! directory, never to the terminal.
+//! that Perfetto and chrome://tracing open, logs (`WEFT_LOG=filter`) to a file in the state
+//! directory (never to the terminal), and with the `console` feature, tokio-console.
 //!
 //! Trace events go through a bounded channel to a writer thread; when it falls behind, events
 //! are dropped and counted (the count is written at the end), so tracing never blocks the
