@@ -3,8 +3,12 @@
 //! - `cargo xtask ci`: exactly what `.ci/run` runs after installing system packages:
 //!   `cargo fmt --all --check`, `cargo clippy --workspace --all-targets -- -D warnings`, and the
 //!   test command README.md gives (`cargo test --workspace`).
+//! - `cargo xtask bench`: weft against no multiplexer, tmux, GNU screen and Zellij, played
+//!   from a fake user terminal (see [`bench`]).
 
 use std::process::{Command, ExitCode};
+
+mod bench;
 
 /// The steps of `cargo xtask ci`, in order; the first failure stops the run.
 const CI_STEPS: &[&[&str]] = &[
@@ -24,8 +28,10 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("ci") => ci(),
+        Some("bench") => bench::main(&args[1..]),
+        Some(bench::pane::SUBCOMMAND) => bench::pane::main(&args[1..]),
         _ => {
-            eprintln!("usage: cargo xtask ci");
+            eprintln!("usage: cargo xtask ci\n       {}", bench::options::USAGE);
             ExitCode::from(2)
         }
     }

@@ -1,0 +1,133 @@
+//! Memory: the server's resident set with one idle pane, after 100,000 lines of 80 plain
+//! columns went through one pane (every contender keeps 100,000 lines of scrollback), and
+//! with 10 idle panes (one first pane plus 9 windows). The scrollback cost per line is the
+//! difference of the first two divided by the lines.
+
+use crate::bench::contenders::{Contender, PaneKind};
+use crate::bench::procs::{rss_kib, wait_idle};
+use crate::bench::results::{Table, Unit};
+use crate::bench::session::Session;
+use crate::bench::{Ctx, Failure};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Lines written into the scrollback, and the scrollback limit configured everywhere.
+pub const LINES: usize = 100_000;
+/// Panes in the many-panes case.
+const PANES: usize = 10;
+
+const IDLE1: &str = "server RSS, 1 idle pane, MB";
+const FILLED: &str = "server RSS, 1 pane after 100,000 lines, MB";
+const PER_LINE: &str = "scrollback, bytes per 80-column line";
+const TEN: &str = "server RSS, 10 idle panes, MB";
+
+/// The memory table.
+pub fn table() -> Table {
+    Table::new(
+        "memory",
+        "memory: server resident set (scrollback limit 100,000 lines everywhere)".into(),
+    )
+    .metric(IDLE1, Unit::MegaBytes, true)
+    .metric(FILLED, Unit::MegaBytes, true)
+    .metric(PER_LINE, Unit::Bytes, true)
+    .metric(TEN, Unit::MegaBytes, true)
+    .about(
+        "VmRSS of the server once its CPU time has stood still for 0.5 s. Bytes per line = \
+         (RSS after 100,000 lines of 80 columns went through the pane − RSS with 1 idle pane) \
+         ÷ 100,000. 10 panes = the first pane plus 9 `new-window -d`. GNU screen allocates a \
+         window's whole scrollback when the window opens, so its idle figures include it and \
+         its per-line difference is about 0.",
+    )
+    .target(verdict)
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scenario {
+    Idle,
+    Filled,
+    TenPanes,
+}
+
+/// The three scenarios of `c`, recorded in `table`.
+pub fn round(ctx: &Ctx, c: &Contender, fill: &Path, table: &mut Table, round: usize) {
+    let name = c.name();
+    if !c.has_server() {
+        table.fail(name, round, &Failure::NotApplicable);
+        return;
+    }
+    let mut idle_kib = None;
+    for (scenario, metric) in [
+        (Scenario::Idle, IDLE1),
+        (Scenario::Filled, FILLED),
+        (Scenario::TenPanes, TEN),
+    ] {
+        let started = Instant::now();
+        match measure(ctx, c, scenario, fill) {
+            Ok(kib) => {
+                table.add(metric, name, kib as f64 * 1024.0 / 1e6);
+                ctx.progress(
+                    "memory",
+                    c,
+                    round,
+                    started,
+                    &format!("{metric}: {:.1}", kib as f64 * 1024.0 / 1e6),
+                );
+                match scenario {
+                    Scenario::Idle => idle_kib = Some(kib),
+                    Scenario::Filled => {
+                        if let Some(idle) = idle_kib {
+                            let per_line = (kib as f64 - idle as f64) * 1024.0 / LINES as f64;
+                            table.add(PER_LINE, name, per_line);
+                        }
+                    }
+                    Scenario::TenPanes => {}
+                }
+            }
+            Err(f) => {
+                ctx.progress("memory", c, round, started, &format!("{metric}: {f}"));
+                table.fail(name, round, &f);
+            }
+        }
+    }
+}
+
+/// The server's RSS in KiB once it has settled.
+fn measure(ctx: &Ctx, c: &Contender, scenario: Scenario, fill: &Path) -> Result<u64, Failure> {
+    let mut s = Session::new(ctx, c, Some(LINES))?;
+    let info = match scenario {
+        Scenario::Idle | Scenario::TenPanes => {
+            let argv = s.runner("hold", "h0", None);
+            s.start(&argv, None)?;
+            let first = s.wait_info("h0", Duration::from_secs(30))?;
+            if scenario == Scenario::TenPanes {
+                for i in 1..PANES {
+                    let key = format!("h{i}");
+                    let argv = s.runner("hold", &key, None);
+                    s.add_pane(PaneKind::Window, &argv)?;
+                    s.wait_info(&key, Duration::from_secs(30))?;
+                }
+            }
+            first
+        }
+        Scenario::Filled => {
+            let argv = s.runner("fill", "f0", Some(fill));
+            s.start(&argv, None)?;
+            let info = s.wait_info("f0", Duration::from_secs(30))?;
+            s.wait_done("f0", Duration::from_secs(120))?;
+            info
+        }
+    };
+    let server = info.ppid;
+    wait_idle(server, Duration::from_millis(500), Duration::from_secs(60));
+    rss_kib(server).ok_or_else(|| Failure::Failed("the server is gone".into()))
+}
+
+/// At most 100 bytes per 80-column line.
+fn verdict(table: &Table) -> String {
+    let target = "scrollback at most 100 bytes per 80-column line";
+    match table.median(PER_LINE, "weft") {
+        None => format!("Target: {target}. Not measured."),
+        Some(b) if b <= 100.0 => format!("Target: {target}. **Met** ({b:.0} bytes)."),
+        Some(b) => format!("Target: {target}. **Missed**: {b:.0} bytes."),
+    }
+}
