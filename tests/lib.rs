@@ -68,6 +68,8 @@ pub struct TestServer {
 }
 
 /// Environment every program in a test sees: a plain bash prompt, no user configuration.
+/// `HOME` is also set, to the test's own directory: no `.bashrc` there, so a slow or stuck rc
+/// file of the machine's user cannot stall a default-shell pane.
 pub const TEST_ENV: &[(&str, &str)] = &[
     ("PS1", "$ "),
     ("SHELL", "/bin/bash"),
@@ -100,6 +102,7 @@ impl TestServer {
         for (k, v) in TEST_ENV {
             cmd.env(k, v);
         }
+        cmd.env("HOME", &self.dir);
         cmd.stdin(Stdio::null()).output().expect("run weft")
     }
 
@@ -108,6 +111,7 @@ impl TestServer {
     pub fn weft_env(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
         let mut cmd = Command::new(weft_binary());
         cmd.arg("-S").arg(&self.socket).args(args);
+        cmd.env("HOME", &self.dir);
         for (k, v) in TEST_ENV.iter().chain(env) {
             cmd.env(k, v);
         }
@@ -123,6 +127,7 @@ impl TestServer {
         for (k, v) in TEST_ENV {
             builder = builder.env(*k, *v);
         }
+        builder = builder.env("HOME", self.dir.as_os_str());
         builder.start().expect("start a client")
     }
 }

@@ -11,12 +11,15 @@ pub const MAX_SYNC_HOLD: Duration = Duration::from_millis(150);
 ///   a pause): render at once.
 /// - Changes in quick succession (output streams): at most one frame per interval, the last
 ///   change drawn at most an interval late.
+/// - A change in the focused pane after a pause in *that pane* renders at once even while
+///   another pane streams: a keystroke's echo never waits behind a flood elsewhere.
 /// - While synchronized output is on: hold, up to [`MAX_SYNC_HOLD`] from the first held change.
 #[derive(Clone, Debug)]
 pub struct FramePacer {
     interval: Duration,
     last_frame: Option<Instant>,
     last_change: Option<Instant>,
+    last_focused_change: Option<Instant>,
     deadline: Option<Instant>,
     sync_since: Option<Instant>,
 }
@@ -28,6 +31,7 @@ impl FramePacer {
             interval,
             last_frame: None,
             last_change: None,
+            last_focused_change: None,
             deadline: None,
             sync_since: None,
         }
@@ -41,6 +45,20 @@ impl FramePacer {
     /// Something changed at `now`; `sync` says whether the program is inside a synchronized
     /// update. Returns the deadline to wait for.
     pub fn on_change(&mut self, now: Instant, sync: bool) -> Option<Instant> {
+        self.on_pane_change(now, sync, false)
+    }
+
+    /// Like [`FramePacer::on_change`], saying whether the focused pane is among what changed.
+    /// A focused-pane change after a pause of an interval in the focused pane renders at once,
+    /// whatever other panes are doing.
+    pub fn on_pane_change(&mut self, now: Instant, sync: bool, focused: bool) -> Option<Instant> {
+        let focused_after_pause = focused
+            && self
+                .last_focused_change
+                .is_none_or(|t| now.saturating_duration_since(t) >= self.interval);
+        if focused {
+            self.last_focused_change = Some(now);
+        }
         if sync {
             self.last_change = Some(now);
             let since = *self.sync_since.get_or_insert(now);
@@ -49,9 +67,10 @@ impl FramePacer {
             return self.deadline;
         }
         self.sync_since = None;
-        let after_pause = self
-            .last_change
-            .is_none_or(|t| now.saturating_duration_since(t) >= self.interval);
+        let after_pause = focused_after_pause
+            || self
+                .last_change
+                .is_none_or(|t| now.saturating_duration_since(t) >= self.interval);
         self.last_change = Some(now);
         let wanted = if after_pause {
             now
@@ -118,6 +137,27 @@ mod tests {
         // A keystroke's echo 20 ms later: at once, though a frame went out 12 ms ago.
         let t2 = t1 + 20 * MS;
         assert_eq!(p.on_change(t2, false), Some(t2));
+    }
+
+    #[test]
+    fn focused_pane_echo_renders_at_once_while_another_pane_streams() {
+        let mut p = FramePacer::new(8 * MS);
+        let t0 = Instant::now();
+        // Another pane streams: paced.
+        p.on_pane_change(t0, false, false);
+        p.on_frame(t0);
+        assert_eq!(p.on_pane_change(t0 + MS, false, false), Some(t0 + 8 * MS));
+        // The focused pane echoes a key: at once.
+        assert_eq!(
+            p.on_pane_change(t0 + 2 * MS, false, true),
+            Some(t0 + 2 * MS)
+        );
+        p.on_frame(t0 + 2 * MS);
+        // The focused pane streaming too is paced again.
+        assert_eq!(
+            p.on_pane_change(t0 + 3 * MS, false, true),
+            Some(t0 + 10 * MS)
+        );
     }
 
     #[test]

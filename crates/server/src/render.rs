@@ -119,6 +119,8 @@ impl RenderTask {
         let mut clock_at: Option<Instant> = None;
         let mut last_status = None;
         let mut scroll: Option<(u64, usize)> = None;
+        let mut focused_seq_notified = 0u64;
+        let mut focused_only = false;
         let metrics = self.metrics.clone();
         let mut idle_since = crate::metrics::Tick::now();
         loop {
@@ -163,12 +165,24 @@ impl RenderTask {
                     if deadline.is_some() {
                         stats.skipped += 1;
                     }
-                    let sync = self
+                    let (sync, focused_seq) = self
                         .view
                         .borrow()
                         .active_pane()
-                        .is_some_and(|p| p.shared.sync.load(Ordering::Acquire));
-                    deadline = pacer.on_change(Instant::now().into_std(), sync).map(Instant::from_std);
+                        .map_or((false, 0), |p| {
+                            (p.shared.sync.load(Ordering::Acquire), p.shared.seq.load(Ordering::Acquire))
+                        });
+                    // The focused pane changed since the last wake-up: its echo may skip the pace.
+                    let focused = focused_seq != focused_seq_notified;
+                    focused_seq_notified = focused_seq;
+                    let now = Instant::now();
+                    let paced_before = deadline.is_some_and(|d| d > now);
+                    deadline = pacer
+                        .on_pane_change(now.into_std(), sync, focused)
+                        .map(Instant::from_std);
+                    // Due at once for the focused pane while others were paced: draw only it, so
+                    // the echo does not wait for a flooding pane's snapshot.
+                    focused_only |= focused && paced_before && deadline.is_some_and(|d| d <= now);
                 }
                 _ = sleep_until_opt(clock_at) => {
                     clock_at = Some(next_minute());
@@ -227,7 +241,13 @@ impl RenderTask {
                     metrics.render.blocked(started - waiting);
                     let view = self.view.borrow().clone();
                     let config = self.config.borrow().clone();
-                    let Some(changed) = compose(&view, &mut frame, &mut seen).await else {
+                    // A focused-pane-only frame needs every pane drawn before and no chrome.
+                    let only = (focused_only
+                        && !chrome_dirty
+                        && view.panes.iter().all(|(p, _)| seen.contains_key(&p.id())))
+                    .then_some(view.active);
+                    focused_only = false;
+                    let Some(changed) = compose(&view, &mut frame, &mut seen, only).await else {
                         idle_since = crate::metrics::Tick::now();
                         continue;
                     };
@@ -243,6 +263,12 @@ impl RenderTask {
                     let bytes = renderer.render(&mut frame);
                     pacer.on_frame(Instant::now().into_std());
                     deadline = None;
+                    if only.is_some() && view.panes.iter().any(|(p, _)| {
+                        p.shared.seq.load(Ordering::Acquire) > seen.get(&p.id()).copied().unwrap_or(0)
+                    }) {
+                        // The panes left out are drawn on the usual pace.
+                        deadline = pacer.on_change(Instant::now().into_std(), false).map(Instant::from_std);
+                    }
                     metrics.render.busy(started.elapsed());
                     if !bytes.is_empty() {
                         stats.frames += 1;
@@ -271,17 +297,22 @@ async fn sleep_until_opt(deadline: Option<Instant>) {
     }
 }
 
-/// Updates `frame` with what changed in the view's panes since the revisions in `seen`;
-/// returns the panes whose changes it shows, or `None` when a pane is gone mid-way (the view is
-/// about to change).
+/// Updates `frame` with what changed in the view's panes (or only pane `only`) since the
+/// revisions in `seen`; returns the panes whose changes it shows, or `None` when a pane is gone
+/// mid-way (the view is about to change).
 async fn compose(
     view: &View,
     frame: &mut Frame,
     seen: &mut HashMap<u64, u64>,
+    only: Option<u64>,
 ) -> Option<Vec<PaneHandle>> {
     let mut cursor_set = false;
     let mut changed = Vec::new();
-    for (pane, rect) in &view.panes {
+    for (pane, rect) in view
+        .panes
+        .iter()
+        .filter(|(p, _)| only.is_none_or(|id| id == p.id()))
+    {
         let since = seen.get(&pane.id()).copied().unwrap_or(0);
         let snapshot = snapshot_of(pane, since).await?;
         if snapshot.seq > since {
