@@ -257,8 +257,14 @@ pub fn init(trace: Option<&Path>) -> Option<TraceGuard> {
         }
         None => (None, None),
     };
-    if log.is_some() || chrome.is_some() {
+    // tokio-console, when built with the `console` feature and asked for with WEFT_CONSOLE.
+    #[cfg(feature = "console")]
+    let console = std::env::var_os("WEFT_CONSOLE").map(|_| console_subscriber::spawn());
+    #[cfg(not(feature = "console"))]
+    let console: Option<tracing_subscriber::layer::Identity> = None;
+    if log.is_some() || chrome.is_some() || console.is_some() {
         let _ = tracing_subscriber::registry()
+            .with(console)
             .with(log)
             .with(chrome)
             .try_init();
