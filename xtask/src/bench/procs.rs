@@ -148,7 +148,8 @@ pub fn kill_all(pids: &[u32], grace: Duration) {
         }
         let deadline = Instant::now() + grace;
         while !alive.is_empty() && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(5));
+            // A fixed nap is right here: the processes are not our children, so there is no exit to wait on
+            std::thread::sleep(Duration::from_millis(5)); // deadline-ok
             for &p in &alive {
                 reap(p);
             }
@@ -176,7 +177,8 @@ pub fn wait_idle(pid: u32, still: Duration, timeout: Duration) -> bool {
     };
     let mut since = Instant::now();
     while Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
+        // A fixed nap is right here: CPU time standing still can only be sampled
+        std::thread::sleep(Duration::from_millis(20)); // deadline-ok
         let Some(now) = total(pid) else {
             return false;
         };

@@ -220,7 +220,8 @@ impl<'a> Session<'a> {
                     shown(argv)
                 ));
             }
-            std::thread::sleep(Duration::from_millis(2));
+            // A fixed nap is right here: std has no wait with a timeout for a child
+            std::thread::sleep(Duration::from_millis(2)); // deadline-ok
         };
         if status.success() {
             return Ok(());
@@ -279,7 +280,8 @@ impl<'a> Session<'a> {
                     "no {what} ({why}); screen text: {tail}"
                 )));
             }
-            std::thread::sleep(Duration::from_millis(2));
+            // A fixed nap is right here: the harness polls the screen it models, not weft
+            std::thread::sleep(Duration::from_millis(2)); // deadline-ok
         }
     }
 

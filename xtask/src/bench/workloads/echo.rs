@@ -139,7 +139,8 @@ fn measure(
     let mut typed = 0usize;
     let mut type_one = |rng: &mut Rng| -> Result<Option<f64>, Failure> {
         let gap = GAP_MS.0 + rng.below((GAP_MS.1 - GAP_MS.0) as usize + 1) as u64;
-        std::thread::sleep(Duration::from_millis(gap));
+        // A fixed nap is right here: the gap between keystrokes is the workload
+        std::thread::sleep(Duration::from_millis(gap)); // deadline-ok
         let mut key = [0u8; 4];
         let key = PROBES[typed % PROBES.len()]
             .encode_utf8(&mut key)
