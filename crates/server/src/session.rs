@@ -237,18 +237,12 @@ impl SessionHandle {
 
     /// Runs a command in the session.
     pub async fn run(&self, command: Command, pane: Option<u64>) -> Result<String, String> {
-        let (reply, answer) = oneshot::channel();
-        if !self
-            .send(SessionCommand::Run {
-                command,
-                pane,
-                reply,
-            })
-            .await
-        {
-            return Err("the session ended".into());
-        }
-        answer.await.map_err(|_| "the session ended".to_string())?
+        self.ask(|reply| SessionCommand::Run {
+            command,
+            pane,
+            reply,
+        })
+        .await
     }
 
     /// The pane a target within this session means.
@@ -257,18 +251,26 @@ impl SessionHandle {
         target: Option<String>,
         from: Option<u64>,
     ) -> Result<PaneHandle, String> {
+        self.ask(|reply| SessionCommand::ResolvePane {
+            target,
+            from,
+            reply,
+        })
+        .await
+    }
+
+    /// Sends the command `make` builds around a reply channel and waits for its answer; a
+    /// session that ended meanwhile is an error.
+    async fn ask<T>(
+        &self,
+        make: impl FnOnce(oneshot::Sender<Result<T, String>>) -> SessionCommand,
+    ) -> Result<T, String> {
+        const ENDED: &str = "the session ended";
         let (reply, answer) = oneshot::channel();
-        if !self
-            .send(SessionCommand::ResolvePane {
-                target,
-                from,
-                reply,
-            })
-            .await
-        {
-            return Err("the session ended".into());
+        if !self.send(make(reply)).await {
+            return Err(ENDED.into());
         }
-        answer.await.map_err(|_| "the session ended".to_string())?
+        answer.await.map_err(|_| ENDED.to_string())?
     }
 
     /// Whether pane `%id` is in this session.
