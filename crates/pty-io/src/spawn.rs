@@ -135,9 +135,7 @@ pub fn spawn(
     } else {
         CommandBuilder::from_argv(options.command.clone())
     };
-    if let Some(cwd) = &options.cwd {
-        cmd.cwd(cwd);
-    }
+    cmd.cwd(working_dir(options));
     for (key, value) in &options.env {
         cmd.env(key, value);
     }
@@ -313,4 +311,24 @@ impl PtyWriter {
         }
         Ok(())
     }
+}
+
+/// Where the program starts: the wanted directory if it exists, else `$HOME` (the program's, or
+/// this process's), else `/`, as tmux does. A directory removed since it was asked for (or a
+/// home that does not exist) then never keeps a pane from starting.
+fn working_dir(options: &SpawnOptions) -> std::path::PathBuf {
+    let home = options
+        .env
+        .iter()
+        .rev()
+        .find(|(key, _)| key == "HOME")
+        .map(|(_, value)| std::path::PathBuf::from(value))
+        .or_else(|| std::env::var_os("HOME").map(Into::into));
+    options
+        .cwd
+        .clone()
+        .into_iter()
+        .chain(home)
+        .find(|dir| dir.is_dir())
+        .unwrap_or_else(|| "/".into())
 }

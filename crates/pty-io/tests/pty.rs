@@ -76,6 +76,18 @@ async fn environment_and_cwd_are_passed() {
 }
 
 #[tokio::test]
+async fn a_missing_cwd_and_home_fall_back_to_the_root() {
+    let mut opts = options(&["sh", "-c", "pwd"]);
+    opts.env
+        .push(("HOME".into(), "/nonexistent-weft-home".into()));
+    opts.cwd = Some("/nonexistent-weft-cwd".into());
+    let (_pty, mut child, mut reader, _w) = spawn(&opts).unwrap();
+    let out = String::from_utf8_lossy(&read_all(&mut reader).await).into_owned();
+    assert_eq!(out.trim(), "/");
+    assert_eq!(child.wait_exit().await.unwrap().code, 0);
+}
+
+#[tokio::test]
 async fn exit_is_seen_while_a_background_job_holds_the_terminal() {
     let (_pty, mut child, _reader, _w) =
         spawn(&options(&["sh", "-c", "sleep 30 & exit 7"])).unwrap();
