@@ -518,15 +518,26 @@ impl SessionTask {
         let area = self.window_rect();
         let auto = window_name(&command, self.template.spawn.shell.as_deref());
         let pane = self.spawn(command, cwd, area.cols, area.rows)?;
+        let (id, pos) = self.insert_window(pane.id(), name.unwrap_or(auto));
+        if !detached || self.windows.len() == 1 {
+            self.select_window_at(pos);
+        }
+        Ok(id)
+    }
+
+    /// A new window of pane `pane` at the lowest free index, placed in index order; keeps the
+    /// current window current. Returns its id and position.
+    fn insert_window(&mut self, pane: u64, name: String) -> (u64, usize) {
+        let area = self.window_rect();
         let index = (0..)
             .find(|i| !self.windows.iter().any(|w| w.index == *i))
             .unwrap_or(0);
         let window = Window {
             id: self.ids.window(),
             index,
-            name: name.unwrap_or(auto),
-            layout: Layout::new(pane.id(), area.cols, area.rows),
-            active: pane.id(),
+            name,
+            layout: Layout::new(pane, area.cols, area.rows),
+            active: pane,
             last_pane: None,
             zoomed: false,
             sync_panes: false,
@@ -539,13 +550,10 @@ impl SessionTask {
             .position(|w| w.index > index)
             .unwrap_or(self.windows.len());
         self.windows.insert(pos, window);
-        if pos <= self.current && !self.windows.is_empty() && self.windows.len() > 1 {
+        if self.windows.len() > 1 && pos <= self.current {
             self.current += 1;
         }
-        if !detached || self.windows.len() == 1 {
-            self.select_window_at(pos);
-        }
-        Ok(id)
+        (id, pos)
     }
 
     fn select_window_at(&mut self, pos: usize) {
@@ -1084,36 +1092,13 @@ impl SessionTask {
                     w.active = w.layout.panes()[0];
                 }
                 self.resize_panes_of(wpos);
-                let area = self.window_rect();
-                let index = (0..)
-                    .find(|i| !self.windows.iter().any(|w| w.index == *i))
-                    .unwrap_or(0);
                 let name = self
                     .panes
                     .get(&pane)
                     .map(|p| p.shared.title())
-                    .filter(|t| !t.is_empty());
-                let window = Window {
-                    id: self.ids.window(),
-                    index,
-                    name: name
-                        .unwrap_or_else(|| window_name(&[], self.template.spawn.shell.as_deref())),
-                    layout: Layout::new(pane, area.cols, area.rows),
-                    active: pane,
-                    last_pane: None,
-                    zoomed: false,
-                    sync_panes: false,
-                    preset: 0,
-                };
-                let pos = self
-                    .windows
-                    .iter()
-                    .position(|w| w.index > index)
-                    .unwrap_or(self.windows.len());
-                self.windows.insert(pos, window);
-                if pos <= self.current {
-                    self.current += 1;
-                }
+                    .filter(|t| !t.is_empty())
+                    .unwrap_or_else(|| window_name(&[], self.template.spawn.shell.as_deref()));
+                let (_, pos) = self.insert_window(pane, name);
                 self.resize_panes_of(pos);
                 if !detached {
                     self.select_window_at(pos);
@@ -1158,25 +1143,26 @@ impl SessionTask {
             .map(|(i, (id, r))| (i, id, r))
             .collect();
         if json {
-            let items: Vec<String> = rows
+            let items: Vec<serde_json::Value> = rows
                 .iter()
                 .map(|(i, id, r)| {
                     let p = self.panes.get(id);
-                    format!(
-                        "{{\"id\":\"%{id}\",\"index\":{i},\"window\":\"@{}\",\"session\":\"${}\",\"cols\":{},\"rows\":{},\"left\":{},\"top\":{},\"active\":{},\"pid\":{},\"title\":{}}}",
-                        w.id,
-                        self.id,
-                        r.cols,
-                        r.rows,
-                        r.col,
-                        r.row,
-                        *id == w.active,
-                        p.and_then(|p| p.shared.pid).map_or("null".to_string(), |n| n.to_string()),
-                        json_string(&p.map(|p| p.shared.title()).unwrap_or_default())
-                    )
+                    serde_json::json!({
+                        "id": format!("%{id}"),
+                        "index": i,
+                        "window": format!("@{}", w.id),
+                        "session": format!("${}", self.id),
+                        "cols": r.cols,
+                        "rows": r.rows,
+                        "left": r.col,
+                        "top": r.row,
+                        "active": *id == w.active,
+                        "pid": p.and_then(|p| p.shared.pid),
+                        "title": p.map(|p| p.shared.title()).unwrap_or_default(),
+                    })
                 })
                 .collect();
-            return format!("[{}]", items.join(","));
+            return serde_json::Value::Array(items).to_string();
         }
         rows.iter()
             .map(|(i, id, r)| {
@@ -1193,26 +1179,25 @@ impl SessionTask {
 
     fn list_windows(&self, json: bool) -> String {
         if json {
-            let items: Vec<String> = self
+            let items: Vec<serde_json::Value> = self
                 .windows
                 .iter()
                 .enumerate()
                 .map(|(i, w)| {
-                    format!(
-                        "{{\"id\":\"@{}\",\"index\":{},\"name\":{},\"session\":\"${}\",\"panes\":{},\"active\":{},\"zoomed\":{},\"cols\":{},\"rows\":{}}}",
-                        w.id,
-                        w.index,
-                        json_string(&w.name),
-                        self.id,
-                        w.layout.panes().len(),
-                        i == self.current,
-                        w.zoomed,
-                        w.layout.cols(),
-                        w.layout.rows()
-                    )
+                    serde_json::json!({
+                        "id": format!("@{}", w.id),
+                        "index": w.index,
+                        "name": w.name,
+                        "session": format!("${}", self.id),
+                        "panes": w.layout.panes().len(),
+                        "active": i == self.current,
+                        "zoomed": w.zoomed,
+                        "cols": w.layout.cols(),
+                        "rows": w.layout.rows(),
+                    })
                 })
                 .collect();
-            return format!("[{}]", items.join(","));
+            return serde_json::Value::Array(items).to_string();
         }
         self.windows
             .iter()
@@ -1261,19 +1246,4 @@ impl SessionTask {
                 .collect(),
         }
     }
-}
-
-/// A JSON string literal.
-pub fn json_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }

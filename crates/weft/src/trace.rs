@@ -68,17 +68,10 @@ struct ChromeLayer {
     names: SpanNames,
 }
 
+/// `s` as the inside of a JSON string literal (without the quotes).
 fn json_escape(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out
+    let quoted = serde_json::Value::from(s).to_string();
+    quoted[1..quoted.len() - 1].to_string()
 }
 
 /// Collects an event's or span's fields as `key=value` pairs (the message apart).
