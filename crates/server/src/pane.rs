@@ -351,6 +351,10 @@ async fn read_pty(
                     return;
                 }
                 metrics.pty_read.blocked(copied.elapsed());
+                // A flood always finds the pty readable and the channel open, so without this
+                // the reader would keep its worker for tokio's whole budget (tens of ms) while
+                // another pane's echo waits behind it.
+                tokio::task::yield_now().await;
             }
         }
     }
@@ -442,6 +446,8 @@ impl PaneTask {
                         self.shared.metrics.parse.idle(idle_since.elapsed());
                         self.apply_output(&chunk, read_at);
                         idle_since = crate::metrics::Tick::now();
+                        // One chunk at a time: renderers and other panes run between chunks.
+                        tokio::task::yield_now().await;
                     }
                     None => output_open = false,
                 },

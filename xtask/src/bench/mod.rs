@@ -184,7 +184,10 @@ fn run(opts: Options, args: &[String]) -> Result<(), String> {
             target.join("release").join("weft")
         }
     };
-    let (contenders, missing) = contenders::detect(&weft);
+    let (mut contenders, missing) = contenders::detect(&weft);
+    if !opts.with.is_empty() {
+        contenders.retain(|c| opts.with.iter().any(|w| w == c.name()));
+    }
     for m in &missing {
         eprintln!("bench: {} missing, skipped: {}", m.kind.name(), m.why);
     }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 /// One-line usage, also printed by `cargo xtask` without a known subcommand.
 pub const USAGE: &str = "cargo xtask bench [--quick] [--rounds N] [--only WORKLOAD[,...]] \
-[--json FILE] [--weft PATH] [--size COLSxROWS]";
+[--with NAME[,...]] [--json FILE] [--weft PATH] [--size COLSxROWS]";
 
 /// What `--help` prints after [`USAGE`].
 const HELP: &str = "
@@ -17,10 +17,14 @@ when installed (a missing one is reported and skipped).
   --rounds N      rounds per workload (default 5; --quick: 2); contenders run in shuffled order
   --only W[,W]    workloads to run (repeatable): cat, dense_cells, cursor_motion, light_cells,
                   scroll_region, unicode, vtebench (all five streams), echo, idle, memory, startup
+  --with N[,N]    only these contenders (no-mux, weft, tmux, screen, zellij); default: all
   --json FILE     also write every sample as JSON
   --weft PATH     the weft binary to measure (default: `cargo build --release -p weft` and use it)
   --size CxR      the outer terminal's size (default 104x59)
 ";
+
+/// Names `--with` accepts.
+const CONTENDER_NAMES: &[&str] = &["no-mux", "weft", "tmux", "screen", "zellij"];
 
 /// Parsed arguments.
 #[derive(Clone, Debug)]
@@ -31,6 +35,8 @@ pub struct Options {
     pub rounds: usize,
     /// Workloads to run, in the order given; all of them when empty.
     pub only: Vec<Workload>,
+    /// Contenders to run, by name; all installed ones when empty.
+    pub with: Vec<String>,
     /// Where to write the JSON report.
     pub json: Option<PathBuf>,
     /// The weft binary to use instead of building one.
@@ -55,6 +61,7 @@ impl Options {
             quick: false,
             rounds: 0,
             only: Vec::new(),
+            with: Vec::new(),
             json: None,
             weft: None,
             cols: 104,
@@ -96,6 +103,14 @@ impl Options {
                                 opts.only.push(w);
                             }
                         }
+                    }
+                }
+                "--with" => {
+                    for name in value("--with")?.split(',').filter(|s| !s.is_empty()) {
+                        if !CONTENDER_NAMES.contains(&name) {
+                            return Err(format!("--with: unknown contender {name}"));
+                        }
+                        opts.with.push(name.to_string());
                     }
                 }
                 "--json" => opts.json = Some(PathBuf::from(value("--json")?)),
@@ -161,5 +176,24 @@ impl Options {
     /// Deadline for one streaming run.
     pub fn stream_timeout(&self) -> std::time::Duration {
         std::time::Duration::from_secs(if self.quick { 180 } else { 600 })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Options, String> {
+        Options::parse(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn with_selects_known_contenders_and_rejects_others() {
+        let opts = parse(&["--with", "weft,no-mux", "--quick"]).expect("parses");
+        assert_eq!(opts.with, ["weft", "no-mux"]);
+        assert_eq!(opts.rounds, 2);
+        let err = parse(&["--with=tmux,kitty"]).expect_err("kitty is no contender");
+        assert!(err.contains("kitty"), "{err}");
+        assert!(parse(&[]).expect("parses").with.is_empty());
     }
 }
