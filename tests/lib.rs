@@ -120,11 +120,22 @@ impl TestServer {
 
     /// `weft -S socket ARGS...` in a test terminal of the given size (a user at a terminal).
     pub fn client(&self, args: &[&str], cols: u16, rows: u16) -> testkit::TestTerminal {
+        self.client_env(args, cols, rows, &[])
+    }
+
+    /// [`TestServer::client`] with extra environment for the client.
+    pub fn client_env(
+        &self,
+        args: &[&str],
+        cols: u16,
+        rows: u16,
+        env: &[(&str, &str)],
+    ) -> testkit::TestTerminal {
         let mut argv: Vec<std::ffi::OsString> = vec![weft_binary().into(), "-S".into()];
         argv.push(self.socket.clone().into());
         argv.extend(args.iter().map(Into::into));
         let mut builder = testkit::TestTerminal::spawn(argv).size(cols, rows);
-        for (k, v) in TEST_ENV {
+        for (k, v) in TEST_ENV.iter().chain(env) {
             builder = builder.env(*k, *v);
         }
         builder = builder.env("HOME", self.dir.as_os_str());

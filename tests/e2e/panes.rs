@@ -336,9 +336,11 @@ fn a_flood_in_one_pane_does_not_delay_echo_in_another() {
 fn the_wheel_scrolls_history_and_a_key_returns() {
     let server = TestServer::new("wheel");
     let mut c = session(&server, "w", 80, 24);
-    c.send_text("seq 1 100").unwrap();
+    // The marker is spelled apart on the command line, so only the output matches it (the
+    // typed "100" would let the wheel arrive before there is any history).
+    c.send_text("seq 1 100; echo se''q-done").unwrap();
     c.send_keys("Enter").unwrap();
-    c.wait_for_text("100").unwrap();
+    c.wait_for_text("seq-done").unwrap();
     // Two wheel steps up over the pane: history shows, with the position.
     c.send_bytes(&mouse(64, 10, 10, true)).unwrap();
     c.send_bytes(&mouse(64, 10, 10, true)).unwrap();

@@ -129,6 +129,53 @@ fn killing_the_client_leaves_server_and_pane_unharmed() {
     run(&mut again, "echo $((3*7))-alive", "21-alive");
 }
 
+/// How many descriptors of a client's terminal process `pid` holds. A client hands over
+/// the `/dev/tty` it opened; the server has no terminal of its own, so any such descriptor in
+/// it came from a client.
+fn client_terminals_held_by(pid: u32) -> usize {
+    let Ok(entries) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return 0;
+    };
+    entries
+        .filter_map(|e| std::fs::read_link(e.ok()?.path()).ok())
+        .filter(|p| p.as_os_str() == "/dev/tty")
+        .count()
+}
+
+#[test]
+fn the_server_drives_a_handed_over_terminal_and_a_proxy_client_works_the_same() {
+    let server = TestServer::new("handover");
+    let mut direct = new_session(&server, "both");
+    let pid = server_pid(&mut direct);
+    assert!(
+        client_terminals_held_by(pid) > 0,
+        "the terminal was handed over"
+    );
+    let mut proxied = server.client_env(
+        &["attach", "-t", "both"],
+        80,
+        24,
+        &[("WEFT_TTY_PROXY", "1")],
+    );
+    proxied.wait_for_text("pid=").unwrap();
+    // Keys and frames flow both ways, whichever way they travel.
+    run(&mut proxied, "echo $((9*9))-proxied", "81-proxied");
+    direct.wait_for_text("81-proxied").unwrap();
+    run(&mut direct, "echo $((8*8))-direct", "64-direct");
+    proxied.wait_for_text("64-direct").unwrap();
+    // Detaching gives the terminal back, restored, and the server lets go of it first; the
+    // proxied client never handed its terminal over.
+    direct.send_keys("C-b d").unwrap();
+    assert_eq!(direct.wait_exit().unwrap().code, 0);
+    assert!(!direct.screen().is_alternate_screen());
+    assert!(direct.screen().text().contains("[detached"));
+    assert_eq!(client_terminals_held_by(pid), 0);
+    run(&mut proxied, "echo $((7*7))-still", "49-still");
+    proxied.send_keys("C-b d").unwrap();
+    assert_eq!(proxied.wait_exit().unwrap().code, 0);
+    assert!(!proxied.screen().is_alternate_screen());
+}
+
 #[test]
 fn killing_the_server_restores_the_client_terminal() {
     let server = TestServer::new("killserver");

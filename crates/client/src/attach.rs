@@ -33,8 +33,16 @@ pub fn current_size() -> (u16, u16) {
     open_tty().map_or((80, 24), |t| terminal_size(&t))
 }
 
-/// Runs an attached session on `conn` (whose request was already sent) until it ends.
-pub async fn run_attached(mut conn: Conn) -> Result<AttachEnd, ClientError> {
+/// Whether to hand the terminal to the server (the default, as tmux does): keys and frames
+/// then skip this process. `WEFT_TTY_PROXY=1` keeps them flowing through it instead, e.g. to
+/// record a session's bytes with `strace` on the client.
+pub fn hand_over_terminal() -> bool {
+    !matches!(std::env::var("WEFT_TTY_PROXY"), Ok(v) if !v.is_empty() && v != "0")
+}
+
+/// Runs an attached session on `conn` (whose request was already sent) until it ends. With
+/// `pass_tty` (as the request said) the server gets the terminal right after `Attached`.
+pub async fn run_attached(mut conn: Conn, pass_tty: bool) -> Result<AttachEnd, ClientError> {
     // The server first answers the attach request.
     match conn.next().await {
         Some(Ok(Message::Reply(Reply::Attached { .. }))) => {}
@@ -50,8 +58,18 @@ pub async fn run_attached(mut conn: Conn) -> Result<AttachEnd, ClientError> {
         code: 1,
     })?;
     let raw = RawMode::enter(&tty)?;
-    let mut input =
-        PtyReader::from_file(tty.try_clone()?).map_err(|e| ClientError::Lost(e.to_string()))?;
+    if pass_tty {
+        // Raw mode and the setup are in place before the server writes its first frame.
+        protocol::tty_pass::send_tty(conn.get_ref(), &tty)
+            .await
+            .map_err(|e| ClientError::Lost(format!("cannot hand over the terminal: {e}")))?;
+    }
+    // Keys are read here only when the server does not read them itself.
+    let mut input = if pass_tty {
+        None
+    } else {
+        Some(PtyReader::from_file(tty.try_clone()?).map_err(|e| ClientError::Lost(e.to_string()))?)
+    };
     let mut output =
         PtyWriter::from_file(tty.try_clone()?).map_err(|e| ClientError::Lost(e.to_string()))?;
     let mut winch = signal(SignalKind::window_change())?;
@@ -76,7 +94,7 @@ pub async fn run_attached(mut conn: Conn) -> Result<AttachEnd, ClientError> {
                     break AttachEnd { message: "[lost server]".into(), code: 1 };
                 }
             },
-            n = input.read(&mut buf) => match n {
+            n = read_keys(input.as_mut(), &mut buf) => match n {
                 Ok(0) | Err(_) => break AttachEnd { message: "[terminal closed]".into(), code: 1 },
                 Ok(n) => {
                     if conn.send(Message::Input(Bytes::copy_from_slice(&buf[..n]))).await.is_err() {
@@ -94,4 +112,12 @@ pub async fn run_attached(mut conn: Conn) -> Result<AttachEnd, ClientError> {
     };
     drop(raw);
     Ok(end)
+}
+
+/// Keys from the terminal; never ready when the server reads them itself.
+async fn read_keys(input: Option<&mut PtyReader>, buf: &mut [u8]) -> std::io::Result<usize> {
+    match input {
+        Some(input) => input.read(buf).await,
+        None => std::future::pending().await,
+    }
 }

@@ -1,11 +1,12 @@
 //! The weft client: talks to the server over its socket, starting it when needed, and for
-//! attached sessions turns the user's terminal into a raw byte pipe (keys in, frames out).
+//! attached sessions hands the user's terminal to the server (or, with `WEFT_TTY_PROXY=1`,
+//! carries keys and frames itself), forwards size changes and restores the terminal at the end.
 
 mod attach;
 mod connect;
 mod terminal;
 
 pub use attach::current_size;
-pub use attach::{run_attached, AttachEnd};
+pub use attach::{hand_over_terminal, run_attached, AttachEnd};
 pub use connect::{connect, connect_or_start, request, ClientError, Conn, ServerStart};
 pub use terminal::terminal_size;

@@ -54,6 +54,11 @@ impl Drop for RawMode {
 pub fn restore() {
     let Ok(mut slot) = SAVED.lock() else { return };
     if let Some((saved, tty)) = slot.take() {
+        // Reads and writes were non-blocking while attached: block again so the teardown is
+        // written whole, and the shell gets its terminal back as it left it.
+        if let Ok(flags) = rustix::fs::fcntl_getfl(&tty) {
+            let _ = rustix::fs::fcntl_setfl(&tty, flags - rustix::fs::OFlags::NONBLOCK);
+        }
         let mut out = &tty;
         let _ = out.write_all(TEARDOWN);
         let _ = out.flush();

@@ -160,6 +160,7 @@ mod tests {
             read_only: true,
             cols: 80,
             rows: 24,
+            pass_tty: true,
         })));
         round_trip(Message::Reply(Reply::Error {
             message: "no".into(),

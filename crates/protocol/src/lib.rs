@@ -9,6 +9,7 @@ mod codec;
 pub mod keynames;
 mod message;
 pub mod paths;
+pub mod tty_pass;
 
 pub use codec::{FrameCodec, ProtocolError, MAX_FRAME_BYTES};
 pub use message::{

@@ -45,6 +45,10 @@ pub struct Attach {
     pub cols: u16,
     /// See `cols`.
     pub rows: u16,
+    /// The client hands its terminal over after the `Attached` reply
+    /// ([`crate::tty_pass`]); otherwise keys and frames travel as messages.
+    #[serde(default)]
+    pub pass_tty: bool,
 }
 
 /// What a client asks of the server.

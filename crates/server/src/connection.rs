@@ -18,6 +18,7 @@ use crate::session::{ClientControl, SessionCommand, SessionHandle, View, CLIENT_
 use bytes::Bytes;
 use futures::{SinkExt, StreamExt};
 use protocol::{Attach, ExitNotice, FrameCodec, Hello, Message, Reply, Request, PROTOCOL_VERSION};
+use pty_io::{PtyReader, PtyWriter};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
@@ -1058,6 +1059,24 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
     )
     .await;
 
+    // The client's terminal itself, when it handed it over: keys are read from it and frames
+    // written to it here, with no hop through the client process.
+    let terminal = if attach.pass_tty {
+        match receive_terminal(&conn).await {
+            Ok(terminal) => Some(terminal),
+            Err(e) => {
+                tracing::warn!(client, "no terminal from the client: {e}");
+                session.send(SessionCommand::ClientGone { client }).await;
+                return;
+            }
+        }
+    } else {
+        None
+    };
+    let (mut tty_in, tty_out) = match terminal {
+        Some((reader, writer)) => (Some(reader), Some(writer)),
+        None => (None, None),
+    };
     let stop = CancellationToken::new();
     let client_metrics = Arc::new(crate::metrics::ClientMetrics::default());
     ctx.metrics.add_client(client, &info.name, &client_metrics);
@@ -1086,7 +1105,9 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
     let writer_metrics = client_metrics.clone();
     let writer = tokio::spawn(async move {
         // Frames end when the renderer stops (the session may be ending); the exit notice
-        // that explains why still comes on the control channel.
+        // that explains why still comes on the control channel, after the last frame, so the
+        // client restores its terminal only once nothing more is written to it.
+        let mut tty_out = tty_out;
         let mut frames_open = true;
         let mut idle_since = crate::metrics::Tick::now();
         loop {
@@ -1096,7 +1117,11 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
                         let started = crate::metrics::Tick::now();
                         writer_metrics.write.idle(started - idle_since);
                         let len = bytes.len();
-                        if sink.send(Message::Output(bytes)).await.is_err() {
+                        let written = match tty_out.as_mut() {
+                            Some(tty) => tty.write_all(&bytes).await.is_ok(),
+                            None => sink.send(Message::Output(bytes)).await.is_ok(),
+                        };
+                        if !written {
                             break;
                         }
                         writer_metrics.write.busy(started.elapsed());
@@ -1107,6 +1132,8 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
                     None => frames_open = false,
                 },
                 control = control_rx.recv() => {
+                    // Let go of the terminal before the client hears it may restore it.
+                    drop(tty_out.take());
                     let notice = match control {
                         Some(ClientControl::Exit(notice)) => notice,
                         None => ExitNotice { message: "[server exited]".into(), code: 1 },
@@ -1134,10 +1161,16 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
         scroll: None,
     };
     let mut decoder = KeyDecoder::default();
+    let mut key_buf = vec![0u8; TTY_READ_BYTES];
     loop {
         let message = tokio::select! {
             _ = stop.cancelled() => break,
             m = stream.next() => m,
+            keys = read_terminal(tty_in.as_mut(), &mut key_buf) => match keys {
+                // The terminal is gone (hung up): as if the client left.
+                Ok(0) | Err(_) => None,
+                Ok(n) => Some(Ok(Message::Input(Bytes::copy_from_slice(&key_buf[..n])))),
+            },
         };
         match message {
             Some(Ok(Message::Input(bytes))) => {
@@ -1146,6 +1179,7 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
                 }
                 for input in decoder.feed(&bytes) {
                     if let After::Detach = state.handle(input).await {
+                        drop(tty_in.take());
                         session.send(SessionCommand::ClientGone { client }).await;
                         let notice = ExitNotice {
                             message: format!("[detached (from session {})]", info.name),
@@ -1171,4 +1205,30 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
     stop.cancel();
     session.send(SessionCommand::ClientGone { client }).await;
     let _ = writer.await;
+}
+
+/// Largest read of keys from a handed-over terminal (a paste arrives in pieces of this size).
+const TTY_READ_BYTES: usize = 16 * 1024;
+
+/// Takes the terminal the client hands over after `Attached`, as a reader and a writer.
+async fn receive_terminal(conn: &Conn) -> std::io::Result<(PtyReader, PtyWriter)> {
+    if !conn.read_buffer().is_empty() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "the client sent messages before its terminal",
+        ));
+    }
+    let fd = protocol::tty_pass::recv_tty(conn.get_ref()).await?;
+    let file = std::fs::File::from(fd);
+    let reader = PtyReader::from_file(file.try_clone()?).map_err(std::io::Error::other)?;
+    let writer = PtyWriter::from_file(file).map_err(std::io::Error::other)?;
+    Ok((reader, writer))
+}
+
+/// Keys from the handed-over terminal; never ready without one.
+async fn read_terminal(tty: Option<&mut PtyReader>, buf: &mut [u8]) -> std::io::Result<usize> {
+    match tty {
+        Some(tty) => tty.read(buf).await,
+        None => std::future::pending().await,
+    }
 }

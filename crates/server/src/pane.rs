@@ -30,6 +30,9 @@ pub const PANE_INPUT_CAPACITY: usize = 256;
 pub const PANE_COMMAND_CAPACITY: usize = 32;
 /// Replies to the program held while its input is full; more are dropped.
 const MAX_PENDING_REPLY_BYTES: usize = 64 * 1024;
+/// A read at least this large means output is streaming: the reader and the pane task let
+/// other tasks run before taking the next chunk (parsing one costs about 0.2 ms).
+const STREAMING_CHUNK_BYTES: usize = 16 * 1024;
 /// After the program exits, how long to keep reading output a background job may hold open.
 const EXIT_DRAIN_GRACE: std::time::Duration = std::time::Duration::from_millis(200);
 
@@ -353,8 +356,11 @@ async fn read_pty(
                 metrics.pty_read.blocked(copied.elapsed());
                 // A flood always finds the pty readable and the channel open, so without this
                 // the reader would keep its worker for tokio's whole budget (tens of ms) while
-                // another pane's echo waits behind it.
-                tokio::task::yield_now().await;
+                // another pane's echo waits behind it. Small reads (an echo) need no yield:
+                // the next read waits anyway, and a yield would wake the other worker.
+                if n >= STREAMING_CHUNK_BYTES {
+                    tokio::task::yield_now().await;
+                }
             }
         }
     }
@@ -446,8 +452,10 @@ impl PaneTask {
                         self.shared.metrics.parse.idle(idle_since.elapsed());
                         self.apply_output(&chunk, read_at);
                         idle_since = crate::metrics::Tick::now();
-                        // One chunk at a time: renderers and other panes run between chunks.
-                        tokio::task::yield_now().await;
+                        // One large chunk at a time: renderers and other panes run between.
+                        if chunk.len() >= STREAMING_CHUNK_BYTES {
+                            tokio::task::yield_now().await;
+                        }
                     }
                     None => output_open = false,
                 },

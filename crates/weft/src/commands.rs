@@ -92,6 +92,7 @@ fn attach_params(target: Option<String>, read_only: bool) -> Attach {
         read_only,
         cols,
         rows,
+        pass_tty: client::hand_over_terminal(),
     }
 }
 
@@ -104,10 +105,19 @@ fn current_session() -> Option<String> {
 
 async fn attach_and_run(mut conn: Conn, request: Request) -> Result<u8, ClientError> {
     use futures::SinkExt;
+    let pass_tty = match &request {
+        Request::Attach(attach)
+        | Request::AttachOrCreate { attach, .. }
+        | Request::NewSession {
+            attach: Some(attach),
+            ..
+        } => attach.pass_tty,
+        _ => false,
+    };
     conn.send(protocol::Message::Request(request))
         .await
         .map_err(|e| ClientError::Lost(e.to_string()))?;
-    let end = client::run_attached(conn).await?;
+    let end = client::run_attached(conn, pass_tty).await?;
     println!("{}", end.message);
     Ok(end.code)
 }
