@@ -64,8 +64,10 @@ fn diag_shows_every_stage_the_injected_delay_and_a_slow_client() {
         echo["p50_ms"].as_f64().unwrap() >= RENDER_DELAY_MS * 0.8,
         "{echo}"
     );
+    // Flood output read while a frame is being delayed shows in that frame, sooner than the
+    // delay; output read just after a frame waits for all of the next one.
     assert!(
-        pane["bytes_to_screen"]["p50_ms"].as_f64().unwrap() >= RENDER_DELAY_MS * 0.8,
+        pane["bytes_to_screen"]["p99_ms"].as_f64().unwrap() >= RENDER_DELAY_MS * 0.8,
         "{pane}"
     );
     let clients = report["clients"].as_array().unwrap();

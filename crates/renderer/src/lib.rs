@@ -13,5 +13,5 @@ mod pacer;
 mod render;
 
 pub use frame::{Frame, OuterModes};
-pub use pacer::{FramePacer, MAX_SYNC_HOLD};
+pub use pacer::{FocusedChange, FramePacer, MAX_SYNC_HOLD};
 pub use render::Renderer;

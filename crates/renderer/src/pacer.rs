@@ -5,6 +5,17 @@ use std::time::{Duration, Instant};
 /// Longest a frame is held back while the program has synchronized output (2026) on.
 pub const MAX_SYNC_HOLD: Duration = Duration::from_millis(150);
 
+/// Whether the focused pane is among what changed, and how its output arrives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FocusedChange {
+    /// Only other panes (or the chrome) changed.
+    None,
+    /// The focused pane changed and more of its output is on the way (large reads).
+    Streaming,
+    /// The focused pane changed and its pty went quiet: the change is complete.
+    Quiet,
+}
+
 /// Decides the next frame deadline for one client.
 ///
 /// - A change that follows a pause of at least an interval (a key's echo, the first output after
@@ -13,6 +24,9 @@ pub const MAX_SYNC_HOLD: Duration = Duration::from_millis(150);
 ///   change drawn at most an interval late.
 /// - A change in the focused pane after a pause in *that pane* renders at once even while
 ///   another pane streams: a keystroke's echo never waits behind a flood elsewhere.
+/// - A change in the focused pane that left its pty quiet (a small read, nothing queued behind
+///   it) renders at once too, however soon after the last frame: the answer to a keystroke
+///   that comes in two writes (an echo, then a prompt) never waits out an interval.
 /// - While synchronized output is on: hold, up to [`MAX_SYNC_HOLD`] from the first held change.
 #[derive(Clone, Debug)]
 pub struct FramePacer {
@@ -45,17 +59,24 @@ impl FramePacer {
     /// Something changed at `now`; `sync` says whether the program is inside a synchronized
     /// update. Returns the deadline to wait for.
     pub fn on_change(&mut self, now: Instant, sync: bool) -> Option<Instant> {
-        self.on_pane_change(now, sync, false)
+        self.on_pane_change(now, sync, FocusedChange::None)
     }
 
     /// Like [`FramePacer::on_change`], saying whether the focused pane is among what changed.
     /// A focused-pane change after a pause of an interval in the focused pane renders at once,
     /// whatever other panes are doing.
-    pub fn on_pane_change(&mut self, now: Instant, sync: bool, focused: bool) -> Option<Instant> {
+    pub fn on_pane_change(
+        &mut self,
+        now: Instant,
+        sync: bool,
+        change: FocusedChange,
+    ) -> Option<Instant> {
+        let focused = change != FocusedChange::None;
         let focused_after_pause = focused
-            && self
-                .last_focused_change
-                .is_none_or(|t| now.saturating_duration_since(t) >= self.interval);
+            && (change == FocusedChange::Quiet
+                || self
+                    .last_focused_change
+                    .is_none_or(|t| now.saturating_duration_since(t) >= self.interval));
         if focused {
             self.last_focused_change = Some(now);
         }
@@ -144,19 +165,50 @@ mod tests {
         let mut p = FramePacer::new(8 * MS);
         let t0 = Instant::now();
         // Another pane streams: paced.
-        p.on_pane_change(t0, false, false);
+        p.on_pane_change(t0, false, FocusedChange::None);
         p.on_frame(t0);
-        assert_eq!(p.on_pane_change(t0 + MS, false, false), Some(t0 + 8 * MS));
+        assert_eq!(
+            p.on_pane_change(t0 + MS, false, FocusedChange::None),
+            Some(t0 + 8 * MS)
+        );
         // The focused pane echoes a key: at once.
         assert_eq!(
-            p.on_pane_change(t0 + 2 * MS, false, true),
+            p.on_pane_change(t0 + 2 * MS, false, FocusedChange::Streaming),
             Some(t0 + 2 * MS)
         );
         p.on_frame(t0 + 2 * MS);
         // The focused pane streaming too is paced again.
         assert_eq!(
-            p.on_pane_change(t0 + 3 * MS, false, true),
+            p.on_pane_change(t0 + 3 * MS, false, FocusedChange::Streaming),
             Some(t0 + 10 * MS)
+        );
+    }
+
+    #[test]
+    fn a_quiet_focused_change_renders_at_once_right_after_a_frame() {
+        let mut p = FramePacer::new(8 * MS);
+        let t0 = Instant::now();
+        // The echo of a key, drawn at once.
+        assert_eq!(p.on_pane_change(t0, false, FocusedChange::Quiet), Some(t0));
+        p.on_frame(t0);
+        // Its second half half a millisecond later, the pty quiet again: at once as well.
+        let t1 = t0 + MS / 2;
+        assert_eq!(p.on_pane_change(t1, false, FocusedChange::Quiet), Some(t1));
+        p.on_frame(t1);
+        // The same pane streaming is paced; so is another pane's output.
+        assert_eq!(
+            p.on_pane_change(t1 + MS, false, FocusedChange::Streaming),
+            Some(t1 + 8 * MS)
+        );
+        assert_eq!(
+            p.on_pane_change(t1 + 2 * MS, false, FocusedChange::None),
+            Some(t1 + 8 * MS)
+        );
+        // Synchronized output still holds a quiet change.
+        p.on_frame(t1 + 2 * MS);
+        assert_eq!(
+            p.on_pane_change(t1 + 3 * MS, true, FocusedChange::Quiet),
+            Some(t1 + 3 * MS + MAX_SYNC_HOLD)
         );
     }
 

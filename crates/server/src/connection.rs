@@ -1174,6 +1174,7 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
         };
         match message {
             Some(Ok(Message::Input(bytes))) => {
+                tracing::trace!(bytes = bytes.len(), "keys");
                 if info.latest.load(Ordering::Relaxed) != client {
                     session.try_send(SessionCommand::ClientActive { client });
                 }

@@ -100,6 +100,9 @@ pub struct PaneShared {
     pub seq: AtomicU64,
     /// The program is inside a synchronized update (DECSET 2026).
     pub sync: AtomicBool,
+    /// The last output applied was a large read or had more queued behind it: output is
+    /// streaming, so renderers pace frames. False once a small read drained the pty.
+    pub streaming: AtomicBool,
     /// The program enabled bracketed paste (2004).
     pub bracketed_paste: AtomicBool,
     /// Mouse reports the program wants: 0 none, 1 presses, 2 drags, 3 all motion.
@@ -273,6 +276,7 @@ pub fn spawn_pane(
         id: spec.id,
         seq: AtomicU64::new(0),
         sync: AtomicBool::new(false),
+        streaming: AtomicBool::new(false),
         bracketed_paste: AtomicBool::new(false),
         mouse_reporting: std::sync::atomic::AtomicU8::new(0),
         mouse_sgr: AtomicBool::new(false),
@@ -294,7 +298,10 @@ pub fn spawn_pane(
         read_pty(reader, output_tx, stop.clone(), shared.metrics.clone())
             .instrument(tracing::info_span!("pty_read", pane = spec.id)),
     );
-    tokio::spawn(write_pty(writer, input_rx, stop.clone()));
+    tokio::spawn(
+        write_pty(writer, input_rx, stop.clone())
+            .instrument(tracing::info_span!("pty_write", pane = spec.id)),
+    );
     tokio::spawn(wait_child(child, exit_tx, kill_rx));
     let task = PaneTask {
         id: spec.id,
@@ -385,6 +392,7 @@ async fn write_pty(
         if written.is_err() {
             return;
         }
+        tracing::trace!(bytes = data.len(), "pty write");
     }
 }
 
@@ -450,6 +458,8 @@ impl PaneTask {
                 chunk = output.recv(), if output_open => match chunk {
                     Some((chunk, read_at)) => {
                         self.shared.metrics.parse.idle(idle_since.elapsed());
+                        let streaming = chunk.len() >= STREAMING_CHUNK_BYTES || !output.is_empty();
+                        self.shared.streaming.store(streaming, Ordering::Release);
                         self.apply_output(&chunk, read_at);
                         idle_since = crate::metrics::Tick::now();
                         // One large chunk at a time: renderers and other panes run between.

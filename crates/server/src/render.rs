@@ -7,7 +7,7 @@ use crate::config::Config;
 use crate::pane::PaneHandle;
 use crate::session::View;
 use bytes::Bytes;
-use renderer::{Frame, FramePacer, Renderer};
+use renderer::{FocusedChange, Frame, FramePacer, Renderer};
 use screen_model::{Attrs, Cell, CellFlags, Color, MouseEncoding, MouseTracking, Pen};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
@@ -165,20 +165,29 @@ impl RenderTask {
                     if deadline.is_some() {
                         stats.skipped += 1;
                     }
-                    let (sync, focused_seq) = self
+                    let (sync, focused_seq, streaming) = self
                         .view
                         .borrow()
                         .active_pane()
-                        .map_or((false, 0), |p| {
-                            (p.shared.sync.load(Ordering::Acquire), p.shared.seq.load(Ordering::Acquire))
+                        .map_or((false, 0, false), |p| {
+                            (
+                                p.shared.sync.load(Ordering::Acquire),
+                                p.shared.seq.load(Ordering::Acquire),
+                                p.shared.streaming.load(Ordering::Acquire),
+                            )
                         });
                     // The focused pane changed since the last wake-up: its echo may skip the pace.
                     let focused = focused_seq != focused_seq_notified;
                     focused_seq_notified = focused_seq;
+                    let change = match (focused, streaming) {
+                        (false, _) => FocusedChange::None,
+                        (true, true) => FocusedChange::Streaming,
+                        (true, false) => FocusedChange::Quiet,
+                    };
                     let now = Instant::now();
                     let paced_before = deadline.is_some_and(|d| d > now);
                     deadline = pacer
-                        .on_pane_change(now.into_std(), sync, focused)
+                        .on_pane_change(now.into_std(), sync, change)
                         .map(Instant::from_std);
                     // Due at once for the focused pane while others were paced: draw only it, so
                     // the echo does not wait for a flooding pane's snapshot.
