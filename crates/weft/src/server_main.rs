@@ -4,9 +4,11 @@ use crate::cli::Cli;
 use anyhow::Context;
 use std::io::Write;
 
-/// Worker threads: the pipeline has two busy stages (pty reading and parsing) at most per
-/// flooding pane; two workers fit the machines weft targets without oversubscribing.
-const WORKER_THREADS: usize = 2;
+/// Worker threads: a flooding pane keeps two busy (its pty reader and its parser, which run
+/// in parallel), and a third stays free for keys, echoes and frames. Measured on 2 cores: with
+/// two workers either the flood's stages take turns on one worker (cat a third slower) or an
+/// echo elsewhere waits behind them (p99 several ms).
+const WORKER_THREADS: usize = 3;
 
 /// Runs the server until its last session ends. Stdout is the readiness pipe.
 pub fn run(cli: &Cli) -> anyhow::Result<u8> {
@@ -28,7 +30,13 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         }
     };
     let trace = crate::trace::init(cli.trace.as_deref());
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    // A task woken by a busy task goes to the woken-by worker's LIFO slot, which no other
+    // worker may take: a renderer woken by a flooding pane's parser, or the parser woken by its
+    // reader, would wait until that task yields. Without the slot they are stolen at once.
+    #[cfg(tokio_unstable)]
+    builder.disable_lifo_slot();
+    let runtime = builder
         .worker_threads(WORKER_THREADS)
         .thread_name("weft-server")
         .enable_all()
