@@ -129,9 +129,30 @@ pub struct PaneShared {
     watchers: Mutex<Vec<Weak<Notify>>>,
     /// Figures for `weft diag`.
     pub metrics: Arc<crate::metrics::PaneMetrics>,
+    /// The screen. Only the pane task changes it; renderers read it directly when it is free
+    /// (no round trip through the pane task for an echo), and ask the pane task when it is
+    /// busy parsing.
+    screen: Mutex<Screen>,
 }
 
 impl PaneShared {
+    /// The screen, locked; a poisoned lock still gives it (a panic mid-parse leaves a screen
+    /// that is at worst partly updated, which the next output repairs).
+    fn screen(&self) -> std::sync::MutexGuard<'_, Screen> {
+        self.screen
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// What a renderer needs, read directly when the pane task is not holding the screen.
+    fn try_snapshot(&self, since: u64) -> Option<PaneSnapshot> {
+        match self.screen.try_lock() {
+            Ok(screen) => Some(snapshot_of(&screen, since)),
+            Err(std::sync::TryLockError::Poisoned(p)) => Some(snapshot_of(&p.into_inner(), since)),
+            Err(std::sync::TryLockError::WouldBlock) => None,
+        }
+    }
+
     /// Wakes every renderer watching this pane; forgets those that went away.
     fn notify_watchers(&self) {
         if let Ok(mut watchers) = self.watchers.lock() {
@@ -172,8 +193,15 @@ impl PaneHandle {
         self.shared.id
     }
 
-    /// Asks for the rows changed after `since`; `None` once the pane is gone.
+    /// The rows changed after `since`; `None` once the pane is gone. Read directly when the
+    /// screen is free, else asked of the pane task (which answers between chunks).
     pub async fn snapshot(&self, since: u64) -> Option<PaneSnapshot> {
+        if self.commands.is_closed() {
+            return None;
+        }
+        if let Some(snapshot) = self.shared.try_snapshot(since) {
+            return Some(snapshot);
+        }
         let (reply, answer) = oneshot::channel();
         self.commands
             .send(PaneCommand::Snapshot { since, reply })
@@ -290,6 +318,11 @@ pub fn spawn_pane(
         resize: Notify::new(),
         title: Mutex::new(String::new()),
         watchers: Mutex::new(Vec::new()),
+        screen: Mutex::new(Screen::with_scrollback(
+            usize::from(spec.cols),
+            usize::from(spec.rows),
+            spec.scrollback_lines,
+        )),
     });
     spec.metrics
         .0
@@ -305,11 +338,6 @@ pub fn spawn_pane(
     tokio::spawn(wait_child(child, exit_tx, kill_rx));
     let task = PaneTask {
         id: spec.id,
-        screen: Screen::with_scrollback(
-            usize::from(spec.cols),
-            usize::from(spec.rows),
-            spec.scrollback_lines,
-        ),
         pty,
         shared: shared.clone(),
         input: input_tx.clone(),
@@ -447,7 +475,6 @@ async fn wait_child(
 
 struct PaneTask {
     id: u64,
-    screen: Screen,
     pty: Pty,
     shared: Arc<PaneShared>,
     input: mpsc::Sender<Bytes>,
@@ -552,11 +579,14 @@ impl PaneTask {
     fn handle(&mut self, command: PaneCommand) {
         match command {
             PaneCommand::Snapshot { since, reply } => {
-                let _ = reply.send(self.snapshot(since));
+                let snapshot = snapshot_of(&self.shared.screen(), since);
+                let _ = reply.send(snapshot);
             }
             PaneCommand::Resize { cols, rows } => {
                 let (cols, rows) = (cols.max(1), rows.max(1));
-                self.screen.resize(usize::from(cols), usize::from(rows));
+                self.shared
+                    .screen()
+                    .resize(usize::from(cols), usize::from(rows));
                 let _ = self.pty.resize(cols, rows);
                 self.shared
                     .size
@@ -569,20 +599,21 @@ impl PaneTask {
                 rows,
                 reply,
             } => {
-                let history = self.screen.scrollback().len();
-                let visible = self.screen.rows();
+                let screen = self.shared.screen();
+                let history = screen.scrollback().len();
+                let visible = screen.rows();
                 let total = history + visible;
                 let end = total.saturating_sub(offset.min(history));
                 let start = end.saturating_sub(rows);
                 let lines = (start..end)
                     .map(|i| {
                         if i < history {
-                            self.screen
+                            screen
                                 .scrollback_row(i)
                                 .map(|r| r.cells().to_vec())
                                 .unwrap_or_default()
                         } else {
-                            self.screen
+                            screen
                                 .row(i - history)
                                 .map(|r| r.cells().to_vec())
                                 .unwrap_or_default()
@@ -592,8 +623,11 @@ impl PaneTask {
                 let _ = reply.send((lines, history));
             }
             PaneCommand::Capture { options, reply } => {
-                let text = crate::capture::capture(&self.screen, &options);
-                let _ = reply.send((text, self.screen.seqno()));
+                let (text, seq) = {
+                    let screen = self.shared.screen();
+                    (crate::capture::capture(&screen, &options), screen.seqno())
+                };
+                let _ = reply.send((text, seq));
             }
         }
     }
@@ -618,9 +652,11 @@ impl PaneTask {
 
     /// Feeds output to the screen and tells renderers.
     fn apply(&mut self, chunk: &[u8]) {
-        self.screen.feed(chunk);
-        if self.screen.has_replies() {
-            let replies = self.screen.take_replies();
+        let shared = self.shared.clone();
+        let mut screen = shared.screen();
+        screen.feed(chunk);
+        if screen.has_replies() {
+            let replies = screen.take_replies();
             if self.pending_replies.len() + replies.len() <= MAX_PENDING_REPLY_BYTES {
                 self.pending_replies.extend_from_slice(&replies);
             } else {
@@ -630,21 +666,29 @@ impl PaneTask {
                     .fetch_add(replies.len() as u64, Ordering::Relaxed);
             }
         }
-        for event in self.screen.take_events() {
+        for event in screen.take_events() {
             if let screen_model::Event::TitleChanged(title) = event {
                 if let Ok(mut t) = self.shared.title.lock() {
                     *t = title;
                 }
             }
         }
-        self.publish();
+        self.publish_from(&screen);
+        // Renderers woken now find the screen free.
+        drop(screen);
+        self.shared.notify_watchers();
     }
 
     fn publish(&self) {
-        self.shared
-            .seq
-            .store(self.screen.seqno(), Ordering::Release);
-        let modes = self.screen.modes();
+        let shared = self.shared.clone();
+        self.publish_from(&shared.screen());
+        self.shared.notify_watchers();
+    }
+
+    /// Mirrors the screen's revision and modes into the shared atomics.
+    fn publish_from(&self, screen: &Screen) {
+        self.shared.seq.store(screen.seqno(), Ordering::Release);
+        let modes = screen.modes();
         self.shared
             .sync
             .store(modes.synchronized_output, Ordering::Release);
@@ -669,34 +713,33 @@ impl PaneTask {
             .store(modes.application_cursor, Ordering::Relaxed);
         self.shared
             .alternate_screen
-            .store(self.screen.is_alternate_screen(), Ordering::Relaxed);
-        self.shared.notify_watchers();
+            .store(screen.is_alternate_screen(), Ordering::Relaxed);
     }
+}
 
-    fn snapshot(&self, since: u64) -> PaneSnapshot {
-        let changed = self
-            .screen
-            .visible_rows()
-            .iter()
-            .enumerate()
-            .filter(|(_, row)| since == 0 || row.seq() > since)
-            .map(|(i, row)| (i, row.cells().to_vec()))
-            .collect();
-        let m = self.screen.modes();
-        PaneSnapshot {
-            seq: self.screen.seqno(),
-            cols: self.screen.cols(),
-            rows: self.screen.rows(),
-            changed,
-            cursor: self.screen.cursor_state(),
-            modes: OuterModes {
-                application_cursor: m.application_cursor,
-                application_keypad: m.application_keypad,
-                bracketed_paste: m.bracketed_paste,
-                focus_events: m.focus_events,
-                mouse_tracking: m.mouse_tracking,
-                mouse_encoding: m.mouse_encoding,
-            },
-        }
+/// The rows of `screen` changed after revision `since` (all of them for 0), cursor and modes.
+fn snapshot_of(screen: &Screen, since: u64) -> PaneSnapshot {
+    let changed = screen
+        .visible_rows()
+        .iter()
+        .enumerate()
+        .filter(|(_, row)| since == 0 || row.seq() > since)
+        .map(|(i, row)| (i, row.cells().to_vec()))
+        .collect();
+    let m = screen.modes();
+    PaneSnapshot {
+        seq: screen.seqno(),
+        cols: screen.cols(),
+        rows: screen.rows(),
+        changed,
+        cursor: screen.cursor_state(),
+        modes: OuterModes {
+            application_cursor: m.application_cursor,
+            application_keypad: m.application_keypad,
+            bracketed_paste: m.bracketed_paste,
+            focus_events: m.focus_events,
+            mouse_tracking: m.mouse_tracking,
+            mouse_encoding: m.mouse_encoding,
+        },
     }
 }
