@@ -70,7 +70,7 @@ pub async fn run_attached(mut conn: Conn, pass_tty: bool) -> Result<AttachEnd, C
     } else {
         Some(PtyReader::from_file(tty.try_clone()?).map_err(|e| ClientError::Lost(e.to_string()))?)
     };
-    let mut output =
+    let output =
         PtyWriter::from_file(tty.try_clone()?).map_err(|e| ClientError::Lost(e.to_string()))?;
     let mut winch = signal(SignalKind::window_change())?;
     let mut term = signal(SignalKind::terminate())?;

@@ -3,7 +3,7 @@
 use filedescriptor::FileDescriptor;
 use portable_pty::{native_pty_system, Child, CommandBuilder, MasterPty, PtySize};
 use std::ffi::OsString;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::os::fd::{AsRawFd, RawFd};
 use std::path::PathBuf;
 use tokio::io::unix::AsyncFd;
@@ -297,11 +297,17 @@ impl PtyWriter {
         })
     }
 
+    /// Writes as much of `data` as the pty takes right now, without waiting: the number of
+    /// bytes written, or `WouldBlock` when its input buffer is full.
+    pub fn try_write(&self, data: &[u8]) -> std::io::Result<usize> {
+        write_now(self.fd.get_ref(), data)
+    }
+
     /// Writes all of `data` to the program, waiting while the pty's input buffer is full.
-    pub async fn write_all(&mut self, mut data: &[u8]) -> std::io::Result<()> {
+    pub async fn write_all(&self, mut data: &[u8]) -> std::io::Result<()> {
         while !data.is_empty() {
-            let mut guard = self.fd.writable_mut().await?;
-            match guard.try_io(|fd| fd.get_mut().write(data)) {
+            let mut guard = self.fd.writable().await?;
+            match guard.try_io(|fd| write_now(fd.get_ref(), data)) {
                 Ok(Ok(0)) => return Err(std::io::ErrorKind::WriteZero.into()),
                 Ok(Ok(n)) => data = &data[n..],
                 Ok(Err(e)) if e.kind() == std::io::ErrorKind::Interrupted => {}
@@ -311,6 +317,14 @@ impl PtyWriter {
         }
         Ok(())
     }
+}
+
+/// One `write(2)` on `fd`, through a shared reference (the descriptor is non-blocking).
+#[allow(unsafe_code)]
+fn write_now(fd: &FileDescriptor, data: &[u8]) -> std::io::Result<usize> {
+    // SAFETY: `fd` owns the descriptor and is borrowed for the whole call, so it stays open.
+    let borrowed = unsafe { std::os::fd::BorrowedFd::borrow_raw(fd.as_raw_fd()) };
+    rustix::io::write(borrowed, data).map_err(std::io::Error::from)
 }
 
 /// Where the program starts: the wanted directory if it exists, else `$HOME` (the program's, or

@@ -37,7 +37,7 @@ async fn output_then_eof_then_exit_status() {
 
 #[tokio::test]
 async fn input_reaches_the_program() {
-    let (_pty, mut child, mut reader, mut writer) =
+    let (_pty, mut child, mut reader, writer) =
         spawn(&options(&["sh", "-c", "read line; echo got:$line"])).unwrap();
     writer.write_all(b"abc\r").await.unwrap();
     let out = String::from_utf8_lossy(&read_all(&mut reader).await).into_owned();
@@ -47,7 +47,7 @@ async fn input_reaches_the_program() {
 
 #[tokio::test]
 async fn resize_reaches_the_program() {
-    let (pty, _child, mut reader, mut writer) = spawn(&options(&[
+    let (pty, _child, mut reader, writer) = spawn(&options(&[
         "sh",
         "-c",
         "trap 'stty size; exit 0' WINCH; echo ready; while :; do read x; done",

@@ -1,14 +1,18 @@
 //! A pane: a program on a pty and the screen that shows it, owned by one task.
 //!
 //! ```text
-//!  pty reader task --[PTY_OUTPUT_CAPACITY]--> pane task (owns Screen) --notify--> renderers
-//!  clients, replies --[PANE_INPUT_CAPACITY]--> pty writer task
+//!  pty reader task --[PTY_OUTPUT_CAPACITY]--> pane task (writes the Screen) --notify--> renderers
+//!  clients, replies --(straight to the pty when nothing is queued)
+//!                   --[PANE_INPUT_CAPACITY]--> pty writer task
 //!  renderers, session --[PANE_COMMAND_CAPACITY]--> pane task (snapshot, resize, kill)
 //!  exit waiter task --oneshot--> pane task
 //! ```
 //! The reader waits when the pane task is behind, so the program blocks on output (lossless
 //! backpressure). The pane task never waits on a full input channel: replies queue locally and
 //! go out when there is room, so a program blocked on output cannot deadlock its own pane.
+//! Renderers read the screen under its lock when the pane task is not parsing, and ask the pane
+//! task otherwise; input goes straight to the pty when nothing is queued ahead of it and the
+//! pty takes it whole, so a key's echo crosses as few tasks as possible.
 
 use bytes::Bytes;
 use pty_io::{ChildProcess, ExitStatus, Pty, PtyReader, PtyWriter, SpawnOptions, READ_CHUNK_BYTES};
@@ -183,6 +187,7 @@ impl PaneShared {
 pub struct PaneHandle {
     commands: mpsc::Sender<PaneCommand>,
     input: mpsc::Sender<Bytes>,
+    pty_in: Arc<PaneInput>,
     /// Shared state.
     pub shared: Arc<PaneShared>,
 }
@@ -227,7 +232,10 @@ impl PaneHandle {
     /// Starts the keystroke-to-echo clock.
     pub async fn send_input(&self, bytes: Bytes) -> bool {
         self.shared.metrics.key_arrived();
-        self.input.send(bytes).await.is_ok()
+        match self.pty_in.write_or_queue(bytes) {
+            None => true,
+            Some(rest) => self.input.send(rest).await.is_ok(),
+        }
     }
 
     /// The screen as text (or escapes, or JSON) and its revision; `None` once the pane is gone.
@@ -331,14 +339,19 @@ pub fn spawn_pane(
         read_pty(reader, output_tx, stop.clone(), shared.metrics.clone())
             .instrument(tracing::info_span!("pty_read", pane = spec.id)),
     );
+    let pty_in = Arc::new(PaneInput {
+        writer,
+        queued: Mutex::new(0),
+    });
     tokio::spawn(
-        write_pty(writer, input_rx, stop.clone())
+        write_pty(pty_in.clone(), input_rx, stop.clone())
             .instrument(tracing::info_span!("pty_write", pane = spec.id)),
     );
     tokio::spawn(wait_child(child, exit_tx, kill_rx));
     let task = PaneTask {
         id: spec.id,
         pty,
+        pty_in: pty_in.clone(),
         shared: shared.clone(),
         input: input_tx.clone(),
         pending_replies: Vec::new(),
@@ -353,6 +366,7 @@ pub fn spawn_pane(
     Ok(PaneHandle {
         commands: command_tx,
         input: input_tx,
+        pty_in: pty_in.clone(),
         shared,
     })
 }
@@ -430,9 +444,53 @@ async fn read_pty(
     }
 }
 
-/// Writes input to the pty in order; waits while the program is not reading.
+/// The program's input side: written directly by whoever sends when nothing is queued (a key
+/// then reaches the program without a hop through the writer task), else queued for the
+/// writer task, in order.
+#[derive(Debug)]
+struct PaneInput {
+    writer: PtyWriter,
+    /// Messages sent to the writer task and not yet written by it.
+    queued: Mutex<usize>,
+}
+
+impl PaneInput {
+    /// Writes `bytes` at once if nothing is queued ahead of them and the pty takes them all;
+    /// otherwise returns what is left, counted as queued: the caller must hand it to the
+    /// writer task.
+    fn write_or_queue(&self, bytes: Bytes) -> Option<Bytes> {
+        let mut queued = self
+            .queued
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut rest = bytes;
+        if *queued == 0 {
+            // An error (the program is gone) is the writer task's to meet.
+            if let Ok(n) = self.writer.try_write(&rest) {
+                if n == rest.len() {
+                    tracing::trace!(bytes = n, "pty write");
+                    return None;
+                }
+                rest = rest.slice(n..);
+            }
+        }
+        *queued += 1;
+        Some(rest)
+    }
+
+    /// The writer task wrote one queued message.
+    fn written(&self) {
+        let mut queued = self
+            .queued
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *queued = queued.saturating_sub(1);
+    }
+}
+
+/// Writes queued input to the pty in order; waits while the program is not reading.
 async fn write_pty(
-    mut writer: PtyWriter,
+    pty_in: Arc<PaneInput>,
     mut input: mpsc::Receiver<Bytes>,
     stop: CancellationToken,
 ) {
@@ -444,11 +502,12 @@ async fn write_pty(
         let Some(data) = data else { return };
         let written = tokio::select! {
             _ = stop.cancelled() => return,
-            r = writer.write_all(&data) => r,
+            r = pty_in.writer.write_all(&data) => r,
         };
         if written.is_err() {
             return;
         }
+        pty_in.written();
         tracing::trace!(bytes = data.len(), "pty write");
     }
 }
@@ -476,6 +535,7 @@ async fn wait_child(
 struct PaneTask {
     id: u64,
     pty: Pty,
+    pty_in: Arc<PaneInput>,
     shared: Arc<PaneShared>,
     input: mpsc::Sender<Bytes>,
     pending_replies: Vec<u8>,
@@ -509,7 +569,10 @@ impl PaneTask {
                 _ = self.shared.resize.notified() => self.apply_wanted_size(),
                 permit = input.reserve(), if !self.pending_replies.is_empty() => {
                     if let Ok(permit) = permit {
-                        permit.send(Bytes::from(std::mem::take(&mut self.pending_replies)));
+                        let replies = Bytes::from(std::mem::take(&mut self.pending_replies));
+                        if let Some(rest) = self.pty_in.write_or_queue(replies) {
+                            permit.send(rest);
+                        }
                     }
                 }
                 chunk = output.recv(), if output_open => match chunk {
