@@ -35,7 +35,7 @@ pub const PANE_COMMAND_CAPACITY: usize = 32;
 /// Replies to the program held while its input is full; more are dropped.
 const MAX_PENDING_REPLY_BYTES: usize = 64 * 1024;
 /// A read at least this large means output is streaming: renderers pace frames, and the
-/// reader and the pane task count it towards their [`FAIR_SLICE`].
+/// reader and the pane task count it towards their `FAIR_SLICE`.
 const STREAMING_CHUNK_BYTES: usize = 16 * 1024;
 /// After the program exits, how long to keep reading output a background job may hold open.
 const EXIT_DRAIN_GRACE: std::time::Duration = std::time::Duration::from_millis(200);
@@ -371,12 +371,19 @@ pub fn spawn_pane(
     })
 }
 
-/// Longest a flooding pane's reader or parser keeps a worker before letting other tasks run.
-/// Without a limit it keeps it for tokio's whole budget (tens of ms), and tasks queued on that
-/// worker wait that long; yielding after every chunk instead costs a third of a flood's
-/// throughput. Measured on 2 cores (cat 200k lines; echo p99 with another pane flooding):
-/// no limit 0.95x no-mux and 3.6 ms; 1 ms: 1.25x and 2.2 ms.
-const FAIR_SLICE: std::time::Duration = std::time::Duration::from_millis(1);
+/// Longest a flooding pane's reader or parser keeps a worker before letting other tasks run,
+/// when tokio's LIFO slot is on (built without `tokio_unstable`): a task the flood woke (a
+/// renderer) sits in that slot, which no other worker may take, for tokio's whole budget (tens
+/// of ms) unless the flood yields. With the slot off (the normal build, see `server_main.rs`)
+/// a free worker takes such tasks at once and yields only cost throughput. Measured on 2 cores
+/// with the slot off (cat 200k lines; echo p99 with another pane flooding): no yields 0.95x
+/// no-mux and 3.6 ms; a yield per 1 ms, 1.25x and 2.2 ms, but in other runs 1.7x and 4 ms:
+/// on 2 busy cores the echo waits for the OS scheduler more than for tokio.
+#[cfg(not(tokio_unstable))]
+const FAIR_SLICE: Option<std::time::Duration> = Some(std::time::Duration::from_millis(1));
+/// See above: no yields when the LIFO slot is off.
+#[cfg(tokio_unstable)]
+const FAIR_SLICE: Option<std::time::Duration> = None;
 
 /// Yields once a task has worked through large chunks for [`FAIR_SLICE`].
 struct FairSlice {
@@ -395,7 +402,7 @@ impl FairSlice {
     async fn after_chunk(&mut self, bytes: usize) {
         if bytes < STREAMING_CHUNK_BYTES {
             self.since = std::time::Instant::now();
-        } else if self.since.elapsed() >= FAIR_SLICE {
+        } else if FAIR_SLICE.is_some_and(|slice| self.since.elapsed() >= slice) {
             tokio::task::yield_now().await;
             self.since = std::time::Instant::now();
         }
