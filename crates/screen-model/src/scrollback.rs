@@ -122,14 +122,14 @@ impl Scrollback {
             .back()
             .is_none_or(|b| b.offsets.len() >= LINES_PER_BLOCK);
         if needs_block {
-            // Size the next block like the last one: no growing copies, no shrinking copies.
+            // Size the next block a little over the last one, and give back what the full one
+            // did not use (shrinking in place is cheap; the slack would stay for the block's
+            // whole life, a few bytes on every line of history).
             let mut capacity = LINES_PER_BLOCK * 48;
             if let Some(full) = self.blocks.back_mut() {
-                if full.data.capacity() > full.data.len() + full.data.len() / 4 {
-                    full.data.shrink_to_fit();
-                }
+                full.data.shrink_to_fit();
                 full.extras.shrink_to_fit();
-                capacity = full.data.len() + full.data.len() / 8;
+                capacity = full.data.len() + full.data.len() / 16;
             }
             self.blocks.push_back(Block {
                 data: Vec::with_capacity(capacity),
