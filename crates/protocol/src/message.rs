@@ -4,7 +4,7 @@ use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The first message in each direction.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -160,7 +160,8 @@ pub enum Reply {
         /// The sessions.
         sessions: Vec<SessionInfo>,
     },
-    /// Attached: terminal bytes follow as [`Message::Output`].
+    /// Attached: the client now hands over its terminal ([`crate::tty_pass`]) if it said
+    /// so, else terminal bytes follow as [`Message::Output`].
     Attached {
         /// Session name.
         session: String,
@@ -201,9 +202,9 @@ pub enum Message {
     Request(Request),
     /// Server to client.
     Reply(Reply),
-    /// Keys from the client's terminal.
+    /// Keys from the client's terminal (when it kept its terminal).
     Input(Bytes),
-    /// Bytes for the client's terminal.
+    /// Bytes for the client's terminal (when it kept its terminal).
     Output(Bytes),
     /// The client's terminal changed size.
     Resize {
