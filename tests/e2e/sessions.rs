@@ -177,6 +177,22 @@ fn the_server_drives_a_handed_over_terminal_and_a_proxy_client_works_the_same() 
 }
 
 #[test]
+fn a_killed_session_lets_go_of_the_terminal_before_the_client_restores_it() {
+    let server = TestServer::new("release");
+    let out = server.weft(&["new", "-d", "-s", "keep", "--", "sleep", "60"]);
+    assert!(out.status.success(), "{out:?}");
+    let mut client = new_session(&server, "gone");
+    let pid = server_pid(&mut client);
+    assert!(client_terminals_held_by(pid) > 0);
+    let out = server.weft(&["kill-session", "-t", "gone"]);
+    assert!(out.status.success(), "{out:?}");
+    client.wait_exit().unwrap();
+    assert!(!client.screen().is_alternate_screen());
+    // The client heard of the end only after the server closed both halves of its terminal.
+    assert_eq!(client_terminals_held_by(pid), 0);
+}
+
+#[test]
 fn killing_the_server_restores_the_client_terminal() {
     let server = TestServer::new("killserver");
     let mut client = new_session(&server, "doomed");

@@ -1073,9 +1073,17 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
     } else {
         None
     };
-    let (mut tty_in, tty_out) = match terminal {
-        Some((reader, writer)) => (Some(reader), Some(writer)),
-        None => (None, None),
+    // The reader half travels with a sender whose drop tells the writer the server no longer
+    // reads the terminal: only then may the client hear that the attachment ended (else a key
+    // typed at the shell just after could still be read here).
+    let (reader_released_tx, reader_released) = tokio::sync::oneshot::channel::<()>();
+    let (mut tty_in, tty_out, reader_released) = match terminal {
+        Some((reader, writer)) => (
+            Some((reader, reader_released_tx)),
+            Some(writer),
+            Some(reader_released),
+        ),
+        None => (None, None, None),
     };
     let stop = CancellationToken::new();
     let client_metrics = Arc::new(crate::metrics::ClientMetrics::default());
@@ -1108,6 +1116,7 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
         // that explains why still comes on the control channel, after the last frame, so the
         // client restores its terminal only once nothing more is written to it.
         let mut tty_out = tty_out;
+        let mut reader_released = reader_released;
         let mut frames_open = true;
         let mut idle_since = crate::metrics::Tick::now();
         loop {
@@ -1132,8 +1141,13 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
                     None => frames_open = false,
                 },
                 control = control_rx.recv() => {
-                    // Let go of the terminal before the client hears it may restore it.
+                    // Let go of the terminal, both halves, before the client hears it may
+                    // restore it.
                     drop(tty_out.take());
+                    writer_stop.cancel();
+                    if let Some(released) = reader_released.take() {
+                        let _ = released.await;
+                    }
                     let notice = match control {
                         Some(ClientControl::Exit(notice)) => notice,
                         None => ExitNotice { message: "[server exited]".into(), code: 1 },
@@ -1166,7 +1180,7 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
         let message = tokio::select! {
             _ = stop.cancelled() => break,
             m = stream.next() => m,
-            keys = read_terminal(tty_in.as_mut(), &mut key_buf) => match keys {
+            keys = read_terminal(tty_in.as_mut().map(|(r, _)| r), &mut key_buf) => match keys {
                 // The terminal is gone (hung up): as if the client left.
                 Ok(0) | Err(_) => None,
                 Ok(n) => Some(Ok(Message::Input(Bytes::copy_from_slice(&key_buf[..n])))),
@@ -1203,6 +1217,7 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
             Some(Err(_)) | None => break,
         }
     }
+    drop(tty_in.take());
     stop.cancel();
     session.send(SessionCommand::ClientGone { client }).await;
     let _ = writer.await;
