@@ -10,7 +10,8 @@
 //!  connection reader -> [PANE_INPUT_CAPACITY] -> pty writer
 //! ```
 //! Channels are bounded; capacities are named constants next to the code that uses them. The
-//! server wakes only for work: no timers tick while nothing happens.
+//! server wakes only for work: no timers tick while nothing happens. While a key's echo is on
+//! its way, streaming panes hold off (see [`priority`]).
 
 pub mod capture;
 pub mod command;
@@ -22,6 +23,7 @@ pub mod layout;
 pub mod listener;
 pub mod metrics;
 pub mod pane;
+pub mod priority;
 pub mod registry;
 pub mod render;
 pub mod session;

@@ -133,6 +133,8 @@ pub struct PaneShared {
     watchers: Mutex<Vec<Weak<Notify>>>,
     /// Figures for `weft diag`.
     pub metrics: Arc<crate::metrics::PaneMetrics>,
+    /// Server-wide: keystroke echoes before floods (renderers report shown echoes here).
+    pub priority: Arc<crate::priority::EchoPriority>,
     /// The screen. Only the pane task changes it; renderers read it directly when it is free
     /// (no round trip through the pane task for an echo), and ask the pane task when it is
     /// busy parsing.
@@ -232,6 +234,7 @@ impl PaneHandle {
     /// Starts the keystroke-to-echo clock.
     pub async fn send_input(&self, bytes: Bytes) -> bool {
         self.shared.metrics.key_arrived();
+        self.shared.priority.key_sent(self.id());
         match self.pty_in.write_or_queue(bytes) {
             None => true,
             Some(rest) => self.input.send(rest).await.is_ok(),
@@ -294,6 +297,8 @@ pub struct PaneSpec {
     pub remain_on_exit: bool,
     /// Where `weft diag` finds the pane's figures, and the session it belongs to.
     pub metrics: (Arc<crate::metrics::MetricsRegistry>, String),
+    /// Server-wide: keystroke echoes before floods.
+    pub priority: Arc<crate::priority::EchoPriority>,
 }
 
 /// Starts the program and the pane's tasks. `exited` gets the pane id and exit status once.
@@ -326,6 +331,7 @@ pub fn spawn_pane(
         resize: Notify::new(),
         title: Mutex::new(String::new()),
         watchers: Mutex::new(Vec::new()),
+        priority: spec.priority.clone(),
         screen: Mutex::new(Screen::with_scrollback(
             usize::from(spec.cols),
             usize::from(spec.rows),
@@ -336,7 +342,7 @@ pub fn spawn_pane(
         .0
         .add_pane(spec.id, &spec.metrics.1, &shared.metrics);
     tokio::spawn(
-        read_pty(reader, output_tx, stop.clone(), shared.metrics.clone())
+        read_pty(reader, output_tx, stop.clone(), shared.clone())
             .instrument(tracing::info_span!("pty_read", pane = spec.id)),
     );
     let pty_in = Arc::new(PaneInput {
@@ -409,6 +415,14 @@ impl FairSlice {
     }
 }
 
+/// Sleeps until `deadline`, or forever without one.
+async fn sleep_until_opt(deadline: Option<tokio::time::Instant>) {
+    match deadline {
+        Some(d) => tokio::time::sleep_until(d).await,
+        None => std::future::pending().await,
+    }
+}
+
 /// A chunk of program output and when it was read (for bytes-to-screen latency).
 type Chunk = (Bytes, u64);
 
@@ -417,8 +431,9 @@ async fn read_pty(
     mut reader: PtyReader,
     output: mpsc::Sender<Chunk>,
     stop: CancellationToken,
-    metrics: Arc<crate::metrics::PaneMetrics>,
+    shared: Arc<PaneShared>,
 ) {
+    let metrics = &shared.metrics;
     let mut buf = vec![0u8; READ_CHUNK_BYTES];
     let mut slice = FairSlice::new();
     loop {
@@ -446,6 +461,15 @@ async fn read_pty(
                 // up now and then (see `FairSlice`). A small read drained the pty, so the next
                 // one waits anyway.
                 slice.after_chunk(n).await;
+                if n >= STREAMING_CHUNK_BYTES {
+                    // Streaming: another pane's echo goes first (counted as blocked).
+                    let held = crate::metrics::Tick::now();
+                    tokio::select! {
+                        _ = stop.cancelled() => return,
+                        _ = shared.priority.wait_turn(shared.id) => {}
+                    }
+                    metrics.pty_read.blocked(held.elapsed());
+                }
             }
         }
     }
@@ -563,7 +587,16 @@ impl PaneTask {
         let input = self.input.clone();
         let mut idle_since = crate::metrics::Tick::now();
         let mut slice = FairSlice::new();
+        // While another pane's echo is pending, a streaming pane parses nothing more.
+        let mut hold: Option<tokio::time::Instant> = None;
+        let priority = self.shared.priority.clone();
         let status = loop {
+            let released = priority.released();
+            tokio::pin!(released);
+            released.as_mut().enable();
+            if hold.is_some() {
+                hold = priority.hold_for(self.id);
+            }
             tokio::select! {
                 biased;
                 status = &mut exit => {
@@ -582,7 +615,9 @@ impl PaneTask {
                         }
                     }
                 }
-                chunk = output.recv(), if output_open => match chunk {
+                _ = &mut released, if hold.is_some() => hold = None,
+                _ = sleep_until_opt(hold) => hold = None,
+                chunk = output.recv(), if output_open && hold.is_none() => match chunk {
                     Some((chunk, read_at)) => {
                         self.shared.metrics.parse.idle(idle_since.elapsed());
                         let streaming = chunk.len() >= STREAMING_CHUNK_BYTES || !output.is_empty();
@@ -590,6 +625,9 @@ impl PaneTask {
                         self.apply_output(&chunk, read_at);
                         idle_since = crate::metrics::Tick::now();
                         slice.after_chunk(chunk.len()).await;
+                        if streaming {
+                            hold = priority.hold_for(self.id);
+                        }
                     }
                     None => output_open = false,
                 },

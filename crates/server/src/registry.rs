@@ -60,6 +60,7 @@ impl Registry {
             ids,
             socket,
             metrics,
+            priority: Arc::new(crate::priority::EchoPriority::default()),
             sessions: Vec::new(),
             ended: ended_tx,
             shutdown,
@@ -160,6 +161,8 @@ struct RegistryTask {
     socket: std::path::PathBuf,
     /// Figures for `weft diag`.
     metrics: Arc<crate::metrics::MetricsRegistry>,
+    /// Keystroke echoes before floods, for every pane of the server.
+    priority: Arc<crate::priority::EchoPriority>,
     /// Oldest first; the last is the most recently created or attached.
     sessions: Vec<SessionHandle>,
     ended: mpsc::Sender<u64>,
@@ -292,6 +295,7 @@ impl RegistryTask {
             },
             scrollback_lines: config.scrollback_lines,
             metrics: self.metrics.clone(),
+            priority: self.priority.clone(),
         };
         let handle = spawn_session(
             SessionSpec {

@@ -286,6 +286,7 @@ impl RenderTask {
                         permit.send(Bytes::from(bytes));
                         for pane in &changed {
                             pane.shared.metrics.shown(&metrics);
+                            pane.shared.priority.shown(pane.id());
                         }
                     }
                     idle_since = crate::metrics::Tick::now();

@@ -289,6 +289,8 @@ pub struct PaneTemplate {
     pub scrollback_lines: usize,
     /// Where panes register their figures.
     pub metrics: Arc<crate::metrics::MetricsRegistry>,
+    /// Server-wide: keystroke echoes before floods.
+    pub priority: Arc<crate::priority::EchoPriority>,
 }
 
 /// How to start a session.
@@ -500,6 +502,7 @@ impl SessionTask {
                 scrollback_lines: self.template.scrollback_lines,
                 remain_on_exit: self.options.remain_on_exit,
                 metrics: (self.template.metrics.clone(), self.name.clone()),
+                priority: self.template.priority.clone(),
             },
             self.exits.clone(),
         )

@@ -1,0 +1,119 @@
+//! Keystrokes before floods: while a key's echo is on its way, panes that stream output hold
+//! off reading and parsing, so on a machine with few cores the echo path (the typed program,
+//! the server's reader, parser and renderer for that pane, the user's terminal) gets the CPU
+//! instead of waiting for the OS scheduler behind a flood.
+//!
+//! The hold lasts until a frame shows the typed pane's response, and never longer than
+//! [`ECHO_HOLD_MAX`] (a key the program ignores, or answers slowly). A flooding pane loses at
+//! most that much per keystroke; its program just blocks on a full pty meanwhile (nothing is
+//! dropped). Only panes whose last read was large hold off: an idle pane's reader is waiting
+//! for output anyway, and the typed pane itself never does.
+
+use std::sync::Mutex;
+use tokio::sync::futures::Notified;
+use tokio::sync::Notify;
+use tokio::time::Instant;
+
+/// Longest a flood holds off for one keystroke. An echo normally shows in well under a
+/// millisecond; a program that takes longer gets no more priority than this.
+pub const ECHO_HOLD_MAX: std::time::Duration = std::time::Duration::from_millis(3);
+
+/// Server-wide: which pane a key was just sent to, until when its echo has priority.
+#[derive(Debug, Default)]
+pub struct EchoPriority {
+    pending: Mutex<Option<(u64, Instant)>>,
+    released: Notify,
+}
+
+impl EchoPriority {
+    /// A key went to pane `pane`: floods elsewhere hold off until its echo shows.
+    pub fn key_sent(&self, pane: u64) {
+        if let Ok(mut pending) = self.pending.lock() {
+            *pending = Some((pane, Instant::now() + ECHO_HOLD_MAX));
+        }
+    }
+
+    /// A frame showing pane `pane`'s latest output was written: floods may go on if that pane
+    /// was the one waiting for an echo.
+    pub fn shown(&self, pane: u64) {
+        let released = match self.pending.lock() {
+            Ok(mut pending) if pending.is_some_and(|(p, _)| p == pane) => {
+                *pending = None;
+                true
+            }
+            _ => false,
+        };
+        if released {
+            self.released.notify_waiters();
+        }
+    }
+
+    /// Until when streaming pane `pane` should hold off, if another pane's echo is pending.
+    pub fn hold_for(&self, pane: u64) -> Option<Instant> {
+        let pending = *self.pending.lock().ok()?;
+        match pending {
+            Some((p, until)) if p != pane && until > Instant::now() => Some(until),
+            _ => None,
+        }
+    }
+
+    /// Resolves when a pending echo is shown. Create it before calling [`Self::hold_for`] so
+    /// a release in between is not missed.
+    pub fn released(&self) -> Notified<'_> {
+        self.released.notified()
+    }
+
+    /// Holds off streaming pane `pane` while another pane's echo is pending: returns at once
+    /// when none is, else when the echo is shown or the hold runs out.
+    pub async fn wait_turn(&self, pane: u64) {
+        let released = self.released();
+        tokio::pin!(released);
+        released.as_mut().enable();
+        if let Some(until) = self.hold_for(pane) {
+            tokio::select! {
+                _ = released => {}
+                _ = tokio::time::sleep_until(until) => {}
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_flood_holds_off_until_the_typed_pane_echoes() {
+        let priority = std::sync::Arc::new(EchoPriority::default());
+        assert_eq!(priority.hold_for(1), None, "nothing pending");
+        priority.key_sent(2);
+        assert!(
+            priority.hold_for(1).is_some(),
+            "another pane's echo is pending"
+        );
+        assert_eq!(priority.hold_for(2), None, "the typed pane never waits");
+        let waiter = {
+            let priority = priority.clone();
+            tokio::spawn(async move { priority.wait_turn(1).await })
+        };
+        // Another pane's frame does not release it; the typed pane's does.
+        priority.shown(3);
+        assert!(priority.hold_for(1).is_some());
+        priority.shown(2);
+        assert_eq!(priority.hold_for(1), None);
+        tokio::time::timeout(ECHO_HOLD_MAX * 100, waiter)
+            .await
+            .expect("released by the echo")
+            .expect("joined");
+    }
+
+    #[tokio::test]
+    async fn the_hold_runs_out_without_an_echo() {
+        let priority = EchoPriority::default();
+        priority.key_sent(2);
+        let started = Instant::now();
+        priority.wait_turn(1).await;
+        assert!(started.elapsed() >= ECHO_HOLD_MAX);
+        assert_eq!(priority.hold_for(1), None);
+    }
+}
