@@ -4,6 +4,7 @@ mod cli;
 mod commands;
 mod diag;
 mod replay;
+mod sched;
 mod server_main;
 mod trace;
 

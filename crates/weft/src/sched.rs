@@ -1,0 +1,48 @@
+//! A latency hint for the server's threads: a short scheduler slice (Linux 6.12+, EEVDF's
+//! `sched_runtime` for normal threads). A thread with a short slice gets an early deadline when
+//! it wakes, so the kernel runs it at once instead of at the end of a busy thread's slice: a
+//! key read while a flooding program and weft's parser keep every core busy is handled in
+//! microseconds, not at the next tick. Fairness is unchanged (weights decide CPU shares), and
+//! older kernels ignore the field. No privileges are needed. Measured on 2 cores: idle echo
+//! p99 0.5-0.7 ms with the hint against 1.4-2.0 ms without (p50 about 0.03 ms lower).
+
+/// The slice asked for: short enough to preempt a busy thread at once on wake-up, long enough
+/// that a worker parsing a flood is not switched out too often.
+const SLICE_NS: u64 = 100_000;
+
+/// `struct sched_attr` of `sched_setattr(2)`, first version.
+#[repr(C)]
+#[derive(Default)]
+struct SchedAttr {
+    size: u32,
+    sched_policy: u32,
+    sched_flags: u64,
+    sched_nice: i32,
+    sched_priority: u32,
+    sched_runtime: u64,
+    sched_deadline: u64,
+    sched_period: u64,
+}
+
+/// Asks for a short slice for the calling thread (`WEFT_SLICE_US` overrides the length; 0
+/// leaves the kernel's default); failures (a policy or sandbox that does not allow it) leave
+/// the thread as it was.
+#[allow(unsafe_code)]
+pub fn short_slice_for_this_thread() {
+    let slice = std::env::var("WEFT_SLICE_US")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .map_or(SLICE_NS, |us| us * 1000);
+    if slice == 0 {
+        return;
+    }
+    let attr = SchedAttr {
+        size: std::mem::size_of::<SchedAttr>() as u32,
+        sched_policy: 0, // SCHED_OTHER
+        sched_runtime: slice,
+        ..SchedAttr::default()
+    };
+    // SAFETY: `attr` is a valid, initialised `sched_attr` of the size it states, alive for the
+    // call; pid 0 is the calling thread; the flags argument must be 0.
+    let _ = unsafe { libc::syscall(libc::SYS_sched_setattr, 0, &attr as *const SchedAttr, 0) };
+}
