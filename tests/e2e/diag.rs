@@ -37,13 +37,15 @@ fn diag_shows_every_stage_the_injected_delay_and_a_slow_client() {
         typing.send_keys("Enter").unwrap();
         typing.wait_for_text(&format!("typed-{}", i * 7)).unwrap();
     }
-    // A second client that never reads while the program floods: its frames wait.
+    // A second client that never reads while the program floods: its frames wait. The flood
+    // is random, so every frame redraws the whole screen and the stalled terminal's buffer
+    // fills.
     let stalled = testkit::TestTerminal::attach(weft_tests::weft_binary(), &server.socket, "d")
         .size(80, 24)
         .start()
         .unwrap();
     typing
-        .send_text("yes weft-diag-flood | head -c 30000000; echo FLOOD-$((6*7))")
+        .send_text("head -c 23000000 /dev/urandom | base64; echo FLOOD-$((6*7))")
         .unwrap();
     typing.send_keys("Enter").unwrap();
     typing.wait_for_text("FLOOD-42").unwrap();

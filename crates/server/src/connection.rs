@@ -1080,7 +1080,7 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
     let (mut tty_in, tty_out, reader_released) = match terminal {
         Some((reader, writer)) => (
             Some((reader, reader_released_tx)),
-            Some(writer),
+            Some(Arc::new(crate::direct::DirectWriter::new(writer))),
             Some(reader_released),
         ),
         None => (None, None, None),
@@ -1100,8 +1100,9 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
         stop: stop.clone(),
         interval: ctx.frame_interval,
         metrics: client_metrics.clone(),
+        direct: tty_out.clone(),
     };
-    tokio::spawn(
+    let render_task = tokio::spawn(
         renderer
             .run()
             .instrument(tracing::info_span!("render", client)),
@@ -1116,6 +1117,7 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
         // that explains why still comes on the control channel, after the last frame, so the
         // client restores its terminal only once nothing more is written to it.
         let mut tty_out = tty_out;
+        let mut render_task = Some(render_task);
         let mut reader_released = reader_released;
         let mut frames_open = true;
         let mut idle_since = crate::metrics::Tick::now();
@@ -1126,8 +1128,10 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
                         let started = crate::metrics::Tick::now();
                         writer_metrics.write.idle(started - idle_since);
                         let len = bytes.len();
-                        let written = match tty_out.as_mut() {
-                            Some(tty) => tty.write_all(&bytes).await.is_ok(),
+                        // With the terminal handed over, these are what the renderer could
+                        // not write at once.
+                        let written = match tty_out.as_ref() {
+                            Some(tty) => tty.write_queued(&bytes).await.is_ok(),
                             None => sink.send(Message::Output(bytes)).await.is_ok(),
                         };
                         if !written {
@@ -1142,9 +1146,14 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
                 },
                 control = control_rx.recv() => {
                     // Let go of the terminal, both halves, before the client hears it may
-                    // restore it.
-                    drop(tty_out.take());
+                    // restore it: the renderer (which writes frames to it directly) ends, and
+                    // the key reader lets go.
                     writer_stop.cancel();
+                    if tty_out.take().is_some() {
+                        if let Some(renderer) = render_task.take() {
+                            let _ = renderer.await;
+                        }
+                    }
                     if let Some(released) = reader_released.take() {
                         let _ = released.await;
                     }

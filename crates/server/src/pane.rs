@@ -14,8 +14,9 @@
 //! task otherwise; input goes straight to the pty when nothing is queued ahead of it and the
 //! pty takes it whole, so a key's echo crosses as few tasks as possible.
 
+use crate::direct::DirectWriter;
 use bytes::Bytes;
-use pty_io::{ChildProcess, ExitStatus, Pty, PtyReader, PtyWriter, SpawnOptions, READ_CHUNK_BYTES};
+use pty_io::{ChildProcess, ExitStatus, Pty, PtyReader, SpawnOptions, READ_CHUNK_BYTES};
 use renderer::OuterModes;
 use screen_model::{Cell, CursorState, Screen};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -189,7 +190,7 @@ impl PaneShared {
 pub struct PaneHandle {
     commands: mpsc::Sender<PaneCommand>,
     input: mpsc::Sender<Bytes>,
-    pty_in: Arc<PaneInput>,
+    pty_in: Arc<DirectWriter>,
     /// Shared state.
     pub shared: Arc<PaneShared>,
 }
@@ -345,10 +346,7 @@ pub fn spawn_pane(
         read_pty(reader, output_tx, stop.clone(), shared.clone())
             .instrument(tracing::info_span!("pty_read", pane = spec.id)),
     );
-    let pty_in = Arc::new(PaneInput {
-        writer,
-        queued: Mutex::new(0),
-    });
+    let pty_in = Arc::new(DirectWriter::new(writer));
     tokio::spawn(
         write_pty(pty_in.clone(), input_rx, stop.clone())
             .instrument(tracing::info_span!("pty_write", pane = spec.id)),
@@ -475,53 +473,9 @@ async fn read_pty(
     }
 }
 
-/// The program's input side: written directly by whoever sends when nothing is queued (a key
-/// then reaches the program without a hop through the writer task), else queued for the
-/// writer task, in order.
-#[derive(Debug)]
-struct PaneInput {
-    writer: PtyWriter,
-    /// Messages sent to the writer task and not yet written by it.
-    queued: Mutex<usize>,
-}
-
-impl PaneInput {
-    /// Writes `bytes` at once if nothing is queued ahead of them and the pty takes them all;
-    /// otherwise returns what is left, counted as queued: the caller must hand it to the
-    /// writer task.
-    fn write_or_queue(&self, bytes: Bytes) -> Option<Bytes> {
-        let mut queued = self
-            .queued
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut rest = bytes;
-        if *queued == 0 {
-            // An error (the program is gone) is the writer task's to meet.
-            if let Ok(n) = self.writer.try_write(&rest) {
-                if n == rest.len() {
-                    tracing::trace!(bytes = n, "pty write");
-                    return None;
-                }
-                rest = rest.slice(n..);
-            }
-        }
-        *queued += 1;
-        Some(rest)
-    }
-
-    /// The writer task wrote one queued message.
-    fn written(&self) {
-        let mut queued = self
-            .queued
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        *queued = queued.saturating_sub(1);
-    }
-}
-
 /// Writes queued input to the pty in order; waits while the program is not reading.
 async fn write_pty(
-    pty_in: Arc<PaneInput>,
+    pty_in: Arc<DirectWriter>,
     mut input: mpsc::Receiver<Bytes>,
     stop: CancellationToken,
 ) {
@@ -533,12 +487,11 @@ async fn write_pty(
         let Some(data) = data else { return };
         let written = tokio::select! {
             _ = stop.cancelled() => return,
-            r = pty_in.writer.write_all(&data) => r,
+            r = pty_in.write_queued(&data) => r,
         };
         if written.is_err() {
             return;
         }
-        pty_in.written();
         tracing::trace!(bytes = data.len(), "pty write");
     }
 }
@@ -566,7 +519,7 @@ async fn wait_child(
 struct PaneTask {
     id: u64,
     pty: Pty,
-    pty_in: Arc<PaneInput>,
+    pty_in: Arc<DirectWriter>,
     shared: Arc<PaneShared>,
     input: mpsc::Sender<Bytes>,
     pending_replies: Vec<u8>,

@@ -91,6 +91,9 @@ pub struct RenderTask {
     pub interval: Duration,
     /// Figures for `weft diag`.
     pub metrics: Arc<crate::metrics::ClientMetrics>,
+    /// The client's terminal, when it was handed over: frames are written to it here when
+    /// nothing is queued for the connection's writer (one hop less for an echo).
+    pub direct: Option<Arc<crate::direct::DirectWriter>>,
 }
 
 /// When the clock in the status line next changes: the next minute boundary.
@@ -283,7 +286,23 @@ impl RenderTask {
                         stats.frames += 1;
                         metrics.render.item(bytes.len());
                         tracing::trace!(bytes = bytes.len(), panes = changed.len(), "frame");
-                        permit.send(Bytes::from(bytes));
+                        let len = bytes.len();
+                        let bytes = Bytes::from(bytes);
+                        match &self.direct {
+                            Some(tty) => {
+                                let writing = crate::metrics::Tick::now();
+                                match tty.write_or_queue(bytes) {
+                                    // Written whole: the writer's stage, done here.
+                                    None => {
+                                        metrics.write.busy(writing.elapsed());
+                                        metrics.write.item(len);
+                                        tracing::trace!(bytes = len, "client write");
+                                    }
+                                    Some(rest) => permit.send(rest),
+                                }
+                            }
+                            None => permit.send(bytes),
+                        }
                         for pane in &changed {
                             pane.shared.metrics.shown(&metrics);
                             pane.shared.priority.shown(pane.id());

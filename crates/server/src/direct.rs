@@ -1,0 +1,91 @@
+//! A descriptor written straight from the task that has the bytes when nothing is queued for
+//! it, else by a writer task in order. Used for a pane's input (a key reaches the program
+//! without a hop through the pty writer task) and for a handed-over terminal (a frame reaches
+//! the user without a hop through the connection's writer task). The bounded channel to the
+//! writer task still carries whatever the descriptor does not take at once, so a slow reader
+//! still holds senders back.
+
+use bytes::Bytes;
+use pty_io::PtyWriter;
+use std::sync::Mutex;
+
+/// A non-blocking writer shared by senders and one writer task.
+#[derive(Debug)]
+pub struct DirectWriter {
+    writer: PtyWriter,
+    /// Messages handed to the writer task and not yet written by it.
+    queued: Mutex<usize>,
+}
+
+impl DirectWriter {
+    /// Wraps `writer` (non-blocking, as `pty_io` makes it).
+    pub fn new(writer: PtyWriter) -> Self {
+        DirectWriter {
+            writer,
+            queued: Mutex::new(0),
+        }
+    }
+
+    /// Writes `bytes` at once if nothing is queued ahead of them and the descriptor takes them
+    /// all; otherwise returns what is left, counted as queued: the caller must hand it to the
+    /// writer task, which writes it with [`DirectWriter::write_queued`].
+    pub fn write_or_queue(&self, bytes: Bytes) -> Option<Bytes> {
+        let mut queued = self
+            .queued
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut rest = bytes;
+        if *queued == 0 {
+            // An error (the other side is gone) is the writer task's to meet.
+            if let Ok(n) = self.writer.try_write(&rest) {
+                if n == rest.len() {
+                    return None;
+                }
+                rest = rest.slice(n..);
+            }
+        }
+        *queued += 1;
+        Some(rest)
+    }
+
+    /// The writer task's write of one queued message, waiting while the descriptor is full.
+    pub async fn write_queued(&self, data: &[u8]) -> std::io::Result<()> {
+        self.writer.write_all(data).await?;
+        let mut queued = self
+            .queued
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *queued = queued.saturating_sub(1);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    fn pair() -> (DirectWriter, std::os::unix::net::UnixStream) {
+        let (ours, theirs) = std::os::unix::net::UnixStream::pair().expect("pair");
+        let file = std::fs::File::from(std::os::fd::OwnedFd::from(ours));
+        let writer = PtyWriter::from_file(file).expect("writer");
+        (DirectWriter::new(writer), theirs)
+    }
+
+    #[tokio::test]
+    async fn writes_at_once_when_idle_and_queues_behind_a_queued_message() {
+        let (direct, mut reader) = pair();
+        assert!(direct.write_or_queue(Bytes::from_static(b"a")).is_none());
+        // Something queued: later bytes queue behind it, untouched, even if they would fit.
+        direct.queued.lock().map(|mut q| *q = 1).expect("lock");
+        let rest = direct.write_or_queue(Bytes::from_static(b"b"));
+        assert_eq!(rest.as_deref(), Some(&b"b"[..]));
+        direct.write_queued(b"c").await.expect("write");
+        direct.write_queued(b"b").await.expect("write");
+        // Both queued messages written: direct writes again.
+        assert!(direct.write_or_queue(Bytes::from_static(b"d")).is_none());
+        let mut got = [0u8; 4];
+        reader.read_exact(&mut got).expect("read");
+        assert_eq!(&got, b"acbd");
+    }
+}
