@@ -6,8 +6,8 @@
 //!  listener --accept--> connection task (per client)
 //!  connection --request--> registry task --spawn--> session task --spawn--> pane tasks
 //!  pane: pty reader -> [PTY_OUTPUT_CAPACITY] -> pane task (Screen) -> notify -> render tasks
-//!  render task -> [FRAME_CAPACITY] -> connection writer -> client
-//!  connection reader -> [PANE_INPUT_CAPACITY] -> pty writer
+//!  render task -> the terminal (when nothing is queued) or [FRAME_CAPACITY] -> connection writer
+//!  connection reader -> the pty (when nothing is queued) or [PANE_INPUT_CAPACITY] -> pty writer
 //! ```
 //! Channels are bounded; capacities are named constants next to the code that uses them. The
 //! server wakes only for work: no timers tick while nothing happens. While a key's echo is on
