@@ -20,6 +20,9 @@ pub struct Renderer {
     link: Option<Arc<Hyperlink>>,
     /// Where the terminal's cursor is while emitting, when known.
     at: Option<(usize, usize)>,
+    /// The terminal's cursor is hidden while emitting. A frame hides it only before it moves
+    /// it elsewhere: an echo printed where the cursor already is needs neither.
+    cursor_hidden: bool,
     /// Cursor style last sent.
     cursor_style: u16,
     /// Modes last sent; `None` forces sending all.
@@ -53,18 +56,26 @@ impl Renderer {
             .shown
             .as_ref()
             .is_none_or(|s| s.cols() != frame.cols() || s.rows() != frame.rows());
+        let prev_cursor = if full {
+            None
+        } else {
+            self.shown.as_ref().and_then(|s| s.cursor)
+        };
         if full {
             self.shown = Some(Frame::new(frame.cols(), frame.rows()));
             frame.mark_all_dirty();
-            out.push_str("\x1b[0m\x1b]8;;\x1b\\\x1b[H\x1b[2J");
+            out.push_str("\x1b[?25l\x1b[0m\x1b]8;;\x1b\\\x1b[H\x1b[2J");
             self.pen = Pen::default();
             self.link = None;
             self.at = Some((0, 0));
+            self.cursor_hidden = true;
         } else {
-            self.at = None;
+            // The last frame left the cursor where it showed it (nothing else writes to the
+            // terminal between frames), or hidden at an unknown place.
+            self.at = prev_cursor;
+            self.cursor_hidden = prev_cursor.is_none();
         }
         let mut shown = self.shown.take().unwrap_or_else(|| Frame::new(1, 1));
-        let prev_cursor = if full { None } else { shown.cursor };
         for r in 0..frame.rows() {
             if !frame.is_dirty(r) || frame.row(r) == shown.row(r) {
                 continue;
@@ -72,7 +83,7 @@ impl Renderer {
             self.render_row(&mut out, r, frame.row(r), shown.row(r));
             shown.row_mut(r).clone_from_slice(frame.row(r));
         }
-        self.finish(&mut out, frame, full, prev_cursor);
+        self.finish(&mut out, frame, full);
         shown.cursor = frame.cursor;
         shown.clear_dirty();
         self.shown = Some(shown);
@@ -82,7 +93,7 @@ impl Renderer {
         }
         self.frames += 1;
         let mut bytes = Vec::with_capacity(out.len() + 16);
-        bytes.extend_from_slice(b"\x1b[?2026h\x1b[?25l");
+        bytes.extend_from_slice(b"\x1b[?2026h");
         bytes.extend_from_slice(out.as_bytes());
         bytes.extend_from_slice(b"\x1b[?2026l");
         bytes
@@ -145,8 +156,15 @@ impl Renderer {
     }
 
     fn move_to(&mut self, out: &mut String, r: usize, c: usize) {
+        if self.at == Some((r, c)) {
+            return;
+        }
+        if !self.cursor_hidden {
+            // The cursor leaves where it is shown: hide it until the frame puts it back.
+            out.push_str("\x1b[?25l");
+            self.cursor_hidden = true;
+        }
         match self.at {
-            Some((ar, ac)) if ar == r && ac == c => {}
             Some((ar, ac)) if ar == r && c > ac && c - ac <= SHORT_SKIP => {
                 let _ = write!(out, "\x1b[{}C", c - ac);
             }
@@ -198,13 +216,7 @@ impl Renderer {
         }
     }
 
-    fn finish(
-        &mut self,
-        out: &mut String,
-        frame: &Frame,
-        full: bool,
-        prev_cursor: Option<(usize, usize)>,
-    ) {
+    fn finish(&mut self, out: &mut String, frame: &Frame, full: bool) {
         if self.pen != Pen::default() {
             out.push_str("\x1b[0m");
             self.pen = Pen::default();
@@ -221,13 +233,23 @@ impl Renderer {
             push_mode_changes(out, self.modes, frame.modes);
             self.modes = Some(frame.modes);
         }
-        // Every frame starts by hiding the cursor; it is shown again where it belongs.
-        if !out.is_empty() || full || prev_cursor != frame.cursor {
-            match frame.cursor {
-                Some((r, c)) => {
-                    let _ = write!(out, "\x1b[{};{}H\x1b[?25h", r + 1, c + 1);
+        // The cursor goes where the frame wants it, shown again if the frame hid it.
+        match frame.cursor {
+            Some((r, c)) => {
+                if full || self.at != Some((r, c)) {
+                    let _ = write!(out, "\x1b[{};{}H", r + 1, c + 1);
+                    self.at = Some((r, c));
                 }
-                None => out.push_str("\x1b[?25l"),
+                if self.cursor_hidden {
+                    out.push_str("\x1b[?25h");
+                    self.cursor_hidden = false;
+                }
+            }
+            None => {
+                if !self.cursor_hidden {
+                    out.push_str("\x1b[?25l");
+                    self.cursor_hidden = true;
+                }
             }
         }
     }

@@ -31,10 +31,13 @@ fn assert_shows(term: &Screen, frame: &Frame) {
             assert_eq!(visible(got), visible(want), "cell {r},{c}");
         }
     }
-    if let Some((r, c)) = frame.cursor {
-        let cur = term.cursor_state();
-        assert_eq!((cur.row, cur.col), (r, c), "cursor");
-        assert!(cur.visible);
+    let cur = term.cursor_state();
+    match frame.cursor {
+        Some((r, c)) => {
+            assert_eq!((cur.row, cur.col), (r, c), "cursor");
+            assert!(cur.visible, "cursor shown");
+        }
+        None => assert!(!cur.visible, "cursor hidden"),
     }
 }
 
@@ -117,6 +120,30 @@ fn output_is_wrapped_in_synchronized_update() {
     let bytes = renderer.render(&mut f);
     assert!(bytes.starts_with(b"\x1b[?2026h"));
     assert!(bytes.ends_with(b"\x1b[?2026l"));
+}
+
+#[test]
+fn an_echo_at_the_cursor_is_just_the_character() {
+    let mut renderer = Renderer::new();
+    let mut term = Screen::new(10, 3);
+    let mut prompt = frame_from(b"$ ", 10, 3);
+    term.feed(&renderer.render(&mut prompt));
+    // The key's echo: one character where the cursor is, the cursor one further.
+    let mut echoed = frame_from(b"$ x", 10, 3);
+    let bytes = renderer.render(&mut echoed);
+    assert_eq!(bytes, b"\x1b[?2026hx\x1b[?2026l");
+    term.feed(&bytes);
+    assert_shows(&term, &echoed);
+    // A change away from the cursor hides it while drawing, then shows it where it belongs.
+    let mut elsewhere = frame_from(b"$ x\r\n\r\nz\x1b[1;4H", 10, 3);
+    let bytes = renderer.render(&mut elsewhere);
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(
+        text.contains("\x1b[?25l") && text.ends_with("\x1b[?25h\x1b[?2026l"),
+        "{text:?}"
+    );
+    term.feed(&bytes);
+    assert_shows(&term, &elsewhere);
 }
 
 fn screen_bytes() -> impl Strategy<Value = Vec<u8>> {
