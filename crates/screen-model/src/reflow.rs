@@ -43,7 +43,10 @@ impl Screen {
             let (grid, pos) = reflow(grid, &mut self.scrollback, old_cols, cols, rows, pos);
             self.grid = grid;
             (self.cursor.row, self.cursor.col) = pos;
-            cut_to_size(&mut self.other, cols, rows);
+            // An alternate buffer never used stays unmade.
+            if !self.other.is_empty() {
+                cut_to_size(&mut self.other, cols, rows);
+            }
             if let Some(saved) = self.saved[1].as_mut() {
                 saved.cursor.row = saved.cursor.row.min(rows - 1);
                 saved.cursor.col = saved.cursor.col.min(cols - 1);

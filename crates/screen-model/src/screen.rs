@@ -113,7 +113,7 @@ pub struct Screen {
     pub(crate) rows: usize,
     /// The active buffer's rows.
     pub(crate) grid: Vec<Row>,
-    /// The inactive buffer's rows.
+    /// The inactive buffer's rows; empty until the alternate buffer is first used.
     pub(crate) other: Vec<Row>,
     pub(crate) alt_active: bool,
     pub(crate) scrollback: Scrollback,
@@ -171,7 +171,8 @@ impl Screen {
             cols,
             rows,
             grid: vec![Row::new(cols); rows],
-            other: vec![Row::new(cols); rows],
+            // The alternate buffer is made on first use: most panes (shells) never need it.
+            other: Vec::new(),
             alt_active: false,
             scrollback: Scrollback::new(scrollback_lines),
             cursor: Cursor::default(),
@@ -665,6 +666,9 @@ impl Screen {
     pub(crate) fn switch_buffer(&mut self, alternate: bool) {
         if self.alt_active == alternate {
             return;
+        }
+        if self.other.is_empty() {
+            self.other = vec![Row::new(self.cols); self.rows];
         }
         std::mem::swap(&mut self.grid, &mut self.other);
         self.alt_active = alternate;

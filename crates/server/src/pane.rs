@@ -35,6 +35,9 @@ pub const PANE_INPUT_CAPACITY: usize = 256;
 pub const PANE_COMMAND_CAPACITY: usize = 32;
 /// Replies to the program held while its input is full; more are dropped.
 const MAX_PENDING_REPLY_BYTES: usize = 64 * 1024;
+/// The reader's buffer until a read fills it (then [`READ_CHUNK_BYTES`]): a pty hands out
+/// about 4 KiB at a time, so shells and editors never need more.
+const FIRST_READ_BYTES: usize = 4 * 1024;
 /// A read at least this large means output is streaming: renderers pace frames, and the
 /// reader and the pane task count it towards their `FAIR_SLICE`.
 const STREAMING_CHUNK_BYTES: usize = 16 * 1024;
@@ -432,7 +435,8 @@ async fn read_pty(
     shared: Arc<PaneShared>,
 ) {
     let metrics = &shared.metrics;
-    let mut buf = vec![0u8; READ_CHUNK_BYTES];
+    // Small until output streams: an idle pane does not hold a 64 KiB buffer.
+    let mut buf = vec![0u8; FIRST_READ_BYTES];
     let mut slice = FairSlice::new();
     loop {
         let waited = crate::metrics::Tick::now();
@@ -446,6 +450,9 @@ async fn read_pty(
             Ok(0) | Err(_) => return,
             Ok(n) => {
                 let chunk = Bytes::copy_from_slice(&buf[..n]);
+                if n == buf.len() && buf.len() < READ_CHUNK_BYTES {
+                    buf.resize(READ_CHUNK_BYTES, 0);
+                }
                 let read_at = crate::metrics::now_ns();
                 metrics.pty_read.item(n);
                 tracing::trace!(bytes = n, "pty read");

@@ -93,3 +93,18 @@ fn margins_reset_on_resize() {
     // The whole screen scrolls again.
     assert_eq!(cursor(&s), (3, 0));
 }
+
+#[test]
+fn the_alternate_buffer_made_after_a_resize_has_the_new_size() {
+    // The alternate buffer does not exist until first used; when it is, it fits the screen.
+    let mut s = screen(6, 3, "shell");
+    s.resize(8, 4);
+    s.feed(b"\x1b[?1049h\x1b[4;8HZ\x1b[1;1Halt");
+    assert_screen!(s, ["alt", "", "", "       Z"]);
+    s.feed(b"\x1b[?1049l");
+    assert_screen!(s, ["shell"]);
+    // Used once, it follows later resizes like the primary buffer.
+    s.resize(5, 2);
+    s.feed(b"\x1b[?1049h\x1b[2;5HQ");
+    assert_screen!(s, ["", "    Q"]);
+}
