@@ -27,6 +27,7 @@ pub mod pane;
 pub mod priority;
 pub mod registry;
 pub mod render;
+pub mod sched;
 pub mod session;
 
 pub use config::{Config, ConfigError};

@@ -709,7 +709,10 @@ impl PaneTask {
     /// Program output read at `read_at`: parsed, timed, and shown to renderers.
     fn apply_output(&mut self, chunk: &[u8], read_at: u64) {
         let started = crate::metrics::Tick::now();
+        // A flood's chunk is bulk work: this thread should not preempt others for it.
+        let bulk = (chunk.len() >= STREAMING_CHUNK_BYTES).then(crate::sched::BulkWork::start);
         self.apply(chunk);
+        drop(bulk);
         let took = started.elapsed();
         let m = &self.shared.metrics;
         m.parse.busy(took);

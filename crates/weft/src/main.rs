@@ -4,7 +4,6 @@ mod cli;
 mod commands;
 mod diag;
 mod replay;
-mod sched;
 mod server_main;
 mod trace;
 

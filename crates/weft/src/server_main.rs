@@ -38,7 +38,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     builder.disable_lifo_slot();
     let runtime = builder
         .worker_threads(WORKER_THREADS)
-        .on_thread_start(crate::sched::short_slice_for_this_thread)
+        .on_thread_start(server::sched::short_slice_for_this_thread)
         .thread_name("weft-server")
         .enable_all()
         .build()

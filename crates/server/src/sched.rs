@@ -24,18 +24,56 @@ struct SchedAttr {
     sched_period: u64,
 }
 
+/// The slice a worker asks for while it parses a large chunk of a flood: the kernel's usual
+/// slice, so a flood's parser does not preempt other threads on wake-up the way keys should.
+const BATCH_SLICE_NS: u64 = 3_000_000;
+
+/// Marks the calling thread as doing bulk work (a flood's chunk) until dropped, then asks for
+/// the short slice again. Hold it only across synchronous work: a task may move threads at
+/// an `.await`.
+pub struct BulkWork(());
+
+impl BulkWork {
+    /// Starts bulk work on this thread.
+    pub fn start() -> Self {
+        if short_slice() > 0 {
+            set_slice(BATCH_SLICE_NS);
+        }
+        BulkWork(())
+    }
+}
+
+impl Drop for BulkWork {
+    fn drop(&mut self) {
+        short_slice_for_this_thread();
+    }
+}
+
+/// The short slice in ns, from `WEFT_SLICE_US` (0: leave the kernel's default) or
+/// [`SLICE_NS`]; read once.
+fn short_slice() -> u64 {
+    static SLICE: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *SLICE.get_or_init(|| {
+        std::env::var("WEFT_SLICE_US")
+            .ok()
+            .and_then(|v| v.parse::<u64>().ok())
+            .map_or(SLICE_NS, |us| us * 1000)
+    })
+}
+
 /// Asks for a short slice for the calling thread (`WEFT_SLICE_US` overrides the length; 0
 /// leaves the kernel's default); failures (a policy or sandbox that does not allow it) leave
 /// the thread as it was.
-#[allow(unsafe_code)]
 pub fn short_slice_for_this_thread() {
-    let slice = std::env::var("WEFT_SLICE_US")
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-        .map_or(SLICE_NS, |us| us * 1000);
-    if slice == 0 {
-        return;
+    let slice = short_slice();
+    if slice > 0 {
+        set_slice(slice);
     }
+}
+
+/// Asks for a slice of `slice` ns for the calling thread.
+#[allow(unsafe_code)]
+fn set_slice(slice: u64) {
     let attr = SchedAttr {
         size: std::mem::size_of::<SchedAttr>() as u32,
         sched_policy: 0, // SCHED_OTHER
