@@ -5,6 +5,11 @@
 //! microseconds, not at the next tick. Fairness is unchanged (weights decide CPU shares), and
 //! older kernels ignore the field. No privileges are needed. Measured on 2 cores: idle echo
 //! p99 0.5-0.7 ms with the hint against 1.4-2.0 ms without (p50 about 0.03 ms lower).
+//!
+//! While a worker parses a large chunk of a flood it asks for the usual slice instead
+//! ([`BulkWork`]): otherwise the flood's parser, woken as often as keys are, competes with them
+//! for the early deadlines. Measured: echo p99 while another pane floods 1.0-1.1 ms against
+//! 1.9-3.6 ms with one slice for everything, cat unchanged.
 
 /// The slice asked for: short enough to preempt a busy thread at once on wake-up, long enough
 /// that a worker parsing a flood is not switched out too often.
