@@ -9,6 +9,7 @@
 
 use crate::command::{parse_line, Command};
 use crate::config::Config;
+use crate::deadline::sleep_until_opt;
 use crate::ids::IdAllocator;
 use crate::keys::{Input, KeyDecoder, MouseEvent};
 use crate::layout::Side;
@@ -368,13 +369,6 @@ async fn wait(
                 return Ok((last_screen, 1));
             }
         }
-    }
-}
-
-async fn sleep_until_opt(at: Option<tokio::time::Instant>) {
-    match at {
-        Some(t) => tokio::time::sleep_until(t).await,
-        None => std::future::pending().await,
     }
 }
 

@@ -30,10 +30,7 @@ impl DirectWriter {
     /// all; otherwise returns what is left, counted as queued: the caller must hand it to the
     /// writer task, which writes it with [`DirectWriter::write_queued`].
     pub fn write_or_queue(&self, bytes: Bytes) -> Option<Bytes> {
-        let mut queued = self
-            .queued
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut queued = self.queued();
         let mut rest = bytes;
         if *queued == 0 {
             // An error (the other side is gone) is the writer task's to meet.
@@ -48,13 +45,17 @@ impl DirectWriter {
         Some(rest)
     }
 
+    /// The count of queued messages, locked (a poisoned lock still gives it: it is a number).
+    fn queued(&self) -> std::sync::MutexGuard<'_, usize> {
+        self.queued
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// The writer task's write of one queued message, waiting while the descriptor is full.
     pub async fn write_queued(&self, data: &[u8]) -> std::io::Result<()> {
         self.writer.write_all(data).await?;
-        let mut queued = self
-            .queued
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut queued = self.queued();
         *queued = queued.saturating_sub(1);
         Ok(())
     }
@@ -77,7 +78,7 @@ mod tests {
         let (direct, mut reader) = pair();
         assert!(direct.write_or_queue(Bytes::from_static(b"a")).is_none());
         // Something queued: later bytes queue behind it, untouched, even if they would fit.
-        direct.queued.lock().map(|mut q| *q = 1).expect("lock");
+        *direct.queued() = 1;
         let rest = direct.write_or_queue(Bytes::from_static(b"b"));
         assert_eq!(rest.as_deref(), Some(&b"b"[..]));
         direct.write_queued(b"c").await.expect("write");

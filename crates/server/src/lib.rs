@@ -17,6 +17,7 @@ pub mod capture;
 pub mod command;
 pub mod config;
 mod connection;
+mod deadline;
 mod direct;
 pub mod ids;
 pub mod keys;

@@ -14,6 +14,7 @@
 //! task otherwise; input goes straight to the pty when nothing is queued ahead of it and the
 //! pty takes it whole, so a key's echo crosses as few tasks as possible.
 
+use crate::deadline::sleep_until_opt;
 use crate::direct::DirectWriter;
 use bytes::Bytes;
 use pty_io::{ChildProcess, ExitStatus, Pty, PtyReader, SpawnOptions, READ_CHUNK_BYTES};
@@ -413,14 +414,6 @@ impl FairSlice {
             tokio::task::yield_now().await;
             self.since = std::time::Instant::now();
         }
-    }
-}
-
-/// Sleeps until `deadline`, or forever without one.
-async fn sleep_until_opt(deadline: Option<tokio::time::Instant>) {
-    match deadline {
-        Some(d) => tokio::time::sleep_until(d).await,
-        None => std::future::pending().await,
     }
 }
 

@@ -4,6 +4,7 @@
 //! the client's own overlays (prompt, messages, key list) into one frame.
 
 use crate::config::Config;
+use crate::deadline::sleep_until_opt;
 use crate::pane::PaneHandle;
 use crate::session::View;
 use bytes::Bytes;
@@ -313,16 +314,6 @@ impl RenderTask {
             }
         }
         stats
-    }
-}
-
-/// Sleeps until `deadline`, or forever without one. A deadline already due returns at once:
-/// tokio's timer rounds up to whole milliseconds, which would add up to 1 ms to every echo.
-async fn sleep_until_opt(deadline: Option<Instant>) {
-    match deadline {
-        Some(d) if d <= Instant::now() => {}
-        Some(d) => tokio::time::sleep_until(d).await,
-        None => std::future::pending().await,
     }
 }
 
