@@ -89,8 +89,8 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
             },
         }
     }
-    // Nobody new may connect; those connected get their notices.
-    let _ = std::fs::remove_file(&options.socket);
+    // The registry removed the socket when it shut down (a new server may own the path by
+    // now); those connected get their notices.
     drop(listener);
     tracker.close();
     let _ = tokio::time::timeout(SHUTDOWN_GRACE, tracker.wait()).await;

@@ -14,6 +14,9 @@ use tokio_util::sync::CancellationToken;
 
 /// Requests waiting for the registry: one per client command, so a small queue suffices.
 pub const REGISTRY_COMMAND_CAPACITY: usize = 64;
+/// A session's id when it ends, and where to answer once the registry has acted on it.
+pub type SessionEnded = (u64, tokio::sync::oneshot::Sender<()>);
+
 /// Session-ended reports waiting for the registry.
 const SESSION_END_CAPACITY: usize = 16;
 /// Size of a session created without a client or `-x`/`-y`.
@@ -165,7 +168,7 @@ struct RegistryTask {
     priority: Arc<crate::priority::EchoPriority>,
     /// Oldest first; the last is the most recently created or attached.
     sessions: Vec<SessionHandle>,
-    ended: mpsc::Sender<u64>,
+    ended: mpsc::Sender<SessionEnded>,
     shutdown: CancellationToken,
     killing: bool,
 }
@@ -174,7 +177,7 @@ impl RegistryTask {
     async fn run(
         mut self,
         mut commands: mpsc::Receiver<RegistryCommand>,
-        mut ended: mpsc::Receiver<u64>,
+        mut ended: mpsc::Receiver<SessionEnded>,
     ) {
         loop {
             tokio::select! {
@@ -182,14 +185,22 @@ impl RegistryTask {
                     Some(command) => self.handle(command).await,
                     None => break,
                 },
-                Some(id) = ended.recv() => {
+                Some((id, acted)) = ended.recv() => {
                     self.sessions.retain(|s| s.id != id);
                     if self.sessions.is_empty() {
-                        self.shutdown.cancel();
+                        self.shut_down();
                     }
+                    let _ = acted.send(());
                 }
             }
         }
+    }
+
+    /// Ends the server: the socket goes first, so nobody connects to a server going away and
+    /// whatever a user runs next finds none (or starts a new one); then the listener stops.
+    fn shut_down(&self) {
+        let _ = std::fs::remove_file(&self.socket);
+        self.shutdown.cancel();
     }
 
     async fn handle(&mut self, command: RegistryCommand) {
@@ -226,7 +237,7 @@ impl RegistryTask {
             RegistryCommand::KillServer => {
                 self.killing = true;
                 if self.sessions.is_empty() {
-                    self.shutdown.cancel();
+                    self.shut_down();
                 }
                 for s in &self.sessions {
                     s.send(SessionCommand::Kill).await;

@@ -357,11 +357,12 @@ struct SessionTask {
 /// Exited panes remembered for `wait --exit`.
 const DEAD_PANES_KEPT: usize = 32;
 
-/// Starts a session with its first window. `ended` hears the session id when it ends.
+/// Starts a session with its first window. `ended` hears the session id when it ends, and
+/// answers once the server has acted on it (its socket gone if that was the last session).
 pub fn spawn_session(
     spec: SessionSpec,
     ids: Arc<IdAllocator>,
-    ended: mpsc::Sender<u64>,
+    ended: mpsc::Sender<crate::registry::SessionEnded>,
 ) -> Result<SessionHandle, String> {
     let (exit_tx, exit_rx) = mpsc::channel(PANE_EXIT_CAPACITY);
     let (command_tx, command_rx) = mpsc::channel(SESSION_COMMAND_CAPACITY);
@@ -435,7 +436,7 @@ impl SessionTask {
         mut self,
         mut commands: mpsc::Receiver<SessionCommand>,
         mut exits: mpsc::Receiver<(u64, ExitStatus)>,
-        ended: mpsc::Sender<u64>,
+        ended: mpsc::Sender<crate::registry::SessionEnded>,
     ) {
         self.publish_view();
         loop {
@@ -454,8 +455,16 @@ impl SessionTask {
                 }
             }
         }
+        // The registry first: when this was the last session, the server's socket is gone
+        // before any client hears "[exited]", so what a user runs next finds no server.
+        // Commands are refused from here on, so the registry never waits on this session
+        // while it waits on the registry.
+        drop(commands);
+        let (done, acted) = oneshot::channel();
+        if ended.send((self.id, done)).await.is_ok() {
+            let _ = acted.await;
+        }
         self.tell_clients("[exited]", 0).await;
-        let _ = ended.send(self.id).await;
     }
 
     /// The window area: the session minus the status line.
