@@ -13,6 +13,7 @@ mod spawn;
 
 pub use spawn::{
     spawn, ChildProcess, ExitStatus, Pty, PtyError, PtyReader, PtyWriter, SpawnOptions,
+    DRAINED_READ_BYTES,
 };
 
 /// Largest read from the master in one go: big enough to drain a flood in few syscalls.

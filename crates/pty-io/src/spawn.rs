@@ -90,6 +90,10 @@ impl std::fmt::Debug for ChildProcess {
     }
 }
 
+/// A read of the master shorter than this emptied it (see [`PtyReader::read_available`]);
+/// longer ones go on reading to gather a stream into large chunks.
+pub const DRAINED_READ_BYTES: usize = 1024;
+
 /// Reads program output from the master.
 #[derive(Debug)]
 pub struct PtyReader {
@@ -97,12 +101,19 @@ pub struct PtyReader {
 }
 
 /// Writes input to the master.
+///
+/// The descriptor is registered with tokio's reactor only while a write waits for room: a
+/// registered writer gets a readiness event every time the other side drains it, which would
+/// wake a reactor thread after every keystroke and every frame.
 #[derive(Debug)]
 pub struct PtyWriter {
-    fd: AsyncFd<FileDescriptor>,
+    fd: FileDescriptor,
+    /// One wait for room at a time (a descriptor is registered at most once).
+    room: tokio::sync::Mutex<()>,
 }
 
-/// A raw descriptor borrowed for the length of one `dup`.
+/// A raw descriptor borrowed for the length of one `dup`, or of one wait for room (whose
+/// registration is dropped, and so deregistered, before the descriptor can close).
 struct Borrowed(RawFd);
 
 impl AsRawFd for Borrowed {
@@ -156,32 +167,41 @@ pub fn spawn(
         .as_raw_fd()
         .ok_or_else(|| PtyError::Open("the pty master has no descriptor".into()))?;
     let reader = async_dup(raw, Interest::READABLE)?;
-    let writer = async_dup(raw, Interest::WRITABLE)?;
+    let writer = non_blocking(dup(raw)?)?;
     Ok((
         Pty {
             master: pair.master,
         },
         ChildProcess { child, pid },
         PtyReader { fd: reader },
-        PtyWriter { fd: writer },
+        PtyWriter::new(writer),
     ))
+}
+
+/// A duplicate of `raw`.
+fn dup(raw: RawFd) -> Result<FileDescriptor, PtyError> {
+    FileDescriptor::dup(&Borrowed(raw))
+        .map_err(|e| PtyError::Open(format!("cannot duplicate the master: {e}")))
 }
 
 /// A non-blocking duplicate of `raw`, registered with tokio for `interest`.
 fn async_dup(raw: RawFd, interest: Interest) -> Result<AsyncFd<FileDescriptor>, PtyError> {
-    let fd = FileDescriptor::dup(&Borrowed(raw))
-        .map_err(|e| PtyError::Open(format!("cannot duplicate the master: {e}")))?;
-    async_owned(fd, interest)
+    async_owned(dup(raw)?, interest)
+}
+
+/// `fd` made non-blocking.
+fn non_blocking(mut fd: FileDescriptor) -> Result<FileDescriptor, PtyError> {
+    fd.set_non_blocking(true)
+        .map_err(|e| PtyError::Open(format!("cannot make the descriptor non-blocking: {e}")))?;
+    Ok(fd)
 }
 
 /// `fd` made non-blocking and registered with tokio for `interest`.
 fn async_owned(
-    mut fd: FileDescriptor,
+    fd: FileDescriptor,
     interest: Interest,
 ) -> Result<AsyncFd<FileDescriptor>, PtyError> {
-    fd.set_non_blocking(true)
-        .map_err(|e| PtyError::Open(format!("cannot make the descriptor non-blocking: {e}")))?;
-    register(fd, interest)
+    register(non_blocking(fd)?, interest)
 }
 
 /// Registers an owned descriptor with tokio's reactor.
@@ -252,8 +272,28 @@ impl PtyReader {
     /// Reads as much output as is available right now into `buf` (waiting for the first byte):
     /// a pty hands out about 4 KiB per read, so a flood arrives in few large chunks instead of
     /// many small ones. `Ok(0)` once the program side is closed.
+    ///
+    /// A read of fewer than [`DRAINED_READ_BYTES`] returns at once, without the read that
+    /// would only say `EAGAIN`: one system call less on every keystroke's echo. That relies on
+    /// a pty master never being in canonical mode (the kernel makes it raw and only weft holds
+    /// it), so a short read means the pty was empty; output written after it raises a new
+    /// readiness event, which tokio keeps even if it arrives before the readiness is cleared.
     pub async fn read_available(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let mut filled = self.read(buf).await?;
+        let mut filled = loop {
+            let mut guard = self.fd.readable_mut().await?;
+            match guard.try_io(|fd| fd.get_mut().read(buf)) {
+                Ok(Ok(n)) if n > 0 && n < DRAINED_READ_BYTES.min(buf.len()) => {
+                    guard.clear_ready();
+                    return Ok(n);
+                }
+                Ok(Ok(n)) => break n,
+                // Linux: EIO when the last slave descriptor closed.
+                Ok(Err(e)) if e.raw_os_error() == Some(5) => return Ok(0),
+                Ok(Err(e)) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Ok(Err(e)) => return Err(e),
+                Err(_would_block) => continue,
+            }
+        };
         if filled == 0 {
             return Ok(0);
         }
@@ -292,29 +332,51 @@ impl PtyReader {
 impl PtyWriter {
     /// Async writes to any terminal; see [`PtyReader::from_file`].
     pub fn from_file(file: std::fs::File) -> Result<Self, PtyError> {
-        Ok(PtyWriter {
-            fd: async_owned(FileDescriptor::new(file), Interest::WRITABLE)?,
-        })
+        Ok(PtyWriter::new(non_blocking(FileDescriptor::new(file))?))
+    }
+
+    /// Wraps a non-blocking descriptor.
+    fn new(fd: FileDescriptor) -> Self {
+        PtyWriter {
+            fd,
+            room: tokio::sync::Mutex::new(()),
+        }
     }
 
     /// Writes as much of `data` as the pty takes right now, without waiting: the number of
     /// bytes written, or `WouldBlock` when its input buffer is full.
     pub fn try_write(&self, data: &[u8]) -> std::io::Result<usize> {
-        write_now(self.fd.get_ref(), data)
+        write_now(&self.fd, data)
     }
 
     /// Writes all of `data` to the program, waiting while the pty's input buffer is full.
     pub async fn write_all(&self, mut data: &[u8]) -> std::io::Result<()> {
         while !data.is_empty() {
-            let mut guard = self.fd.writable().await?;
-            match guard.try_io(|fd| write_now(fd.get_ref(), data)) {
-                Ok(Ok(0)) => return Err(std::io::ErrorKind::WriteZero.into()),
-                Ok(Ok(n)) => data = &data[n..],
-                Ok(Err(e)) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Ok(Err(e)) => return Err(e),
-                Err(_would_block) => {}
+            match write_now(&self.fd, data) {
+                Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+                Ok(n) => data = &data[n..],
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    self.wait_for_room().await?
+                }
+                Err(e) => return Err(e),
             }
         }
+        Ok(())
+    }
+
+    /// Waits until the descriptor takes more, registered with the reactor only meanwhile. A
+    /// new registration reports a descriptor that is already writable, so room made between
+    /// the failed write and this call is not missed.
+    async fn wait_for_room(&self) -> std::io::Result<()> {
+        let _one_at_a_time = self.room.lock().await;
+        // SAFETY: `self.fd` owns the descriptor and outlives `registered`, which is dropped
+        // (deregistered) at the end of this call.
+        #[allow(unsafe_code)]
+        let registered = unsafe {
+            AsyncFd::register_with_interest(Borrowed(self.fd.as_raw_fd()), Interest::WRITABLE)
+        }?;
+        let _ready = registered.writable().await?;
         Ok(())
     }
 }

@@ -25,6 +25,17 @@ async fn read_all(reader: &mut pty_io::PtyReader) -> Vec<u8> {
     }
 }
 
+/// Reads until the output so far holds `marker` (the program is ready for input).
+async fn wait_for(reader: &mut pty_io::PtyReader, marker: &[u8]) {
+    let mut out = Vec::new();
+    let mut buf = vec![0; READ_CHUNK_BYTES];
+    while !out.windows(marker.len()).any(|w| w == marker) {
+        let n = reader.read_available(&mut buf).await.unwrap();
+        assert!(n > 0, "output ended before {marker:?}: {out:?}");
+        out.extend_from_slice(&buf[..n]);
+    }
+}
+
 #[tokio::test]
 async fn output_then_eof_then_exit_status() {
     let (_pty, mut child, mut reader, _writer) =
@@ -103,4 +114,54 @@ async fn exit_is_seen_while_a_background_job_holds_the_terminal() {
 async fn a_missing_program_is_a_clear_error() {
     let err = spawn(&options(&["/nonexistent/program"])).unwrap_err();
     assert!(err.to_string().contains("/nonexistent/program"), "{err}");
+}
+
+#[tokio::test]
+async fn a_write_larger_than_the_pty_waits_for_room_and_arrives_whole() {
+    // 1 MiB is far more than a pty's input buffer: `write_all` must wait for the program to
+    // read (the descriptor is registered only for that wait) and lose nothing.
+    let (_pty, mut child, mut reader, writer) = spawn(&options(&[
+        "sh",
+        "-c",
+        "stty raw -echo; echo READY; head -c 1048576 | wc -c",
+    ]))
+    .unwrap();
+    wait_for(&mut reader, b"READY").await;
+    let data = vec![b'x'; 1 << 20];
+    let (written, out) = tokio::join!(writer.write_all(&data), read_all(&mut reader));
+    written.unwrap();
+    let out = String::from_utf8_lossy(&out).into_owned();
+    assert!(out.contains("1048576"), "{out:?}");
+    assert_eq!(child.wait_exit().await.unwrap().code, 0);
+}
+
+#[tokio::test]
+async fn small_reads_then_a_stream_lose_nothing() {
+    // Echoes typed bytes one at a time (short reads end at once), then a stream that fills
+    // reads: every byte arrives, in order.
+    let (_pty, _child, mut reader, writer) = spawn(&options(&[
+        "sh",
+        "-c",
+        "stty raw -echo; echo READY; for i in 1 2 3; do head -c 1; done; seq 1 20000; printf END",
+    ]))
+    .unwrap();
+    wait_for(&mut reader, b"READY\n").await;
+    let mut got = Vec::new();
+    let mut buf = vec![0; READ_CHUNK_BYTES];
+    for key in [b"a", b"b", b"c"] {
+        writer.write_all(key).await.unwrap();
+        while !got.ends_with(key) {
+            let n = reader.read_available(&mut buf).await.unwrap();
+            assert!(n > 0, "output ended early: {got:?}");
+            got.extend_from_slice(&buf[..n]);
+        }
+    }
+    while !got.ends_with(b"END") {
+        let n = reader.read_available(&mut buf).await.unwrap();
+        assert!(n > 0, "output ended early");
+        got.extend_from_slice(&buf[..n]);
+    }
+    let text = String::from_utf8_lossy(&got).replace("\r\n", "\n");
+    let expected: String = (1..=20000).map(|i| format!("{i}\n")).collect();
+    assert_eq!(text, format!("abc{expected}END"));
 }
