@@ -70,8 +70,9 @@ pub async fn run_attached(mut conn: Conn, pass_tty: bool) -> Result<AttachEnd, C
     } else {
         Some(PtyReader::from_file(tty.try_clone()?).map_err(|e| ClientError::Lost(e.to_string()))?)
     };
-    let output =
-        PtyWriter::from_file(tty.try_clone()?).map_err(|e| ClientError::Lost(e.to_string()))?;
+    // Frames come here only when the server does not write them itself; the writer is made
+    // on the first one, so a handed-over terminal costs this process no wake-ups at all.
+    let mut output: Option<PtyWriter> = None;
     let mut winch = signal(SignalKind::window_change())?;
     let mut term = signal(SignalKind::terminate())?;
     let mut hup = signal(SignalKind::hangup())?;
@@ -82,7 +83,7 @@ pub async fn run_attached(mut conn: Conn, pass_tty: bool) -> Result<AttachEnd, C
         tokio::select! {
             message = conn.next() => match message {
                 Some(Ok(Message::Output(bytes))) => {
-                    if output.write_all(&bytes).await.is_err() {
+                    if write_frame(&mut output, &tty, &bytes).await.is_err() {
                         break AttachEnd { message: "[terminal closed]".into(), code: 1 };
                     }
                 }
@@ -112,6 +113,21 @@ pub async fn run_attached(mut conn: Conn, pass_tty: bool) -> Result<AttachEnd, C
     };
     drop(raw);
     Ok(end)
+}
+
+/// Writes a frame the server sent over the connection to the terminal.
+async fn write_frame(
+    output: &mut Option<PtyWriter>,
+    tty: &std::fs::File,
+    bytes: &[u8],
+) -> std::io::Result<()> {
+    let writer = match output {
+        Some(writer) => writer,
+        None => {
+            output.insert(PtyWriter::from_file(tty.try_clone()?).map_err(std::io::Error::other)?)
+        }
+    };
+    writer.write_all(bytes).await
 }
 
 /// Keys from the terminal; never ready when the server reads them itself.
