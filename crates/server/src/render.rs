@@ -4,7 +4,7 @@
 //! the client's own overlays (prompt, messages, key list) into one frame.
 
 use crate::config::Config;
-use crate::deadline::sleep_until_opt;
+use crate::deadline::Deadline;
 use crate::pane::PaneHandle;
 use crate::session::View;
 use bytes::Bytes;
@@ -121,6 +121,9 @@ impl RenderTask {
         let mut overlay: Option<Overlay> = None;
         let mut chrome_dirty = true;
         let mut clock_at: Option<Instant> = None;
+        // The timers behind `deadline` and `clock_at`, kept across turns of the loop.
+        let mut frame_timer = Deadline::new();
+        let mut clock_timer = Deadline::new();
         let mut last_status = None;
         let mut scroll: Option<(u64, usize)> = None;
         let mut focused_seq_notified = 0u64;
@@ -154,6 +157,8 @@ impl RenderTask {
                     .as_ref()
                     .map(|_| clock_at.unwrap_or_else(next_minute));
             }
+            frame_timer.set(deadline);
+            clock_timer.set(clock_at);
             tokio::select! {
                 _ = self.stop.cancelled() => break,
                 changed = self.view.changed() => {
@@ -197,7 +202,7 @@ impl RenderTask {
                     // the echo does not wait for a flooding pane's snapshot.
                     focused_only |= focused && paced_before && deadline.is_some_and(|d| d <= now);
                 }
-                _ = sleep_until_opt(clock_at) => {
+                _ = clock_timer.wait() => {
                     clock_at = Some(next_minute());
                     chrome_dirty = true;
                     deadline = Some(Instant::now());
@@ -232,7 +237,7 @@ impl RenderTask {
                     }
                     None => break,
                 },
-                _ = sleep_until_opt(deadline) => {
+                _ = frame_timer.wait() => {
                     metrics.render.idle(idle_since.elapsed());
                     // Wait for the client to take its last frame; changes meanwhile fold in.
                     let waiting = crate::metrics::Tick::now();
