@@ -354,3 +354,80 @@ fn the_wheel_scrolls_history_and_a_key_returns() {
     c.wait_for(|s| !s.text().contains("[3/")).unwrap();
     assert!(c.screen().text().contains("100"));
 }
+
+/// The text of the terminal's screen inside one pane's rectangle, a line per row.
+fn pane_region(screen: &testkit::Screen, pane: &Value) -> Vec<String> {
+    let (left, top, cols, rows) = geometry(pane);
+    (top..top + rows)
+        .map(|r| {
+            let line: String = screen
+                .row(r as usize)
+                .map(|row| row.text())
+                .unwrap_or_default()
+                .chars()
+                .skip(left as usize)
+                .take(cols as usize)
+                .collect();
+            line.trim_end().to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn echoes_drawn_at_once_and_paced_frames_keep_the_terminal_exact() {
+    // Keystrokes in the focused pane echo through the idle renderer's fast path; output in
+    // the other pane goes through the render task. Interleaved, the terminal must still show
+    // exactly what both panes hold, with the cursor after the last echo.
+    let server = TestServer::new("panefast");
+    let mut c = session(&server, "fx", 80, 16);
+    keys_until(&server, &mut c, "C-b %", |p| p.len() == 2);
+    let other = active_pane(&server);
+    keys_until(&server, &mut c, "C-b Left", |p| p[0]["active"] == true);
+    c.send_text("clear; exec cat").unwrap();
+    c.send_keys("Enter").unwrap();
+    // The left pane's first row is clear once `cat` runs.
+    c.wait_for(|s| {
+        s.row(0)
+            .is_some_and(|r| r.text().chars().take(39).all(|ch| ch == ' '))
+    })
+    .unwrap();
+    let mut typed = String::new();
+    for (i, ch) in "fast-path-echo".chars().enumerate() {
+        typed.push(ch);
+        c.send_text(&ch.to_string()).unwrap();
+        let want = typed.clone();
+        c.wait_for(|s| s.row(0).is_some_and(|r| r.text().starts_with(&want)))
+            .unwrap();
+        if i % 4 == 0 {
+            let out = server.weft(&[
+                "send-keys",
+                "-t",
+                &other,
+                &format!("echo other-$(({i}*3))"),
+                "Enter",
+            ]);
+            assert!(out.status.success(), "{out:?}");
+            c.wait_for_text(&format!("other-{}", i * 3)).unwrap();
+        }
+    }
+    let panes = panes(&server);
+    for pane in &panes {
+        let id = pane["id"].as_str().unwrap();
+        let held = stdout_of(&server.weft(&["capture", "-t", id]));
+        let held: Vec<&str> = held.lines().map(str::trim_end).collect();
+        let shown = pane_region(c.screen(), pane);
+        for (r, line) in shown.iter().enumerate() {
+            assert_eq!(
+                line.as_str(),
+                held.get(r).copied().unwrap_or(""),
+                "pane {id} row {r}: terminal {shown:?}, pane {held:?}"
+            );
+        }
+    }
+    let cursor = c.screen().cursor_state();
+    assert_eq!(
+        (cursor.row, cursor.col),
+        (0, typed.len()),
+        "cursor after the echo"
+    );
+}

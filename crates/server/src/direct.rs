@@ -45,6 +45,11 @@ impl DirectWriter {
         Some(rest)
     }
 
+    /// Nothing is queued for the writer task: a write now goes straight out, in order.
+    pub fn is_idle(&self) -> bool {
+        *self.queued() == 0
+    }
+
     /// The count of queued messages, locked (a poisoned lock still gives it: it is a number).
     fn queued(&self) -> std::sync::MutexGuard<'_, usize> {
         self.queued

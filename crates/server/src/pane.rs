@@ -20,7 +20,7 @@ use bytes::Bytes;
 use pty_io::{ChildProcess, ExitStatus, Pty, PtyReader, SpawnOptions, READ_CHUNK_BYTES};
 use renderer::OuterModes;
 use screen_model::{Cell, CursorState, Screen};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use tokio::sync::{mpsc, oneshot, Notify};
 use tokio_util::sync::CancellationToken;
@@ -100,6 +100,14 @@ pub enum PaneCommand {
     },
 }
 
+/// A renderer watching a pane: woken on change, or, for a quiet change while it is idle, given
+/// the frame to draw at once by whoever applied the change (see [`crate::render::FastSlot`]).
+#[derive(Debug)]
+struct Watcher {
+    notify: Weak<Notify>,
+    fast: Option<Weak<crate::render::FastSlot>>,
+}
+
 /// Pane state others may read without asking the pane task.
 #[derive(Debug)]
 pub struct PaneShared {
@@ -135,7 +143,15 @@ pub struct PaneShared {
     /// Title set by the program.
     title: Mutex<String>,
     /// Renderers to wake on change.
-    watchers: Mutex<Vec<Weak<Notify>>>,
+    watchers: Mutex<Vec<Watcher>>,
+    /// Chunks handed to the pane task and not yet applied. The reader applies a small chunk
+    /// itself only when this is 0: then everything it read before is on the screen already,
+    /// so output is applied in order.
+    in_flight: AtomicUsize,
+    /// Replies to the program (terminal answers to its queries), for the pane task to send.
+    replies: Mutex<Vec<u8>>,
+    /// Wakes the pane task to send `replies`.
+    replies_ready: Notify,
     /// Figures for `weft diag`.
     pub metrics: Arc<crate::metrics::PaneMetrics>,
     /// Server-wide: keystroke echoes before floods (renderers report shown echoes here).
@@ -166,15 +182,121 @@ impl PaneShared {
 
     /// Wakes every renderer watching this pane; forgets those that went away.
     fn notify_watchers(&self) {
+        for notify in self.watchers_to_wake(None) {
+            notify.notify_one();
+        }
+    }
+
+    /// The renderers to wake for a change; forgets those that went away. With `quiet` (a
+    /// quiet change: the screen, locked by the caller), idle renderers draw it here and now
+    /// instead, and are not woken: an echo reaches the terminal without a task switch.
+    fn watchers_to_wake(&self, quiet: Option<&Screen>) -> Vec<Arc<Notify>> {
+        let mut wake = Vec::new();
         if let Ok(mut watchers) = self.watchers.lock() {
-            watchers.retain(|w| match w.upgrade() {
-                Some(n) => {
-                    n.notify_one();
-                    true
+            watchers.retain(|w| {
+                let Some(notify) = w.notify.upgrade() else {
+                    return false;
+                };
+                let drawn = match (quiet, w.fast.as_ref().and_then(Weak::upgrade)) {
+                    (Some(screen), Some(slot)) => slot.try_draw(self, screen),
+                    _ => false,
+                };
+                if !drawn {
+                    wake.push(notify);
                 }
-                None => false,
+                true
             });
         }
+        wake
+    }
+
+    /// Program output read at `read_at`: parsed, timed, and shown to renderers. `quiet`: the
+    /// pty was drained by a small read (an echo, not a stream).
+    fn apply_output(&self, chunk: &[u8], read_at: u64, quiet: bool) {
+        let started = crate::metrics::Tick::now();
+        // A flood's chunk is bulk work: this thread should not preempt others for it.
+        let bulk = (chunk.len() >= STREAMING_CHUNK_BYTES).then(crate::sched::BulkWork::start);
+        self.feed(chunk, quiet);
+        drop(bulk);
+        let took = started.elapsed();
+        let m = &self.metrics;
+        m.parse.busy(took);
+        m.parse.item(chunk.len());
+        m.output_applied(read_at);
+        tracing::trace!(bytes = chunk.len(), us = took.as_micros() as u64, "parse");
+    }
+
+    /// Feeds output to the screen and tells renderers; queues the screen's replies.
+    fn feed(&self, chunk: &[u8], quiet: bool) {
+        let mut screen = self.screen();
+        screen.feed(chunk);
+        let replies = screen.has_replies().then(|| screen.take_replies());
+        for event in screen.take_events() {
+            if let screen_model::Event::TitleChanged(title) = event {
+                if let Ok(mut t) = self.title.lock() {
+                    *t = title;
+                }
+            }
+        }
+        self.publish_from(&screen);
+        // Inside a synchronized update nothing is drawn before it ends.
+        let quiet = quiet && !screen.modes().synchronized_output;
+        let wake = self.watchers_to_wake(quiet.then_some(&*screen));
+        // Renderers woken now find the screen free.
+        drop(screen);
+        for notify in wake {
+            notify.notify_one();
+        }
+        if let Some(replies) = replies {
+            self.queue_replies(&replies);
+        }
+    }
+
+    /// Hands replies to the pane task, which writes them to the program; beyond
+    /// [`MAX_PENDING_REPLY_BYTES`] waiting (the program is not reading) they are dropped.
+    fn queue_replies(&self, replies: &[u8]) {
+        if let Ok(mut pending) = self.replies.lock() {
+            if pending.len() + replies.len() <= MAX_PENDING_REPLY_BYTES {
+                pending.extend_from_slice(replies);
+            } else {
+                self.metrics
+                    .dropped_reply_bytes
+                    .fetch_add(replies.len() as u64, Ordering::Relaxed);
+            }
+        }
+        self.replies_ready.notify_one();
+    }
+
+    /// Whether replies wait for the pane task.
+    fn has_replies(&self) -> bool {
+        self.replies.lock().is_ok_and(|r| !r.is_empty())
+    }
+
+    /// Mirrors the screen's revision and modes into the shared atomics.
+    fn publish_from(&self, screen: &Screen) {
+        self.seq.store(screen.seqno(), Ordering::Release);
+        let modes = screen.modes();
+        self.sync
+            .store(modes.synchronized_output, Ordering::Release);
+        self.bracketed_paste
+            .store(modes.bracketed_paste, Ordering::Relaxed);
+        self.mouse_reporting.store(
+            match modes.mouse_tracking {
+                screen_model::MouseTracking::Off => 0,
+                screen_model::MouseTracking::Press => 1,
+                screen_model::MouseTracking::Drag => 2,
+                screen_model::MouseTracking::Motion => 3,
+            },
+            Ordering::Relaxed,
+        );
+        self.mouse_sgr.store(
+            modes.mouse_encoding == screen_model::MouseEncoding::Sgr,
+            Ordering::Relaxed,
+        );
+        self.application_cursor
+            .store(modes.application_cursor, Ordering::Relaxed);
+        self.alternate_screen
+            .store(screen.is_alternate_screen(), Ordering::Relaxed);
     }
 
     /// Current size as (cols, rows).
@@ -279,8 +401,17 @@ impl PaneHandle {
 
     /// Wakes `notify` whenever the pane changes.
     pub fn watch(&self, notify: &Arc<Notify>) {
+        self.watch_with(notify, None);
+    }
+
+    /// Wakes `notify` whenever the pane changes, or for a quiet change draws it through `fast`
+    /// when that renderer is idle.
+    pub fn watch_with(&self, notify: &Arc<Notify>, fast: Option<&Arc<crate::render::FastSlot>>) {
         if let Ok(mut w) = self.shared.watchers.lock() {
-            w.push(Arc::downgrade(notify));
+            w.push(Watcher {
+                notify: Arc::downgrade(notify),
+                fast: fast.map(Arc::downgrade),
+            });
         }
     }
 }
@@ -336,6 +467,9 @@ pub fn spawn_pane(
         resize: Notify::new(),
         title: Mutex::new(String::new()),
         watchers: Mutex::new(Vec::new()),
+        in_flight: AtomicUsize::new(0),
+        replies: Mutex::new(Vec::new()),
+        replies_ready: Notify::new(),
         priority: spec.priority.clone(),
         screen: Mutex::new(Screen::with_scrollback(
             usize::from(spec.cols),
@@ -362,7 +496,6 @@ pub fn spawn_pane(
         pty_in: pty_in.clone(),
         shared: shared.clone(),
         input: input_tx.clone(),
-        pending_replies: Vec::new(),
         kill: Some(kill_tx),
         stop,
         remain_on_exit: spec.remain_on_exit,
@@ -451,6 +584,15 @@ async fn read_pty(
                 tracing::trace!(bytes = n, "pty read");
                 let copied = crate::metrics::Tick::now();
                 metrics.pty_read.busy(copied - started);
+                if n < STREAMING_CHUNK_BYTES && shared.in_flight.load(Ordering::Acquire) == 0 {
+                    // Nothing queued for the pane task and a small read: an echo. Applied
+                    // here, it reaches the screen (and an idle renderer, the terminal)
+                    // without waking another task.
+                    shared.streaming.store(false, Ordering::Release);
+                    shared.apply_output(&chunk, read_at, true);
+                    continue;
+                }
+                shared.in_flight.fetch_add(1, Ordering::AcqRel);
                 if output.send((chunk, read_at)).await.is_err() {
                     return;
                 }
@@ -522,7 +664,6 @@ struct PaneTask {
     pty_in: Arc<DirectWriter>,
     shared: Arc<PaneShared>,
     input: mpsc::Sender<Bytes>,
-    pending_replies: Vec<u8>,
     kill: Option<oneshot::Sender<()>>,
     stop: CancellationToken,
     remain_on_exit: bool,
@@ -560,9 +701,16 @@ impl PaneTask {
                     None => self.request_kill(),
                 },
                 _ = self.shared.resize.notified() => self.apply_wanted_size(),
-                permit = input.reserve(), if !self.pending_replies.is_empty() => {
+                _ = self.shared.replies_ready.notified() => {}
+                permit = input.reserve(), if self.shared.has_replies() => {
                     if let Ok(permit) = permit {
-                        let replies = Bytes::from(std::mem::take(&mut self.pending_replies));
+                        let replies = self
+                            .shared
+                            .replies
+                            .lock()
+                            .map(|mut r| std::mem::take(&mut *r))
+                            .unwrap_or_default();
+                        let replies = Bytes::from(replies);
                         if let Some(rest) = self.pty_in.write_or_queue(replies) {
                             permit.send(rest);
                         }
@@ -575,7 +723,8 @@ impl PaneTask {
                         self.shared.metrics.parse.idle(idle_since.elapsed());
                         let streaming = chunk.len() >= STREAMING_CHUNK_BYTES || !output.is_empty();
                         self.shared.streaming.store(streaming, Ordering::Release);
-                        self.apply_output(&chunk, read_at);
+                        self.shared.apply_output(&chunk, read_at, !streaming);
+                        self.shared.in_flight.fetch_sub(1, Ordering::AcqRel);
                         idle_since = crate::metrics::Tick::now();
                         slice.after_chunk(chunk.len()).await;
                         if streaming {
@@ -595,7 +744,10 @@ impl PaneTask {
         while output_open {
             tokio::select! {
                 chunk = output.recv() => match chunk {
-                    Some((chunk, read_at)) => self.apply_output(&chunk, read_at),
+                    Some((chunk, read_at)) => {
+                        self.shared.apply_output(&chunk, read_at, false);
+                        self.shared.in_flight.fetch_sub(1, Ordering::AcqRel);
+                    }
                     None => output_open = false,
                 },
                 command = commands.recv() => match command {
@@ -699,90 +851,19 @@ impl PaneTask {
         }
     }
 
-    /// Program output read at `read_at`: parsed, timed, and shown to renderers.
-    fn apply_output(&mut self, chunk: &[u8], read_at: u64) {
-        let started = crate::metrics::Tick::now();
-        // A flood's chunk is bulk work: this thread should not preempt others for it.
-        let bulk = (chunk.len() >= STREAMING_CHUNK_BYTES).then(crate::sched::BulkWork::start);
-        self.apply(chunk);
-        drop(bulk);
-        let took = started.elapsed();
-        let m = &self.shared.metrics;
-        m.parse.busy(took);
-        m.parse.item(chunk.len());
-        m.output_applied(read_at);
-        tracing::trace!(bytes = chunk.len(), us = took.as_micros() as u64, "parse");
-    }
-
-    /// Feeds output to the screen and tells renderers.
+    /// Feeds bytes of weft's own (the dead pane's note) to the screen.
     fn apply(&mut self, chunk: &[u8]) {
-        let shared = self.shared.clone();
-        let mut screen = shared.screen();
-        screen.feed(chunk);
-        if screen.has_replies() {
-            let replies = screen.take_replies();
-            if self.pending_replies.len() + replies.len() <= MAX_PENDING_REPLY_BYTES {
-                self.pending_replies.extend_from_slice(&replies);
-            } else {
-                self.shared
-                    .metrics
-                    .dropped_reply_bytes
-                    .fetch_add(replies.len() as u64, Ordering::Relaxed);
-            }
-        }
-        for event in screen.take_events() {
-            if let screen_model::Event::TitleChanged(title) = event {
-                if let Ok(mut t) = self.shared.title.lock() {
-                    *t = title;
-                }
-            }
-        }
-        self.publish_from(&screen);
-        // Renderers woken now find the screen free.
-        drop(screen);
-        self.shared.notify_watchers();
+        self.shared.feed(chunk, false);
     }
 
     fn publish(&self) {
-        let shared = self.shared.clone();
-        self.publish_from(&shared.screen());
+        self.shared.publish_from(&self.shared.screen());
         self.shared.notify_watchers();
-    }
-
-    /// Mirrors the screen's revision and modes into the shared atomics.
-    fn publish_from(&self, screen: &Screen) {
-        self.shared.seq.store(screen.seqno(), Ordering::Release);
-        let modes = screen.modes();
-        self.shared
-            .sync
-            .store(modes.synchronized_output, Ordering::Release);
-        self.shared
-            .bracketed_paste
-            .store(modes.bracketed_paste, Ordering::Relaxed);
-        self.shared.mouse_reporting.store(
-            match modes.mouse_tracking {
-                screen_model::MouseTracking::Off => 0,
-                screen_model::MouseTracking::Press => 1,
-                screen_model::MouseTracking::Drag => 2,
-                screen_model::MouseTracking::Motion => 3,
-            },
-            Ordering::Relaxed,
-        );
-        self.shared.mouse_sgr.store(
-            modes.mouse_encoding == screen_model::MouseEncoding::Sgr,
-            Ordering::Relaxed,
-        );
-        self.shared
-            .application_cursor
-            .store(modes.application_cursor, Ordering::Relaxed);
-        self.shared
-            .alternate_screen
-            .store(screen.is_alternate_screen(), Ordering::Relaxed);
     }
 }
 
 /// The rows of `screen` changed after revision `since` (all of them for 0), cursor and modes.
-fn snapshot_of(screen: &Screen, since: u64) -> PaneSnapshot {
+pub(crate) fn snapshot_of(screen: &Screen, since: u64) -> PaneSnapshot {
     let changed = screen
         .visible_rows()
         .iter()

@@ -12,7 +12,7 @@ use renderer::{FocusedChange, Frame, FramePacer, Renderer};
 use screen_model::{Attrs, Cell, CellFlags, Color, MouseEncoding, MouseTracking, Pen};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{mpsc, watch, Notify};
 use tokio::time::Instant;
@@ -106,15 +106,144 @@ fn next_minute() -> Instant {
     Instant::now() + left + Duration::from_millis(5)
 }
 
+/// What a render task draws with: kept in the task, or lent to its [`FastSlot`] while idle.
+#[derive(Debug)]
+struct RenderCore {
+    renderer: Renderer,
+    frame: Frame,
+    /// Per pane, the screen revision the frame shows.
+    seen: HashMap<u64, u64>,
+    /// While lent: what a quiet change may draw at once, when it is to that pane.
+    fast: Option<FastTarget>,
+    /// Frames drawn through the slot since the task last had the core: when the last one was
+    /// written, and how many.
+    lent_frames: Option<(std::time::Instant, u64)>,
+}
+
+impl RenderCore {
+    fn new(cols: u16, rows: u16) -> Box<Self> {
+        Box::new(RenderCore {
+            renderer: Renderer::new(),
+            frame: Frame::new(usize::from(cols), usize::from(rows)),
+            seen: HashMap::new(),
+            fast: None,
+            lent_frames: None,
+        })
+    }
+}
+
+/// The one pane an idle renderer lets others draw, and how.
+#[derive(Debug)]
+struct FastTarget {
+    pane: u64,
+    rect: crate::layout::Rect,
+    mouse: bool,
+    /// The client's terminal; frames go straight to it.
+    tty: Arc<crate::direct::DirectWriter>,
+    /// The connection writer's channel, for what the terminal does not take at once.
+    frames: mpsc::Sender<Bytes>,
+    /// The view the target was taken from: a change to it means the target may be stale.
+    view: watch::Receiver<View>,
+    metrics: Arc<crate::metrics::ClientMetrics>,
+}
+
+/// An idle renderer's state, lent out so that whoever applies a quiet change to the focused
+/// pane (an echo) draws the frame at once, without waking the render task: on a machine with
+/// few cores each task switch on the echo path is a thread wake-up on another CPU. The render
+/// task takes its state back whenever it wakes, before doing anything with it.
+#[derive(Debug, Default)]
+pub struct FastSlot {
+    core: Mutex<Option<Box<RenderCore>>>,
+}
+
+impl FastSlot {
+    fn lend(&self, core: Box<RenderCore>) {
+        if let Ok(mut slot) = self.core.lock() {
+            *slot = Some(core);
+        }
+    }
+
+    fn take_back(&self) -> Option<Box<RenderCore>> {
+        self.core.lock().ok()?.take()
+    }
+
+    /// Draws pane `shared`'s quiet change from `screen` (locked by the caller) if the renderer
+    /// is idle and showing that pane focused, the view is unchanged and nothing is queued for
+    /// the terminal. False: the caller wakes the render task instead.
+    pub(crate) fn try_draw(
+        &self,
+        shared: &crate::pane::PaneShared,
+        screen: &screen_model::Screen,
+    ) -> bool {
+        let Ok(mut slot) = self.core.try_lock() else {
+            return false;
+        };
+        let Some(core) = slot.as_mut() else {
+            return false;
+        };
+        let core = &mut **core;
+        let Some(target) = core.fast.as_ref() else {
+            return false;
+        };
+        if target.pane != shared.id
+            || target.view.has_changed().unwrap_or(true)
+            || !target.tty.is_idle()
+        {
+            return false;
+        }
+        let started = crate::metrics::Tick::now();
+        let since = core.seen.get(&shared.id).copied().unwrap_or(0);
+        let snapshot = crate::pane::snapshot_of(screen, since);
+        put_snapshot(&mut core.frame, &snapshot, target.rect, true);
+        if target.mouse {
+            mouse_modes(&mut core.frame);
+        }
+        core.seen.insert(shared.id, snapshot.seq);
+        let bytes = core.renderer.render(&mut core.frame);
+        let now = std::time::Instant::now();
+        let (_, frames) = core.lent_frames.unwrap_or((now, 0));
+        core.lent_frames = Some((now, frames + 1));
+        if bytes.is_empty() {
+            return true;
+        }
+        let len = bytes.len();
+        if let Some(rest) = target.tty.write_or_queue(Bytes::from(bytes)) {
+            // Nothing was queued (checked above), so the writer's channel is empty; if the
+            // rest cannot go there after all, the next frame repaints everything.
+            if target.frames.try_send(rest).is_err() {
+                core.renderer.invalidate();
+            }
+        }
+        let m = &target.metrics;
+        m.render.busy(started.elapsed());
+        m.render.item(len);
+        m.write.item(len);
+        tracing::trace!(bytes = len, "frame drawn by the pane");
+        shared.metrics.shown(m);
+        shared.priority.shown(shared.id);
+        true
+    }
+}
+
+/// What woke the render task.
+enum Wake {
+    Stop,
+    View,
+    Config,
+    PaneChanged,
+    Clock,
+    Control(Option<RenderControl>),
+    Due,
+}
+
 impl RenderTask {
     /// Runs until stopped.
     pub async fn run(mut self) -> RenderStats {
         let notify = Arc::new(Notify::new());
+        let fast = Arc::new(FastSlot::default());
         let mut stats = RenderStats::default();
-        let mut renderer = Renderer::new();
+        let mut core = RenderCore::new(self.cols, self.rows);
         let mut pacer = FramePacer::new(self.interval);
-        let mut frame = Frame::new(usize::from(self.cols), usize::from(self.rows));
-        let mut seen: HashMap<u64, u64> = HashMap::new();
         let mut watched: Vec<u64> = Vec::new();
         let mut generation = u64::MAX;
         let mut deadline: Option<Instant> = Some(Instant::now());
@@ -140,14 +269,14 @@ impl RenderTask {
                 }
                 if view.generation != generation {
                     generation = view.generation;
-                    seen.clear();
-                    frame = Frame::new(usize::from(self.cols), usize::from(self.rows));
+                    core.seen.clear();
+                    core.frame = Frame::new(usize::from(self.cols), usize::from(self.rows));
                     chrome_dirty = true;
                     deadline = Some(Instant::now());
                 }
                 for (pane, _) in &view.panes {
                     if !watched.contains(&pane.id()) {
-                        pane.watch(&notify);
+                        pane.watch_with(&notify, self.direct.is_some().then_some(&fast));
                         watched.push(pane.id());
                         deadline = Some(Instant::now());
                     }
@@ -159,32 +288,69 @@ impl RenderTask {
             }
             frame_timer.set(deadline);
             clock_timer.set(clock_at);
-            tokio::select! {
-                _ = self.stop.cancelled() => break,
-                changed = self.view.changed() => {
-                    if changed.is_err() {
-                        break;
+            // Idle with everything drawn: lend the core for echoes of the focused pane.
+            let target = (deadline.is_none()
+                && overlay.is_none()
+                && scroll.is_none()
+                && !chrome_dirty
+                && !focused_only)
+                .then(|| self.fast_target(&core))
+                .flatten();
+            let lent = target.is_some();
+            if lent {
+                core.fast = target;
+                fast.lend(std::mem::replace(&mut core, RenderCore::new(1, 1)));
+            }
+            let wake = tokio::select! {
+                _ = self.stop.cancelled() => Wake::Stop,
+                changed = self.view.changed() => match changed {
+                    Ok(()) => Wake::View,
+                    Err(_) => Wake::Stop,
+                },
+                _ = self.config.changed() => Wake::Config,
+                _ = notify.notified() => Wake::PaneChanged,
+                _ = clock_timer.wait() => Wake::Clock,
+                control = self.control.recv() => Wake::Control(control),
+                _ = frame_timer.wait() => Wake::Due,
+            };
+            if lent {
+                match fast.take_back() {
+                    Some(back) => core = back,
+                    None => {
+                        // Only a panic while drawing loses the core: start over with a repaint.
+                        core = RenderCore::new(self.cols, self.rows);
+                        chrome_dirty = true;
+                        deadline = Some(Instant::now());
                     }
                 }
-                _ = self.config.changed() => {
+                core.fast = None;
+                if let Some((at, frames)) = core.lent_frames.take() {
+                    pacer.on_frame(at);
+                    stats.frames += frames;
+                }
+            }
+            match wake {
+                Wake::Stop => break,
+                Wake::View => {}
+                Wake::Config => {
                     chrome_dirty = true;
                     deadline = Some(Instant::now());
                 }
-                _ = notify.notified() => {
+                Wake::PaneChanged => {
                     if deadline.is_some() {
                         stats.skipped += 1;
                     }
-                    let (sync, focused_seq, streaming) = self
-                        .view
-                        .borrow()
-                        .active_pane()
-                        .map_or((false, 0, false), |p| {
-                            (
-                                p.shared.sync.load(Ordering::Acquire),
-                                p.shared.seq.load(Ordering::Acquire),
-                                p.shared.streaming.load(Ordering::Acquire),
-                            )
-                        });
+                    let (sync, focused_seq, streaming) =
+                        self.view
+                            .borrow()
+                            .active_pane()
+                            .map_or((false, 0, false), |p| {
+                                (
+                                    p.shared.sync.load(Ordering::Acquire),
+                                    p.shared.seq.load(Ordering::Acquire),
+                                    p.shared.streaming.load(Ordering::Acquire),
+                                )
+                            });
                     // The focused pane changed since the last wake-up: its echo may skip the pace.
                     let focused = focused_seq != focused_seq_notified;
                     focused_seq_notified = focused_seq;
@@ -202,34 +368,36 @@ impl RenderTask {
                     // the echo does not wait for a flooding pane's snapshot.
                     focused_only |= focused && paced_before && deadline.is_some_and(|d| d <= now);
                 }
-                _ = clock_timer.wait() => {
+                Wake::Clock => {
                     clock_at = Some(next_minute());
                     chrome_dirty = true;
                     deadline = Some(Instant::now());
                 }
-                control = self.control.recv() => match control {
+                Wake::Control(control) => match control {
                     Some(RenderControl::Resize { cols, rows }) => {
                         self.cols = cols.max(1);
                         self.rows = rows.max(1);
-                        frame = Frame::new(usize::from(self.cols), usize::from(self.rows));
-                        seen.clear();
+                        core.frame = Frame::new(usize::from(self.cols), usize::from(self.rows));
+                        core.seen.clear();
                         chrome_dirty = true;
                         deadline = Some(Instant::now());
                     }
                     Some(RenderControl::Redraw) => {
-                        renderer.invalidate();
+                        core.renderer.invalidate();
                         chrome_dirty = true;
                         deadline = Some(Instant::now());
                     }
                     Some(RenderControl::Scroll { pane, offset }) => {
                         scroll = (offset > 0).then_some((pane, offset));
-                        seen.remove(&pane);
+                        core.seen.remove(&pane);
                         deadline = Some(Instant::now());
                     }
                     Some(RenderControl::Overlay(o)) => {
-                        if matches!(overlay, Some(Overlay::Lines(_))) && !matches!(o, Some(Overlay::Lines(_))) {
+                        if matches!(overlay, Some(Overlay::Lines(_)))
+                            && !matches!(o, Some(Overlay::Lines(_)))
+                        {
                             // The lines covered panes: draw them again.
-                            seen.clear();
+                            core.seen.clear();
                         }
                         overlay = o;
                         chrome_dirty = true;
@@ -237,7 +405,7 @@ impl RenderTask {
                     }
                     None => break,
                 },
-                _ = frame_timer.wait() => {
+                Wake::Due => {
                     metrics.render.idle(idle_since.elapsed());
                     // Wait for the client to take its last frame; changes meanwhile fold in.
                     let waiting = crate::metrics::Tick::now();
@@ -262,30 +430,45 @@ impl RenderTask {
                     // A focused-pane-only frame needs every pane drawn before and no chrome.
                     let only = (focused_only
                         && !chrome_dirty
-                        && view.panes.iter().all(|(p, _)| seen.contains_key(&p.id())))
+                        && view
+                            .panes
+                            .iter()
+                            .all(|(p, _)| core.seen.contains_key(&p.id())))
                     .then_some(view.active);
                     focused_only = false;
-                    let Some(changed) = compose(&view, &mut frame, &mut seen, only).await else {
+                    let Some(changed) = compose(&view, &mut core.frame, &mut core.seen, only).await
+                    else {
                         idle_since = crate::metrics::Tick::now();
                         continue;
                     };
                     if let Some((pane, offset)) = scroll {
-                        draw_history(&view, &mut frame, pane, offset).await;
-                        seen.remove(&pane);
+                        draw_history(&view, &mut core.frame, pane, offset).await;
+                        core.seen.remove(&pane);
                     }
                     // Borders and the status line only when they change; overlays and modes every
                     // frame (pane updates set the cursor and modes, and may cover the lines).
-                    draw_chrome(&view, &mut frame, overlay.as_ref(), &config, chrome_dirty);
+                    draw_chrome(
+                        &view,
+                        &mut core.frame,
+                        overlay.as_ref(),
+                        &config,
+                        chrome_dirty,
+                    );
                     chrome_dirty = false;
                     render_delay().await;
-                    let bytes = renderer.render(&mut frame);
+                    let bytes = core.renderer.render(&mut core.frame);
                     pacer.on_frame(Instant::now().into_std());
                     deadline = None;
-                    if only.is_some() && view.panes.iter().any(|(p, _)| {
-                        p.shared.seq.load(Ordering::Acquire) > seen.get(&p.id()).copied().unwrap_or(0)
-                    }) {
+                    if only.is_some()
+                        && view.panes.iter().any(|(p, _)| {
+                            p.shared.seq.load(Ordering::Acquire)
+                                > core.seen.get(&p.id()).copied().unwrap_or(0)
+                        })
+                    {
                         // The panes left out are drawn on the usual pace.
-                        deadline = pacer.on_change(Instant::now().into_std(), false).map(Instant::from_std);
+                        deadline = pacer
+                            .on_change(Instant::now().into_std(), false)
+                            .map(Instant::from_std);
                     }
                     metrics.render.busy(started.elapsed());
                     if !bytes.is_empty() {
@@ -320,6 +503,31 @@ impl RenderTask {
         }
         stats
     }
+
+    /// What an idle renderer may let a quiet change draw: the focused pane, when frames go
+    /// straight to the terminal and every pane is drawn up to date.
+    fn fast_target(&self, core: &RenderCore) -> Option<FastTarget> {
+        if injected_render_delay().is_some() {
+            return None;
+        }
+        let tty = self.direct.clone()?;
+        let view = self.view.borrow();
+        let (pane, rect) = view.panes.iter().find(|(p, _)| p.id() == view.active)?;
+        let drawn = view.panes.iter().all(|(p, _)| {
+            core.seen
+                .get(&p.id())
+                .is_some_and(|&seq| seq >= p.shared.seq.load(Ordering::Acquire))
+        });
+        drawn.then(|| FastTarget {
+            pane: pane.id(),
+            rect: *rect,
+            mouse: self.config.borrow().mouse,
+            tty,
+            frames: self.frames.clone(),
+            view: self.view.clone(),
+            metrics: self.metrics.clone(),
+        })
+    }
 }
 
 /// Updates `frame` with what changed in the view's panes (or only pane `only`) since the
@@ -343,24 +551,44 @@ async fn compose(
         if snapshot.seq > since {
             changed.push(pane.clone());
         }
-        let (col0, row0) = (usize::from(rect.col), usize::from(rect.row));
-        let width = usize::from(rect.cols).min(snapshot.cols);
-        for (r, cells) in &snapshot.changed {
-            if *r < usize::from(rect.rows) {
-                frame.put(row0 + r, col0, &cells[..width.min(cells.len())]);
-            }
-        }
-        if pane.id() == view.active {
-            frame.set_cursor_from(&snapshot.cursor, row0, col0);
-            frame.modes = snapshot.modes;
-            cursor_set = true;
-        }
+        let active = pane.id() == view.active;
+        put_snapshot(frame, &snapshot, *rect, active);
+        cursor_set |= active;
         seen.insert(pane.id(), snapshot.seq);
     }
     if !cursor_set {
         frame.cursor = None;
     }
     Some(changed)
+}
+
+/// Puts a pane's changed rows into its place in `frame`; for the focused pane (`active`) also
+/// its cursor and modes.
+fn put_snapshot(
+    frame: &mut Frame,
+    snapshot: &crate::pane::PaneSnapshot,
+    rect: crate::layout::Rect,
+    active: bool,
+) {
+    let (col0, row0) = (usize::from(rect.col), usize::from(rect.row));
+    let width = usize::from(rect.cols).min(snapshot.cols);
+    for (r, cells) in &snapshot.changed {
+        if *r < usize::from(rect.rows) {
+            frame.put(row0 + r, col0, &cells[..width.min(cells.len())]);
+        }
+    }
+    if active {
+        frame.set_cursor_from(&snapshot.cursor, row0, col0);
+        frame.modes = snapshot.modes;
+    }
+}
+
+/// weft handles the mouse: the terminal reports presses, drags and the wheel in SGR form.
+fn mouse_modes(frame: &mut Frame) {
+    if frame.modes.mouse_tracking != MouseTracking::Motion {
+        frame.modes.mouse_tracking = MouseTracking::Drag;
+    }
+    frame.modes.mouse_encoding = MouseEncoding::Sgr;
 }
 
 /// Draws pane `pane` scrolled `offset` lines into its history, with a position marker.
@@ -396,16 +624,21 @@ async fn draw_history(view: &View, frame: &mut Frame, pane: u64, offset: usize) 
 /// A delay added before each frame when `WEFT_DIAG_RENDER_DELAY_MS` is set: a slow stage on
 /// purpose, to see (and test) how `weft diag` and traces report one.
 async fn render_delay() {
+    if let Some(d) = injected_render_delay() {
+        tokio::time::sleep(d).await; // deadline-ok: an injected delay, off unless asked for
+    }
+}
+
+/// The delay `WEFT_DIAG_RENDER_DELAY_MS` asks for. With one, every frame comes from the render
+/// task (none through its [`FastSlot`]), so the slow stage shows where it is.
+fn injected_render_delay() -> Option<Duration> {
     static DELAY: std::sync::OnceLock<Option<Duration>> = std::sync::OnceLock::new();
-    let delay = DELAY.get_or_init(|| {
+    *DELAY.get_or_init(|| {
         std::env::var("WEFT_DIAG_RENDER_DELAY_MS")
             .ok()
             .and_then(|v| v.parse().ok())
             .map(Duration::from_millis)
-    });
-    if let Some(d) = delay {
-        tokio::time::sleep(*d).await; // deadline-ok: an injected delay, off unless asked for
-    }
+    })
 }
 
 async fn snapshot_of(pane: &PaneHandle, since: u64) -> Option<crate::pane::PaneSnapshot> {
@@ -429,11 +662,7 @@ fn draw_chrome(
     full: bool,
 ) {
     if config.mouse {
-        // weft handles the mouse: the terminal reports presses, drags and the wheel in SGR form.
-        if frame.modes.mouse_tracking != MouseTracking::Motion {
-            frame.modes.mouse_tracking = MouseTracking::Drag;
-        }
-        frame.modes.mouse_encoding = MouseEncoding::Sgr;
+        mouse_modes(frame);
     }
     if full {
         draw_borders(view, frame);
