@@ -299,6 +299,7 @@ impl RenderTask {
             let lent = target.is_some();
             if lent {
                 core.fast = target;
+                // A 1x1 stand-in until the core comes back: nothing draws with it.
                 fast.lend(std::mem::replace(&mut core, RenderCore::new(1, 1)));
             }
             let wake = tokio::select! {
