@@ -377,10 +377,12 @@ fn pane_region(screen: &testkit::Screen, pane: &Value) -> Vec<String> {
 fn echoes_drawn_at_once_and_paced_frames_keep_the_terminal_exact() {
     // Keystrokes in the focused pane echo through the idle renderer's fast path; output in
     // the other pane goes through the render task. Interleaved, the terminal must still show
-    // exactly what both panes hold, with the cursor after the last echo.
+    // exactly what both panes hold, with the cursor after the last echo. Both panes run `cat`,
+    // so their last output is known and nothing (a prompt) comes after it.
     let server = TestServer::new("panefast");
     let mut c = session(&server, "fx", 80, 16);
-    keys_until(&server, &mut c, "C-b %", |p| p.len() == 2);
+    let out = server.weft(&["split-window", "-h", "--", "cat"]);
+    assert!(out.status.success(), "{out:?}");
     let other = active_pane(&server);
     keys_until(&server, &mut c, "C-b Left", |p| p[0]["active"] == true);
     c.send_text("clear; exec cat").unwrap();
@@ -399,15 +401,12 @@ fn echoes_drawn_at_once_and_paced_frames_keep_the_terminal_exact() {
         c.wait_for(|s| s.row(0).is_some_and(|r| r.text().starts_with(&want)))
             .unwrap();
         if i % 4 == 0 {
-            let out = server.weft(&[
-                "send-keys",
-                "-t",
-                &other,
-                &format!("echo other-$(({i}*3))"),
-                "Enter",
-            ]);
+            // The terminal echoes the line, then `cat` prints it again: wait for both.
+            let line = format!("other-{i}");
+            let out = server.weft(&["send-keys", "-t", &other, &line, "Enter"]);
             assert!(out.status.success(), "{out:?}");
-            c.wait_for_text(&format!("other-{}", i * 3)).unwrap();
+            c.wait_for(|s| s.text().matches(line.as_str()).count() >= 2)
+                .unwrap();
         }
     }
     let panes = panes(&server);
