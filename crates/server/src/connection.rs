@@ -1179,9 +1179,12 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
     };
     let mut decoder = KeyDecoder::default();
     let mut key_buf = vec![0u8; TTY_READ_BYTES];
+    // Registered once, not on every keystroke (see `read_pty`).
+    let stopped = stop.cancelled();
+    tokio::pin!(stopped);
     loop {
         let message = tokio::select! {
-            _ = stop.cancelled() => break,
+            _ = &mut stopped => break,
             m = stream.next() => m,
             keys = read_terminal(tty_in.as_mut().map(|(r, _)| r), &mut key_buf) => match keys {
                 // The terminal is gone (hung up): as if the client left.

@@ -564,10 +564,15 @@ async fn read_pty(
     // Small until output streams: an idle pane does not hold a 64 KiB buffer.
     let mut buf = vec![0u8; FIRST_READ_BYTES];
     let mut slice = FairSlice::new();
+    // Registered once: a fresh `cancelled()` per read would join and leave the token's waiter
+    // list on every keystroke's echo.
+    let stopped = stop.cancelled();
+    tokio::pin!(stopped);
     loop {
         let waited = crate::metrics::Tick::now();
         let n = tokio::select! {
-            _ = stop.cancelled() => return,
+            biased;
+            _ = &mut stopped => return,
             n = reader.read_available(&mut buf) => n,
         };
         let started = crate::metrics::Tick::now();
@@ -605,7 +610,7 @@ async fn read_pty(
                     // Streaming: another pane's echo goes first (counted as blocked).
                     let held = crate::metrics::Tick::now();
                     tokio::select! {
-                        _ = stop.cancelled() => return,
+                        _ = &mut stopped => return,
                         _ = shared.priority.wait_turn(shared.id) => {}
                     }
                     metrics.pty_read.blocked(held.elapsed());
