@@ -279,23 +279,9 @@ impl PtyReader {
     /// it), so a short read means the pty was empty; output written after it raises a new
     /// readiness event, which tokio keeps even if it arrives before the readiness is cleared.
     pub async fn read_available(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let mut filled = loop {
-            let mut guard = self.fd.readable_mut().await?;
-            match guard.try_io(|fd| fd.get_mut().read(buf)) {
-                Ok(Ok(n)) if n > 0 && n < DRAINED_READ_BYTES.min(buf.len()) => {
-                    guard.clear_ready();
-                    return Ok(n);
-                }
-                Ok(Ok(n)) => break n,
-                // Linux: EIO when the last slave descriptor closed.
-                Ok(Err(e)) if e.raw_os_error() == Some(5) => return Ok(0),
-                Ok(Err(e)) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Ok(Err(e)) => return Err(e),
-                Err(_would_block) => continue,
-            }
-        };
-        if filled == 0 {
-            return Ok(0);
+        let (mut filled, drained) = self.read_first(buf, DRAINED_READ_BYTES).await?;
+        if filled == 0 || drained {
+            return Ok(filled);
         }
         while filled < buf.len() {
             match self
@@ -315,12 +301,27 @@ impl PtyReader {
 
     /// Reads output into `buf`; `Ok(0)` once the program side is closed (EOF or EIO).
     pub async fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        Ok(self.read_first(buf, 0).await?.0)
+    }
+
+    /// Waits for output and reads it once: the byte count, and whether the read was shorter
+    /// than `drained_below` (and the buffer), in which case the readiness is cleared here (see
+    /// [`PtyReader::read_available`]).
+    async fn read_first(
+        &mut self,
+        buf: &mut [u8],
+        drained_below: usize,
+    ) -> std::io::Result<(usize, bool)> {
         loop {
             let mut guard = self.fd.readable_mut().await?;
             match guard.try_io(|fd| fd.get_mut().read(buf)) {
-                Ok(Ok(n)) => return Ok(n),
+                Ok(Ok(n)) if n > 0 && n < drained_below.min(buf.len()) => {
+                    guard.clear_ready();
+                    return Ok((n, true));
+                }
+                Ok(Ok(n)) => return Ok((n, false)),
                 // Linux: EIO when the last slave descriptor closed.
-                Ok(Err(e)) if e.raw_os_error() == Some(5) => return Ok(0),
+                Ok(Err(e)) if e.raw_os_error() == Some(5) => return Ok((0, false)),
                 Ok(Err(e)) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Ok(Err(e)) => return Err(e),
                 Err(_would_block) => continue,
