@@ -9,7 +9,7 @@
 
 use crate::command::{parse_line, Command};
 use crate::config::Config;
-use crate::deadline::sleep_until_opt;
+use crate::deadline::Deadline;
 use crate::ids::IdAllocator;
 use crate::keys::{Input, KeyDecoder, MouseEvent};
 use crate::layout::Side;
@@ -325,6 +325,7 @@ async fn wait(
         _ => None,
     };
     let mut idle_at = idle.map(|d| tokio::time::Instant::now() + d);
+    let mut idle_timer = Deadline::new();
     let mut last_screen = String::new();
     loop {
         if let WaitFor::Exit = until {
@@ -349,13 +350,14 @@ async fn wait(
             let _ = code;
             return Ok((last_screen, 1));
         }
+        idle_timer.set(idle_at);
         tokio::select! {
             _ = notify.notified() => {
                 if let Some(d) = idle {
                     idle_at = Some(tokio::time::Instant::now() + d);
                 }
             }
-            _ = sleep_until_opt(idle_at) => {
+            _ = idle_timer.wait() => {
                 let revision = pane.shared.seq.load(Ordering::Acquire);
                 if revision > after {
                     return Ok((revision.to_string(), 0));

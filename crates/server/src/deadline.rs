@@ -2,16 +2,6 @@
 
 use tokio::time::Instant;
 
-/// Sleeps until `deadline`, or forever without one. A deadline already due returns at once:
-/// tokio's timer rounds up to whole milliseconds, which would add up to 1 ms to every echo.
-pub(crate) async fn sleep_until_opt(deadline: Option<Instant>) {
-    match deadline {
-        Some(d) if d <= Instant::now() => {}
-        Some(d) => tokio::time::sleep_until(d).await,
-        None => std::future::pending().await,
-    }
-}
-
 /// An optional deadline that a select loop waits on across iterations, with one timer entry
 /// kept for the loop's life. A `sleep_until` made afresh every iteration registers its timer
 /// again each time, and tokio wakes the reactor thread to learn about it: one needless thread
@@ -50,6 +40,8 @@ impl Deadline {
     /// Resolves when the deadline is due (at once if it already is); never without one.
     pub(crate) async fn wait(&mut self) {
         match self.at {
+            // Due already: at once. tokio's timer rounds up to whole milliseconds, which would
+            // add up to 1 ms to every echo.
             Some(d) if d <= Instant::now() => {}
             Some(_) => (&mut self.sleep).await,
             None => std::future::pending().await,

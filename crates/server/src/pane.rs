@@ -14,7 +14,7 @@
 //! task otherwise; input goes straight to the pty when nothing is queued ahead of it and the
 //! pty takes it whole, so a key's echo crosses as few tasks as possible.
 
-use crate::deadline::sleep_until_opt;
+use crate::deadline::Deadline;
 use crate::direct::DirectWriter;
 use bytes::Bytes;
 use pty_io::{ChildProcess, ExitStatus, Pty, PtyReader, SpawnOptions, READ_CHUNK_BYTES};
@@ -688,6 +688,7 @@ impl PaneTask {
         let mut slice = FairSlice::new();
         // While another pane's echo is pending, a streaming pane parses nothing more.
         let mut hold: Option<tokio::time::Instant> = None;
+        let mut hold_timer = Deadline::new();
         let priority = self.shared.priority.clone();
         let status = loop {
             let released = priority.released();
@@ -696,6 +697,7 @@ impl PaneTask {
             if hold.is_some() {
                 hold = priority.hold_for(self.id);
             }
+            hold_timer.set(hold);
             tokio::select! {
                 biased;
                 status = &mut exit => {
@@ -722,7 +724,7 @@ impl PaneTask {
                     }
                 }
                 _ = &mut released, if hold.is_some() => hold = None,
-                _ = sleep_until_opt(hold) => hold = None,
+                _ = hold_timer.wait() => hold = None,
                 chunk = output.recv(), if output_open && hold.is_none() => match chunk {
                     Some((chunk, read_at)) => {
                         self.shared.metrics.parse.idle(idle_since.elapsed());

@@ -241,6 +241,10 @@ impl RenderTask {
     pub async fn run(mut self) -> RenderStats {
         let notify = Arc::new(Notify::new());
         let fast = Arc::new(FastSlot::default());
+        // Registered once, not on every turn (see `pane::read_pty`).
+        let stop = self.stop.clone();
+        let stopped = stop.cancelled();
+        tokio::pin!(stopped);
         let mut stats = RenderStats::default();
         let mut core = RenderCore::new(self.cols, self.rows);
         let mut pacer = FramePacer::new(self.interval);
@@ -303,7 +307,7 @@ impl RenderTask {
                 fast.lend(std::mem::replace(&mut core, RenderCore::new(1, 1)));
             }
             let wake = tokio::select! {
-                _ = self.stop.cancelled() => Wake::Stop,
+                _ = &mut stopped => Wake::Stop,
                 changed = self.view.changed() => match changed {
                     Ok(()) => Wake::View,
                     Err(_) => Wake::Stop,
@@ -416,7 +420,7 @@ impl RenderTask {
                         Err(mpsc::error::TrySendError::Full(_)) => {
                             metrics.frames_skipped.fetch_add(1, Ordering::Relaxed);
                             tokio::select! {
-                                _ = self.stop.cancelled() => break,
+                                _ = &mut stopped => break,
                                 permit = self.frames.reserve() => match permit {
                                     Ok(p) => p,
                                     Err(_) => break,
