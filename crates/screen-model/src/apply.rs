@@ -29,6 +29,7 @@ impl Handler for Screen {
                 row.written = row.written.max(col + 1);
                 row.plain &= self.pen_default;
                 row.unstyled &= self.pen_default;
+                row.ascii &= self.pen_cell.extra().is_none();
                 self.last_char = Some(c);
                 if col >= right {
                     self.cursor.pending_wrap = self.modes.autowrap;
@@ -618,22 +619,34 @@ impl Handler for Screen {
             let n = run.len().min(right + 1 - col);
             let row = &mut self.grid[r];
             let target = &mut row.cells[col..col + n];
-            if target
-                .iter()
-                .any(|c| c.flags() != crate::cell::CellFlags::empty())
-            {
+            let mut wide = false;
+            let mut extras = false;
+            for cell in target.iter() {
+                wide |= cell.flags() != crate::cell::CellFlags::empty();
+                extras |= cell.extra().is_some();
+            }
+            if wide {
                 // Wide characters to split: the careful path.
                 self.print(char::from(first));
                 run = &run[1..];
                 continue;
             }
-            for (cell, &b) in target.iter_mut().zip(&run[..n]) {
-                *cell = self.pen_cell.with_char(char::from(b));
+            if !extras && self.pen_cell.extra().is_none() {
+                // Nothing to drop or share: overwrite the fields in place.
+                let style = self.pen_cell.style_only();
+                for (cell, &b) in target.iter_mut().zip(&run[..n]) {
+                    cell.overwrite_narrow(char::from(b), style);
+                }
+            } else {
+                for (cell, &b) in target.iter_mut().zip(&run[..n]) {
+                    *cell = self.pen_cell.with_char(char::from(b));
+                }
             }
             row.seq = self.seq;
             row.written = row.written.max(col + n);
             row.plain &= self.pen_default;
             row.unstyled &= self.pen_default;
+            row.ascii &= self.pen_cell.extra().is_none();
             self.last_char = Some(char::from(run[n - 1]));
             if col + n > right {
                 self.cursor.col = right;
@@ -861,6 +874,7 @@ impl Screen {
                     row.cells[col + 1] = Cell::spacer(&self.cursor.pen);
                     row.written = row.written.max(col + 2);
                     row.plain = false;
+                    row.ascii = false;
                     row.unstyled &= self.pen_default;
                     if col + 1 >= right {
                         self.cursor.col = right;

@@ -281,6 +281,35 @@ pub struct Cell {
     extra: Option<Arc<CellExtra>>,
 }
 
+/// A cell's colours and attributes without its extras: plain data to stamp on many cells
+/// and to compare cheaply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CellStyle {
+    fg: PackedColor,
+    bg: PackedColor,
+    attrs: Attrs,
+}
+
+impl CellStyle {
+    /// Foreground.
+    #[inline]
+    pub(crate) fn fg(self) -> Color {
+        self.fg.unpack()
+    }
+
+    /// Background.
+    #[inline]
+    pub(crate) fn bg(self) -> Color {
+        self.bg.unpack()
+    }
+
+    /// Attributes.
+    #[inline]
+    pub(crate) fn attrs(self) -> Attrs {
+        self.attrs
+    }
+}
+
 impl Default for Cell {
     fn default() -> Self {
         Cell::BLANK
@@ -493,6 +522,28 @@ impl Cell {
     #[inline]
     pub(crate) fn with_char(&self, ch: char) -> Cell {
         Cell { ch, ..self.clone() }
+    }
+
+    /// The colours and attributes, copied out so a loop writing many cells reads them once.
+    #[inline]
+    pub(crate) fn style_only(&self) -> CellStyle {
+        CellStyle {
+            fg: self.fg,
+            bg: self.bg,
+            attrs: self.attrs,
+        }
+    }
+
+    /// Makes the cell a narrow `ch` in `style`. The caller has checked that neither the cell
+    /// nor the style has extras, so nothing needs dropping and the extras stay `None`.
+    #[inline]
+    pub(crate) fn overwrite_narrow(&mut self, ch: char, style: CellStyle) {
+        debug_assert!(self.extra.is_none());
+        self.ch = ch;
+        self.fg = style.fg;
+        self.bg = style.bg;
+        self.attrs = style.attrs;
+        self.flags = CellFlags::empty();
     }
 
     /// Whether `other` has the same colours and attributes (extras not compared).

@@ -1,6 +1,8 @@
 //! Resizing: the primary buffer is re-wrapped to the new width (soft-wrapped lines join and
 //! split again, the cursor stays on its character); the alternate buffer is cut or padded.
 
+use std::collections::VecDeque;
+
 use crate::cell::Cell;
 use crate::row::Row;
 use crate::screen::{default_tabs, Screen, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS};
@@ -72,7 +74,7 @@ impl Screen {
 }
 
 /// Cuts or pads a buffer without reflow (the alternate screen: its program redraws).
-fn cut_to_size(grid: &mut Vec<Row>, cols: usize, rows: usize) {
+fn cut_to_size(grid: &mut VecDeque<Row>, cols: usize, rows: usize) {
     grid.resize_with(rows, || Row::new(cols));
     for row in grid.iter_mut() {
         row.resize(cols);
@@ -90,13 +92,13 @@ struct Logical {
 /// Re-wraps the primary buffer and its history to `cols`, returning the new visible rows and
 /// the cursor position.
 fn reflow(
-    grid: Vec<Row>,
+    grid: VecDeque<Row>,
     scrollback: &mut Scrollback,
     old_cols: usize,
     cols: usize,
     rows: usize,
     cursor: (usize, usize),
-) -> (Vec<Row>, (usize, usize)) {
+) -> (VecDeque<Row>, (usize, usize)) {
     let history_len = scrollback.len();
     // Visible rows below both the cursor and the last non-blank row carry nothing.
     let last_used = grid
@@ -210,5 +212,5 @@ fn reflow(
     for row in &out {
         scrollback.push(row);
     }
-    (visible, (cursor_at.0 - top, cursor_at.1))
+    (VecDeque::from(visible), (cursor_at.0 - top, cursor_at.1))
 }

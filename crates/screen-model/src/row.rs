@@ -19,6 +19,10 @@ pub struct Row {
     /// Every cell has the default style and no extras; wide characters come with their spacer.
     /// Kept by printing with the default pen and by clears. Lets the scrollback skip styles.
     pub(crate) unstyled: bool,
+    /// Every cell is a narrow ASCII character without extras; colours and attributes may
+    /// vary. Kept by printing ASCII with a pen without extras and by clears; anything else
+    /// clears it. Lets the scrollback store a coloured row with a quick loop.
+    pub(crate) ascii: bool,
 }
 
 impl Row {
@@ -31,6 +35,7 @@ impl Row {
             written: cols,
             plain: false,
             unstyled: false,
+            ascii: false,
         }
     }
 
@@ -46,7 +51,9 @@ impl Row {
         self.wrapped
     }
 
-    /// Sequence number of the last change.
+    /// Sequence number of the last change to this row alone. Changes to every visible row at
+    /// once (a scroll of the whole screen) are stamped on the screen instead: ask
+    /// [`crate::Screen::row_seq`] whether a visible row changed.
     #[inline]
     pub fn seq(&self) -> u64 {
         self.seq
@@ -77,10 +84,19 @@ impl Row {
         if pen.bg == crate::cell::Color::Default {
             // Cells past `written` are already blank.
             let bound = self.written.min(self.cells.len());
-            self.cells[..bound].iter_mut().for_each(Cell::set_blank);
+            if self.ascii {
+                // No extras to drop: plain stores.
+                let blank = Cell::BLANK.style_only();
+                self.cells[..bound]
+                    .iter_mut()
+                    .for_each(|c| c.overwrite_narrow(' ', blank));
+            } else {
+                self.cells[..bound].iter_mut().for_each(Cell::set_blank);
+            }
             self.written = 0;
             self.plain = true;
             self.unstyled = true;
+            self.ascii = true;
         } else {
             self.cells.fill(Cell::erased(pen));
             self.mark_unknown();
@@ -94,6 +110,7 @@ impl Row {
         self.written = self.cells.len();
         self.plain = false;
         self.unstyled = false;
+        self.ascii = false;
     }
 
     /// Sets the row's width, padding with blanks or cutting (a wide character cut in half loses

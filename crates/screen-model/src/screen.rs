@@ -5,6 +5,8 @@
 //! (title, bell, clipboard) are queued, bounded, and taken with [`Screen::take_replies`] and
 //! [`Screen::take_events`].
 
+use std::collections::VecDeque;
+
 use crate::cell::{Attrs, Cell, CellFlags, Pen};
 use crate::charset::CharsetState;
 use crate::handler::PromptMark;
@@ -111,10 +113,11 @@ pub struct DropCounts {
 pub struct Screen {
     pub(crate) cols: usize,
     pub(crate) rows: usize,
-    /// The active buffer's rows.
-    pub(crate) grid: Vec<Row>,
+    /// The active buffer's rows, top first. A ring, so that scrolling the whole screen (every
+    /// line of a stream) moves no rows.
+    pub(crate) grid: VecDeque<Row>,
     /// The inactive buffer's rows; empty until the alternate buffer is first used.
-    pub(crate) other: Vec<Row>,
+    pub(crate) other: VecDeque<Row>,
     pub(crate) alt_active: bool,
     pub(crate) scrollback: Scrollback,
     pub(crate) cursor: Cursor,
@@ -144,6 +147,9 @@ pub struct Screen {
     /// A blank cell in the pen's style, copied for each printed character.
     pub(crate) pen_cell: Cell,
     pub(crate) seq: u64,
+    /// Sequence number of the last change to every visible row at once (a scroll of the whole
+    /// screen, a buffer switch): one stamp instead of one per row on every line of a stream.
+    pub(crate) all_rows_seq: u64,
     parser: Parser,
 }
 
@@ -170,9 +176,9 @@ impl Screen {
         Screen {
             cols,
             rows,
-            grid: vec![Row::new(cols); rows],
+            grid: VecDeque::from(vec![Row::new(cols); rows]),
             // The alternate buffer is made on first use: most panes (shells) never need it.
-            other: Vec::new(),
+            other: VecDeque::new(),
             alt_active: false,
             scrollback: Scrollback::new(scrollback_lines),
             cursor: Cursor::default(),
@@ -198,6 +204,7 @@ impl Screen {
             pen_default: true,
             pen_cell: Cell::BLANK,
             seq: 1,
+            all_rows_seq: 0,
             parser: Parser::new(),
         }
     }
@@ -221,8 +228,8 @@ impl Screen {
     }
 
     /// The visible rows, top to bottom.
-    pub fn visible_rows(&self) -> &[Row] {
-        &self.grid
+    pub fn visible_rows(&self) -> std::collections::vec_deque::Iter<'_, Row> {
+        self.grid.iter()
     }
 
     /// Visible row `i`.
@@ -304,11 +311,20 @@ impl Screen {
 
     /// Indices of the visible rows changed after sequence number `since`.
     pub fn changed_rows_since(&self, since: u64) -> impl Iterator<Item = usize> + '_ {
+        let all = self.all_rows_seq > since;
         self.grid
             .iter()
             .enumerate()
-            .filter(move |(_, r)| r.seq > since)
+            .filter(move |(_, r)| all || r.seq > since)
             .map(|(i, _)| i)
+    }
+
+    /// Sequence number of the last change to visible row `i` (0 for a row that does not
+    /// exist): its own stamp or the last change to every row, whichever is later.
+    pub fn row_seq(&self, i: usize) -> u64 {
+        self.grid
+            .get(i)
+            .map_or(0, |r| r.seq.max(self.all_rows_seq))
     }
 
     /// Takes the bytes queued for the program (replies to queries).
@@ -401,8 +417,17 @@ impl Screen {
 
     /// Stamps every visible row (buffer switch, resize, full clear).
     pub(crate) fn touch_all(&mut self) {
-        let seq = self.seq;
-        self.grid.iter_mut().for_each(|r| r.seq = seq);
+        self.all_rows_seq = self.seq;
+    }
+
+    /// Stamps rows `top..=bottom` (all of them with one stamp when that is the whole screen).
+    fn touch_rows(&mut self, top: usize, bottom: usize) {
+        if top == 0 && bottom + 1 == self.grid.len() {
+            self.touch_all();
+        } else {
+            let seq = self.seq;
+            self.grid.range_mut(top..=bottom).for_each(|r| r.seq = seq);
+        }
     }
 
     /// Left margin in effect for the cursor.
@@ -470,9 +495,12 @@ impl Screen {
                 }
                 self.grid[top + i].clear(&pen);
             }
-            self.grid[top..=bottom].rotate_left(count);
-            let seq = self.seq;
-            self.grid[top..=bottom].iter_mut().for_each(|r| r.seq = seq);
+            if top == 0 && bottom + 1 == self.grid.len() {
+                self.grid.rotate_left(count);
+            } else {
+                self.grid.make_contiguous()[top..=bottom].rotate_left(count);
+            }
+            self.touch_rows(top, bottom);
             return;
         } else {
             let (left, right) = (self.margin_left(), self.margin_right());
@@ -500,12 +528,15 @@ impl Screen {
         let count = count.min(bottom - top + 1);
         let pen = erase_pen(&self.cursor.pen);
         if self.full_width_margins() {
-            self.grid[top..=bottom].rotate_right(count);
+            if top == 0 && bottom + 1 == self.grid.len() {
+                self.grid.rotate_right(count);
+            } else {
+                self.grid.make_contiguous()[top..=bottom].rotate_right(count);
+            }
             for r in top..top + count {
                 self.grid[r].clear(&pen);
             }
-            let seq = self.seq;
-            self.grid[top..=bottom].iter_mut().for_each(|r| r.seq = seq);
+            self.touch_rows(top, bottom);
             return;
         } else {
             let (left, right) = (self.margin_left(), self.margin_right());
@@ -558,6 +589,7 @@ impl Screen {
             row.written = row.written.max(col + width);
             row.plain &= pen_default && width == 1 && c.is_ascii();
             row.unstyled &= pen_default;
+            row.ascii &= width == 1 && c.is_ascii() && pen.extra.is_none();
         }
         // Never leave half of a wide character behind.
         if row.cells[col].flags() != CellFlags::empty() {
@@ -668,7 +700,7 @@ impl Screen {
             return;
         }
         if self.other.is_empty() {
-            self.other = vec![Row::new(self.cols); self.rows];
+            self.other = VecDeque::from(vec![Row::new(self.cols); self.rows]);
         }
         std::mem::swap(&mut self.grid, &mut self.other);
         self.alt_active = alternate;

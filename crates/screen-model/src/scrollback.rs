@@ -261,6 +261,15 @@ fn encode_line(row: &Row, out: &mut Vec<u8>, extras: &mut Vec<Arc<CellExtra>>) {
         encode_unstyled_line(row, out);
         return;
     }
+    if row.ascii {
+        encode_ascii_line(row, out);
+        return;
+    }
+    encode_styled_line(row, out, extras);
+}
+
+/// Any row: runs of same-styled cells, each with the style fields that change.
+fn encode_styled_line(row: &Row, out: &mut Vec<u8>, extras: &mut Vec<Arc<CellExtra>>) {
     let cells = &row.cells[..row.used_len()];
     out.reserve(cells.len() + 8);
     out.push(if row.wrapped { FLAG_WRAPPED } else { 0 });
@@ -329,6 +338,49 @@ fn encode_plain_line(row: &Row, out: &mut Vec<u8>) {
     }
     write_run_header(out, used, 0);
     out.extend(row.cells[..used].iter().map(|c| c.ch() as u8));
+}
+
+/// A row of narrow ASCII without extras in any colours: what [`encode_line`] writes for it,
+/// without the checks for wide characters, joined characters and extras.
+fn encode_ascii_line(row: &Row, out: &mut Vec<u8>) {
+    let cells = &row.cells[..row.used_len()];
+    out.reserve(cells.len() + 8);
+    out.push(if row.wrapped { FLAG_WRAPPED } else { 0 });
+    write_varint(out, cells.len() as u32);
+    let mut current = Cell::BLANK.style_only();
+    let mut i = 0;
+    while i < cells.len() {
+        let style = cells[i].style_only();
+        let run_end = i
+            + 1
+            + cells[i + 1..]
+                .iter()
+                .position(|c| c.style_only() != style)
+                .unwrap_or(cells.len() - i - 1);
+        let mut mask = 0;
+        if style.fg() != current.fg() {
+            mask |= MASK_FG;
+        }
+        if style.bg() != current.bg() {
+            mask |= MASK_BG;
+        }
+        if style.attrs() != current.attrs() {
+            mask |= MASK_ATTRS;
+        }
+        write_run_header(out, run_end - i, mask);
+        if mask & MASK_FG != 0 {
+            write_color(out, style.fg());
+        }
+        if mask & MASK_BG != 0 {
+            write_color(out, style.bg());
+        }
+        if mask & MASK_ATTRS != 0 {
+            out.extend_from_slice(&style.attrs().bits().to_le_bytes());
+        }
+        current = style;
+        out.extend(cells[i..run_end].iter().map(|c| c.ch() as u8));
+        i = run_end;
+    }
 }
 
 /// Starts a run of `cells` cells whose style changes by `mask` (fields follow). Run length and
@@ -584,6 +636,26 @@ mod tests {
         let back = sb.get(0, 10).unwrap();
         assert_eq!(back.cells, row.cells);
         assert!(back.wrapped);
+    }
+
+    #[test]
+    fn coloured_ascii_rows_encode_as_the_general_encoder_does() {
+        let mut screen = crate::Screen::with_scrollback(30, 5, 0);
+        // Scroll every row once: rows recycled by scrolling are cleared, so their flags hold.
+        screen.feed(b"\r\n\r\n\r\n\r\n\r\n");
+        screen.feed(b"\x1b[32mINFO\x1b[0m plain \x1b[1;31;44mERR\x1b[0m tail\r\n");
+        screen.feed(b"\x1b[38;2;1;2;3mtrue\x1b[48;5;200m colour\x1b[0m   \r\n");
+        screen.feed(b"\x1b[7m reverse to the edge of the row and on\x1b[0m\r\n");
+        let mut checked = 0;
+        for row in screen.visible_rows().filter(|r| r.used_len() > 0) {
+            assert!(row.ascii && !row.unstyled, "row {:?} takes the fast path", row.text());
+            let (mut fast, mut general) = (Vec::new(), Vec::new());
+            encode_ascii_line(row, &mut fast);
+            encode_styled_line(row, &mut general, &mut Vec::new());
+            assert_eq!(fast, general, "row {:?}", row.text());
+            checked += 1;
+        }
+        assert_eq!(checked, 4);
     }
 
     #[test]

@@ -33,7 +33,7 @@ pub fn capture(screen: &Screen, options: &CaptureOptions) -> String {
         return value.to_string();
     }
     let mut rows = history(screen, options.scrollback);
-    rows.extend(screen.visible_rows().iter().cloned());
+    rows.extend(screen.visible_rows().cloned());
     let mut out = String::new();
     for (i, row) in rows.iter().enumerate() {
         let joined = options.join_wrapped && row.is_wrapped();
@@ -115,7 +115,7 @@ pub fn screen_json(screen: &Screen, with_scrollback: bool) -> Value {
             "mouse_encoding": format!("{:?}", modes.mouse_encoding).to_lowercase(),
             "synchronized_output": modes.synchronized_output,
         },
-        "screen": screen.visible_rows().iter().map(row_json).collect::<Vec<_>>(),
+        "screen": screen.visible_rows().map(row_json).collect::<Vec<_>>(),
     });
     if with_scrollback {
         let all = history(screen, screen.scrollback().len());

@@ -873,9 +873,8 @@ impl PaneTask {
 pub(crate) fn snapshot_of(screen: &Screen, since: u64) -> PaneSnapshot {
     let changed = screen
         .visible_rows()
-        .iter()
         .enumerate()
-        .filter(|(_, row)| since == 0 || row.seq() > since)
+        .filter(|(i, _)| since == 0 || screen.row_seq(*i) > since)
         .map(|(i, row)| (i, row.cells().to_vec()))
         .collect();
     let m = screen.modes();

@@ -127,7 +127,7 @@ proptest! {
         }
         // Back to a plain primary screen without margins; content stays.
         s.feed(b"\x1b[?1049l\x1b[?47l\x1b[?69l\x1b[?6l\x1b[r");
-        let before: Vec<_> = s.visible_rows().to_vec();
+        let before: Vec<_> = s.visible_rows().cloned().collect();
         let history = s.scrollback().len();
         s.feed(format!("\x1b[{rows};1H").as_bytes());
         s.feed("\n".repeat(rows).as_bytes());

@@ -19,7 +19,6 @@ fn fingerprint(s: &Screen) -> (String, (usize, usize), String, Vec<Vec<screen_mo
         (c.row, c.col),
         s.title().to_string(),
         s.visible_rows()
-            .iter()
             .map(|r| r.cells().to_vec())
             .collect(),
     )

@@ -11,7 +11,7 @@ pub fn screen(cols: usize, rows: usize, input: &str) -> Screen {
 
 /// Visible rows as text, trailing blank rows kept so positions are clear.
 pub fn rows(s: &Screen) -> Vec<String> {
-    s.visible_rows().iter().map(|r| r.text()).collect()
+    s.visible_rows().map(|r| r.text()).collect()
 }
 
 /// Cursor as (row, col).
@@ -43,7 +43,7 @@ pub fn check_invariants(s: &Screen) {
     assert!(c.row < s.rows(), "cursor row {} out of {}", c.row, s.rows());
     assert!(c.col < s.cols(), "cursor col {} out of {}", c.col, s.cols());
     assert_eq!(s.visible_rows().len(), s.rows());
-    for (r, row) in s.visible_rows().iter().enumerate() {
+    for (r, row) in s.visible_rows().enumerate() {
         let cells = row.cells();
         assert_eq!(cells.len(), s.cols(), "row {r} width");
         for (c, cell) in cells.iter().enumerate() {
