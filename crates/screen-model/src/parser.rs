@@ -781,7 +781,6 @@ mod tests {
         }
     }
 
-
     #[test]
     fn printable_prefix_stops_at_the_first_control_or_non_ascii_byte() {
         let mut text = vec![b'x'; 40];

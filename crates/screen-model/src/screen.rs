@@ -322,9 +322,7 @@ impl Screen {
     /// Sequence number of the last change to visible row `i` (0 for a row that does not
     /// exist): its own stamp or the last change to every row, whichever is later.
     pub fn row_seq(&self, i: usize) -> u64 {
-        self.grid
-            .get(i)
-            .map_or(0, |r| r.seq.max(self.all_rows_seq))
+        self.grid.get(i).map_or(0, |r| r.seq.max(self.all_rows_seq))
     }
 
     /// Takes the bytes queued for the program (replies to queries).

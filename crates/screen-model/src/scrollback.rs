@@ -648,7 +648,11 @@ mod tests {
         screen.feed(b"\x1b[7m reverse to the edge of the row and on\x1b[0m\r\n");
         let mut checked = 0;
         for row in screen.visible_rows().filter(|r| r.used_len() > 0) {
-            assert!(row.ascii && !row.unstyled, "row {:?} takes the fast path", row.text());
+            assert!(
+                row.ascii && !row.unstyled,
+                "row {:?} takes the fast path",
+                row.text()
+            );
             let (mut fast, mut general) = (Vec::new(), Vec::new());
             encode_ascii_line(row, &mut fast);
             encode_styled_line(row, &mut general, &mut Vec::new());

@@ -18,9 +18,7 @@ fn fingerprint(s: &Screen) -> (String, (usize, usize), String, Vec<Vec<screen_mo
         s.text_with_scrollback(),
         (c.row, c.col),
         s.title().to_string(),
-        s.visible_rows()
-            .map(|r| r.cells().to_vec())
-            .collect(),
+        s.visible_rows().map(|r| r.cells().to_vec()).collect(),
     )
 }
 
