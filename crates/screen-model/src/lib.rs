@@ -3,7 +3,7 @@
 //! Pure and synchronous: no tokio, no I/O. [`Screen::feed`] runs bytes through `vte` and a
 //! semantic [`Handler`] into a grid of [`Cell`]s with cursor, modes, margins, charsets, both
 //! buffers and a compact [`Scrollback`]. Rows carry damage stamps ([`Screen::seqno`],
-//! [`Screen::changed_rows_since`]) so renderers send only what changed. Replies to the program
+//! [`Screen::changed_rows_since`], [`Screen::row_seq`]) so renderers send only what changed. Replies to the program
 //! and events for the host are queued and bounded. Hostile input costs bounded time and memory.
 //!
 //! ```
