@@ -64,6 +64,16 @@ impl Parser {
 
     /// Feeds bytes, calling `handler` for everything they mean.
     pub fn advance<H: Handler>(&mut self, handler: &mut H, bytes: &[u8]) {
+        self.advance_with(handler, bytes, feed_chunk);
+    }
+
+    /// Passes `bytes` through the OSC guard, handing each chunk to `feed`.
+    fn advance_with<H: Handler>(
+        &mut self,
+        handler: &mut H,
+        bytes: &[u8],
+        mut feed: impl FnMut(&mut vte::Parser, &mut Performer<'_, H>, &[u8]),
+    ) {
         let mut performer = Performer {
             handler,
             state: &mut self.state,
@@ -77,7 +87,7 @@ impl Parser {
                 performer.flush();
                 performer.state.osc_overflowed = true;
             }
-            feed_chunk(vte, &mut performer, chunk);
+            feed(vte, &mut performer, chunk);
         });
         performer.flush();
     }
@@ -684,22 +694,9 @@ fn rgb(r: u16, g: u16, b: u16) -> Color {
 impl Parser {
     /// Every byte through vte, as before text bypassed it: the reference the bypass must match.
     fn advance_all_through_vte<H: Handler>(&mut self, handler: &mut H, bytes: &[u8]) {
-        let mut performer = Performer {
-            handler,
-            state: &mut self.state,
-            run: [0; RUN_CAPACITY],
-            run_len: 0,
-            dispatched: false,
-        };
-        let vte = &mut self.vte;
-        self.osc_guard.feed(bytes, |chunk, overflowed| {
-            if overflowed {
-                performer.flush();
-                performer.state.osc_overflowed = true;
-            }
-            vte.advance(&mut performer, chunk);
+        self.advance_with(handler, bytes, |vte, performer, chunk| {
+            vte.advance(performer, chunk)
         });
-        performer.flush();
     }
 }
 
