@@ -743,6 +743,12 @@ mod tests {
         b"\x1b[4h",
         b"\x1b[4l",
         b"\x1b[3b",
+        // Cells with extras: hyperlinks and underline colours.
+        b"\x1b]8;;http://x\x1b\\",
+        b"\x1b]8;;\x1b\\",
+        b"\x1b[58;5;3m",
+        b"\x1b[4:3m",
+        b"\x1b[41m",
     ];
 
     fn screen_state(s: &crate::Screen) -> (String, (usize, usize), Vec<Vec<crate::Cell>>) {
@@ -754,6 +760,26 @@ mod tests {
         )
     }
 
+    /// Feeds `stream`, cut at `splits`, through the parser and through vte alone, into two
+    /// screens that must end up the same.
+    fn check_against_vte(stream: &[u8], splits: Vec<usize>) -> Result<(), TestCaseError> {
+        let mut cuts: Vec<usize> = splits.into_iter().map(|c| c % (stream.len() + 1)).collect();
+        cuts.sort_unstable();
+        cuts.push(stream.len());
+        let (mut fast, mut reference) = (Parser::new(), Parser::new());
+        let mut a = crate::Screen::with_scrollback(12, 4, 20);
+        let mut b = crate::Screen::with_scrollback(12, 4, 20);
+        let mut start = 0;
+        for cut in cuts {
+            fast.advance(&mut a, &stream[start..cut]);
+            reference.advance_all_through_vte(&mut b, &stream[start..cut]);
+            start = cut;
+        }
+        prop_assert_eq!(screen_state(&a), screen_state(&b));
+        prop_assert_eq!(a.take_replies(), b.take_replies());
+        Ok(())
+    }
+
     proptest! {
         #[test]
         fn text_bypassing_vte_gives_what_vte_alone_gives(
@@ -761,20 +787,15 @@ mod tests {
             splits in prop::collection::vec(0usize..400, 0..6),
         ) {
             let stream: Vec<u8> = pieces.iter().flat_map(|&i| PIECES[i].iter().copied()).collect();
-            let mut cuts: Vec<usize> = splits.into_iter().map(|c| c % (stream.len() + 1)).collect();
-            cuts.sort_unstable();
-            cuts.push(stream.len());
-            let (mut fast, mut reference) = (Parser::new(), Parser::new());
-            let mut a = crate::Screen::with_scrollback(12, 4, 20);
-            let mut b = crate::Screen::with_scrollback(12, 4, 20);
-            let mut start = 0;
-            for cut in cuts {
-                fast.advance(&mut a, &stream[start..cut]);
-                reference.advance_all_through_vte(&mut b, &stream[start..cut]);
-                start = cut;
-            }
-            prop_assert_eq!(screen_state(&a), screen_state(&b));
-            prop_assert_eq!(a.take_replies(), b.take_replies());
+            check_against_vte(&stream, splits)?;
+        }
+
+        #[test]
+        fn arbitrary_bytes_give_what_vte_alone_gives(
+            stream in prop::collection::vec(any::<u8>(), 0..300),
+            splits in prop::collection::vec(0usize..300, 0..6),
+        ) {
+            check_against_vte(&stream, splits)?;
         }
     }
 
