@@ -2,9 +2,9 @@
 //!
 //! `vte` does the state machine; [`Performer`] translates its callbacks into semantic calls.
 //! Text between sequences skips vte: whenever vte is known to be in its ground state (after a
-//! CSI or ESC dispatch, which always return it there), printable ASCII goes to the handler as
-//! whole runs and C0 controls straight to `execute`, exactly as vte would report them, until
-//! the next ESC, DEL or non-ASCII byte hands the stream back to vte.
+//! CSI or ESC dispatch or an OSC ended by BEL, which always return it there), printable ASCII
+//! goes to the handler as whole runs and C0 controls straight to `execute`, exactly as vte
+//! would report them, until the next ESC, DEL or non-ASCII byte hands the stream back to vte.
 //! Unknown or malformed sequences are ignored, never errors. Two guards keep hostile input
 //! bounded: OSC strings longer than [`MAX_OSC_BYTES`] are cut off before they reach vte's buffer
 //! (and then ignored), and only DECRQSS requests of DCS strings are buffered at all.
@@ -99,7 +99,7 @@ fn feed_chunk<H: Handler>(vte: &mut vte::Parser, performer: &mut Performer<'_, H
     while i < bytes.len() {
         let rest = &bytes[i..];
         if !performer.state.vte_in_ground {
-            // vte stops right after a CSI or ESC dispatch, which leaves it in ground.
+            // vte stops right after a dispatch that leaves it in ground.
             performer.dispatched = false;
             i += vte.advance_until_terminated(performer, rest);
             performer.state.vte_in_ground = performer.dispatched;
@@ -258,7 +258,8 @@ struct Performer<'a, H: Handler> {
     state: &'a mut PerformState,
     run: [u8; RUN_CAPACITY],
     run_len: usize,
-    /// A CSI or ESC sequence was dispatched: vte is back in ground, so it may stop there.
+    /// A CSI or ESC sequence, or an OSC ended by BEL, was dispatched: vte is back in ground,
+    /// so it may stop there.
     dispatched: bool,
 }
 
@@ -349,6 +350,8 @@ impl<H: Handler> Perform for Performer<'_, H> {
     }
 
     fn osc_dispatch(&mut self, params: &[&[u8]], bell_terminated: bool) {
+        // After BEL vte is back in ground (after ESC it waits for the `\` of ST).
+        self.dispatched |= bell_terminated;
         self.flush();
         if std::mem::take(&mut self.state.osc_overflowed) {
             return;
