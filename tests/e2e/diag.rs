@@ -115,3 +115,64 @@ fn diag_shows_every_stage_the_injected_delay_and_a_slow_client() {
         assert!(names.contains(&event), "{event} missing");
     }
 }
+
+#[test]
+fn diag_times_echoes_that_the_pane_draws_itself() {
+    // No injected delay: echoes take the fast path, parsed by the pty reader and drawn by the
+    // idle renderer's borrowed state, and their figures must still be true.
+    let server = TestServer::new("diag-echo");
+    let out = server.weft(&[
+        "new",
+        "-d",
+        "-s",
+        "e",
+        "-x",
+        "80",
+        "-y",
+        "24",
+        "--",
+        "sh",
+        "-c",
+        "echo READY; exec cat",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let mut typing = testkit::TestTerminal::attach(weft_tests::weft_binary(), &server.socket, "e")
+        .size(80, 24)
+        .start()
+        .unwrap();
+    // Attached (the client's terminal is raw) before the first key.
+    typing.wait_for_text("READY").unwrap();
+    let word = "keystrokes";
+    for end in 1..=word.len() {
+        typing.send_text(&word[end - 1..end]).unwrap();
+        typing.wait_for_text(&word[..end]).unwrap();
+    }
+
+    let out = server.weft(&["diag", "--json"]);
+    assert!(out.status.success(), "{out:?}");
+    let report: Value = serde_json::from_str(&stdout_of(&out)).unwrap();
+    let pane = &report["panes"][0];
+    let echo = &pane["keystroke_to_echo"];
+    let shown = &pane["bytes_to_screen"];
+    assert!(echo["count"].as_u64().unwrap() >= 5, "{pane}");
+    // An echo is read after its key arrives, so it reaches the screen sooner than the key
+    // reaches its echo (a frame timed from an older read would say otherwise).
+    assert!(
+        shown["p50_ms"].as_f64().unwrap() <= echo["p50_ms"].as_f64().unwrap(),
+        "{pane}"
+    );
+    // Between keys the stages wait, whichever task did their work.
+    assert!(pane["parse"]["idle_ms"].as_f64().unwrap() > 0.0, "{pane}");
+    assert!(pane["parse"]["busy_ms"].as_f64().unwrap() > 0.0, "{pane}");
+    let client = &report["clients"][0];
+    assert!(
+        client["render"]["idle_ms"].as_f64().unwrap() > 0.0,
+        "{client}"
+    );
+    assert!(
+        client["render"]["busy_ms"].as_f64().unwrap() > 0.0,
+        "{client}"
+    );
+    drop(typing);
+    assert!(server.weft(&["kill-server"]).status.success());
+}

@@ -73,6 +73,10 @@ pub struct Stage {
     blocked_ns: AtomicU64,
     items: AtomicU64,
     bytes: AtomicU64,
+    /// When the stage last finished an item ([`now_ns`]; 0: not idle yet). Kept here, not by
+    /// the task, because more than one task does some stages' work (the pty reader parses an
+    /// echo itself, the pane's reader draws it), and each must see the others' idle start.
+    idle_from_ns: AtomicU64,
 }
 
 impl Stage {
@@ -92,6 +96,31 @@ impl Stage {
         }
         self.idle_ns
             .fetch_add(d.as_nanos() as u64, Ordering::Relaxed);
+    }
+
+    /// The stage's idle time ends now (work on an item begins), whichever task finished last.
+    pub fn idle_ends(&self) {
+        if !ENABLED {
+            return;
+        }
+        let from = self.idle_from_ns.swap(0, Ordering::AcqRel);
+        if from != 0 {
+            self.idle(Duration::from_nanos(now_ns().saturating_sub(from)));
+        }
+    }
+
+    /// The stage's idle time starts now (it finished an item, or found nothing to do).
+    pub fn idle_starts(&self) {
+        if !ENABLED {
+            return;
+        }
+        self.idle_from_ns.store(now_ns().max(1), Ordering::Release);
+    }
+
+    /// Work that began at `started` ends now: busy until now, idle from now.
+    pub fn busy_since(&self, started: Tick) {
+        self.busy(started.elapsed());
+        self.idle_starts();
     }
 
     /// Time spent waiting for room downstream.

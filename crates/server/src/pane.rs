@@ -213,23 +213,29 @@ impl PaneShared {
     /// Program output read at `read_at`: parsed, timed, and shown to renderers. `quiet`: the
     /// pty was drained by a small read (an echo, not a stream).
     fn apply_output(&self, chunk: &[u8], read_at: u64, quiet: bool) {
+        let m = &self.metrics;
+        m.parse.idle_ends();
         let started = crate::metrics::Tick::now();
         // A flood's chunk is bulk work: this thread should not preempt others for it.
         let bulk = (chunk.len() >= STREAMING_CHUNK_BYTES).then(crate::sched::BulkWork::start);
-        self.feed(chunk, quiet);
+        self.feed(chunk, Some(read_at), quiet);
         drop(bulk);
         let took = started.elapsed();
-        let m = &self.metrics;
-        m.parse.busy(took);
+        m.parse.busy_since(started);
         m.parse.item(chunk.len());
-        m.output_applied(read_at);
         tracing::trace!(bytes = chunk.len(), us = took.as_micros() as u64, "parse");
     }
 
-    /// Feeds output to the screen and tells renderers; queues the screen's replies.
-    fn feed(&self, chunk: &[u8], quiet: bool) {
+    /// Feeds bytes to the screen and tells renderers; queues the screen's replies. `read_at`:
+    /// when the program's output was read (none for weft's own notes).
+    fn feed(&self, chunk: &[u8], read_at: Option<u64>, quiet: bool) {
         let mut screen = self.screen();
         screen.feed(chunk);
+        // Under the screen's lock, before any renderer can draw it (an idle one does so just
+        // below): the frame that shows this output ends its bytes-to-screen time.
+        if let Some(read_at) = read_at {
+            self.metrics.output_applied(read_at);
+        }
         let replies = screen.has_replies().then(|| screen.take_replies());
         for event in screen.take_events() {
             if let screen_model::Event::TitleChanged(title) = event {
@@ -684,7 +690,6 @@ impl PaneTask {
     ) {
         let mut output_open = true;
         let input = self.input.clone();
-        let mut idle_since = crate::metrics::Tick::now();
         let mut slice = FairSlice::new();
         // While another pane's echo is pending, a streaming pane parses nothing more.
         let mut hold: Option<tokio::time::Instant> = None;
@@ -727,12 +732,10 @@ impl PaneTask {
                 _ = hold_timer.wait() => hold = None,
                 chunk = output.recv(), if output_open && hold.is_none() => match chunk {
                     Some((chunk, read_at)) => {
-                        self.shared.metrics.parse.idle(idle_since.elapsed());
                         let streaming = chunk.len() >= STREAMING_CHUNK_BYTES || !output.is_empty();
                         self.shared.streaming.store(streaming, Ordering::Release);
                         self.shared.apply_output(&chunk, read_at, !streaming);
                         self.shared.in_flight.fetch_sub(1, Ordering::AcqRel);
-                        idle_since = crate::metrics::Tick::now();
                         slice.after_chunk(chunk.len()).await;
                         if streaming {
                             hold = priority.hold_for(self.id);
@@ -860,7 +863,7 @@ impl PaneTask {
 
     /// Feeds bytes of weft's own (the dead pane's note) to the screen.
     fn apply(&mut self, chunk: &[u8]) {
-        self.shared.feed(chunk, false);
+        self.shared.feed(chunk, None, false);
     }
 
     fn publish(&self) {

@@ -191,6 +191,8 @@ impl FastSlot {
         {
             return false;
         }
+        let m = &target.metrics;
+        m.render.idle_ends();
         let started = crate::metrics::Tick::now();
         let since = core.seen.get(&shared.id).copied().unwrap_or(0);
         let snapshot = crate::pane::snapshot_of(screen, since);
@@ -203,20 +205,23 @@ impl FastSlot {
         let now = std::time::Instant::now();
         let (_, frames) = core.lent_frames.unwrap_or((now, 0));
         core.lent_frames = Some((now, frames + 1));
+        m.render.busy_since(started);
         if bytes.is_empty() {
             return true;
         }
         let len = bytes.len();
-        if let Some(rest) = target.tty.write_or_queue(Bytes::from(bytes)) {
+        m.render.item(len);
+        let writing = crate::metrics::Tick::now();
+        match target.tty.write_or_queue(Bytes::from(bytes)) {
+            None => m.write.busy(writing.elapsed()),
             // Nothing was queued (checked above), so the writer's channel is empty; if the
             // rest cannot go there after all, the next frame repaints everything.
-            if target.frames.try_send(rest).is_err() {
-                core.renderer.invalidate();
+            Some(rest) => {
+                if target.frames.try_send(rest).is_err() {
+                    core.renderer.invalidate();
+                }
             }
         }
-        let m = &target.metrics;
-        m.render.busy(started.elapsed());
-        m.render.item(len);
         m.write.item(len);
         tracing::trace!(bytes = len, "frame drawn by the pane");
         shared.metrics.shown(m);
@@ -262,7 +267,7 @@ impl RenderTask {
         let mut focused_seq_notified = 0u64;
         let mut focused_only = false;
         let metrics = self.metrics.clone();
-        let mut idle_since = crate::metrics::Tick::now();
+        metrics.render.idle_starts();
         loop {
             {
                 let view = self.view.borrow_and_update();
@@ -411,7 +416,8 @@ impl RenderTask {
                     None => break,
                 },
                 Wake::Due => {
-                    metrics.render.idle(idle_since.elapsed());
+                    // Idle since this task's last frame or the last one drawn while it slept.
+                    metrics.render.idle_ends();
                     // Wait for the client to take its last frame; changes meanwhile fold in.
                     let waiting = crate::metrics::Tick::now();
                     let permit = match self.frames.try_reserve() {
@@ -443,7 +449,7 @@ impl RenderTask {
                     focused_only = false;
                     let Some(changed) = compose(&view, &mut core.frame, &mut core.seen, only).await
                     else {
-                        idle_since = crate::metrics::Tick::now();
+                        metrics.render.idle_starts();
                         continue;
                     };
                     if let Some((pane, offset)) = scroll {
@@ -502,7 +508,7 @@ impl RenderTask {
                             pane.shared.priority.shown(pane.id());
                         }
                     }
-                    idle_since = crate::metrics::Tick::now();
+                    metrics.render.idle_starts();
                 }
             }
         }
