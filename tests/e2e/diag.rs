@@ -173,6 +173,10 @@ fn diag_times_echoes_that_the_pane_draws_itself() {
         client["render"]["busy_ms"].as_f64().unwrap() > 0.0,
         "{client}"
     );
+    assert!(
+        client["write"]["idle_ms"].as_f64().unwrap() > 0.0,
+        "{client}"
+    );
     drop(typing);
     assert!(server.weft(&["kill-server"]).status.success());
 }

@@ -1116,13 +1116,13 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
         let mut render_task = Some(render_task);
         let mut reader_released = reader_released;
         let mut frames_open = true;
-        let mut idle_since = crate::metrics::Tick::now();
+        writer_metrics.write.idle_starts();
         loop {
             tokio::select! {
                 frame = frames_rx.recv(), if frames_open => match frame {
                     Some(bytes) => {
+                        writer_metrics.write.idle_ends();
                         let started = crate::metrics::Tick::now();
-                        writer_metrics.write.idle(started - idle_since);
                         let len = bytes.len();
                         // With the terminal handed over, these are what the renderer could
                         // not write at once.
@@ -1133,10 +1133,9 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
                         if !written {
                             break;
                         }
-                        writer_metrics.write.busy(started.elapsed());
+                        writer_metrics.write.busy_since(started);
                         writer_metrics.write.item(len);
                         tracing::trace!(bytes = len, "client write");
-                        idle_since = crate::metrics::Tick::now();
                     }
                     None => frames_open = false,
                 },

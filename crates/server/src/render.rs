@@ -211,9 +211,10 @@ impl FastSlot {
         }
         let len = bytes.len();
         m.render.item(len);
+        m.write.idle_ends();
         let writing = crate::metrics::Tick::now();
         match target.tty.write_or_queue(Bytes::from(bytes)) {
-            None => m.write.busy(writing.elapsed()),
+            None => m.write.busy_since(writing),
             // Nothing was queued (checked above), so the writer's channel is empty; if the
             // rest cannot go there after all, the next frame repaints everything.
             Some(rest) => {
@@ -490,11 +491,12 @@ impl RenderTask {
                         let bytes = Bytes::from(bytes);
                         match &self.direct {
                             Some(tty) => {
+                                metrics.write.idle_ends();
                                 let writing = crate::metrics::Tick::now();
                                 match tty.write_or_queue(bytes) {
                                     // Written whole: the writer's stage, done here.
                                     None => {
-                                        metrics.write.busy(writing.elapsed());
+                                        metrics.write.busy_since(writing);
                                         metrics.write.item(len);
                                         tracing::trace!(bytes = len, "client write");
                                     }
