@@ -3,6 +3,14 @@
 use serde_json::Value;
 use weft_tests::{stdout_of, TestServer, TEST_SHELL};
 
+/// A test terminal of 80x24 attached to session `name`.
+fn attach(server: &TestServer, name: &str) -> testkit::TestTerminal {
+    testkit::TestTerminal::attach(weft_tests::weft_binary(), &server.socket, name)
+        .size(80, 24)
+        .start()
+        .unwrap()
+}
+
 /// The delay injected before every frame, in milliseconds.
 const RENDER_DELAY_MS: f64 = 30.0;
 
@@ -27,10 +35,7 @@ fn diag_shows_every_stage_the_injected_delay_and_a_slow_client() {
     let out = server.weft_env(&args, &[("WEFT_DIAG_RENDER_DELAY_MS", "30")]);
     assert!(out.status.success(), "{out:?}");
 
-    let mut typing = testkit::TestTerminal::attach(weft_tests::weft_binary(), &server.socket, "d")
-        .size(80, 24)
-        .start()
-        .unwrap();
+    let mut typing = attach(&server, "d");
     typing.wait_for_text("$").unwrap();
     for i in 0..5 {
         typing.send_text(&format!("echo typed-$(({i}*7))")).unwrap();
@@ -40,10 +45,7 @@ fn diag_shows_every_stage_the_injected_delay_and_a_slow_client() {
     // A second client that never reads while the program floods: its frames wait. The flood
     // is random, so every frame redraws the whole screen and the stalled terminal's buffer
     // fills.
-    let stalled = testkit::TestTerminal::attach(weft_tests::weft_binary(), &server.socket, "d")
-        .size(80, 24)
-        .start()
-        .unwrap();
+    let stalled = attach(&server, "d");
     typing
         .send_text("head -c 23000000 /dev/urandom | base64; echo FLOOD-$((6*7))")
         .unwrap();
@@ -136,10 +138,7 @@ fn diag_times_echoes_that_the_pane_draws_itself() {
         "echo READY; exec cat",
     ]);
     assert!(out.status.success(), "{out:?}");
-    let mut typing = testkit::TestTerminal::attach(weft_tests::weft_binary(), &server.socket, "e")
-        .size(80, 24)
-        .start()
-        .unwrap();
+    let mut typing = attach(&server, "e");
     // Attached (the client's terminal is raw) before the first key.
     typing.wait_for_text("READY").unwrap();
     let word = "keystrokes";
