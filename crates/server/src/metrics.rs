@@ -117,10 +117,13 @@ impl Stage {
         self.idle_from_ns.store(now_ns().max(1), Ordering::Release);
     }
 
-    /// Work that began at `started` ends now: busy until now, idle from now.
-    pub fn busy_since(&self, started: Tick) {
-        self.busy(started.elapsed());
+    /// Work that began at `started` ends now: busy until now, idle from now. Returns the busy
+    /// time (zero when metrics are off).
+    pub fn busy_since(&self, started: Tick) -> Duration {
+        let took = started.elapsed();
+        self.busy(took);
         self.idle_starts();
+        took
     }
 
     /// Time spent waiting for room downstream.

@@ -220,8 +220,7 @@ impl PaneShared {
         let bulk = (chunk.len() >= STREAMING_CHUNK_BYTES).then(crate::sched::BulkWork::start);
         self.feed(chunk, Some(read_at), quiet);
         drop(bulk);
-        let took = started.elapsed();
-        m.parse.busy_since(started);
+        let took = m.parse.busy_since(started);
         m.parse.item(chunk.len());
         tracing::trace!(bytes = chunk.len(), us = took.as_micros() as u64, "parse");
     }

@@ -214,7 +214,9 @@ impl FastSlot {
         m.write.idle_ends();
         let writing = crate::metrics::Tick::now();
         match target.tty.write_or_queue(Bytes::from(bytes)) {
-            None => m.write.busy_since(writing),
+            None => {
+                m.write.busy_since(writing);
+            }
             // Nothing was queued (checked above), so the writer's channel is empty; if the
             // rest cannot go there after all, the next frame repaints everything.
             Some(rest) => {
