@@ -619,11 +619,13 @@ impl Handler for Screen {
             let n = run.len().min(right + 1 - col);
             let row = &mut self.grid[r];
             let target = &mut row.cells[col..col + n];
-            let mut wide = false;
-            let mut extras = false;
-            for cell in target.iter() {
-                wide |= cell.flags() != crate::cell::CellFlags::empty();
-                extras |= cell.extra().is_some();
+            // A row known to be narrow ASCII without extras needs no look at its cells.
+            let (mut wide, mut extras) = (false, false);
+            if !row.ascii {
+                for cell in target.iter() {
+                    wide |= cell.flags() != crate::cell::CellFlags::empty();
+                    extras |= cell.extra().is_some();
+                }
             }
             if wide {
                 // Wide characters to split: the careful path.

@@ -86,10 +86,7 @@ impl Row {
             let bound = self.written.min(self.cells.len());
             if self.ascii {
                 // No extras to drop: plain stores.
-                let blank = Cell::BLANK.style_only();
-                self.cells[..bound]
-                    .iter_mut()
-                    .for_each(|c| c.overwrite_narrow(' ', blank));
+                self.cells[..bound].iter_mut().for_each(Cell::reset_narrow);
             } else {
                 self.cells[..bound].iter_mut().for_each(Cell::set_blank);
             }
