@@ -620,13 +620,16 @@ impl Handler for Screen {
             let row = &mut self.grid[r];
             let target = &mut row.cells[col..col + n];
             // A row known to be narrow ASCII without extras needs no look at its cells.
-            let (mut wide, mut extras) = (false, false);
-            if !row.ascii {
-                for cell in target.iter() {
-                    wide |= cell.flags() != crate::cell::CellFlags::empty();
-                    extras |= cell.extra().is_some();
-                }
-            }
+            let (wide, extras) = if row.ascii {
+                (false, false)
+            } else {
+                target.iter().fold((false, false), |(wide, extras), cell| {
+                    (
+                        wide || cell.flags() != crate::cell::CellFlags::empty(),
+                        extras || cell.extra().is_some(),
+                    )
+                })
+            };
             if wide {
                 // Wide characters to split: the careful path.
                 self.print(char::from(first));

@@ -548,8 +548,8 @@ impl Cell {
     #[inline]
     pub(crate) fn overwrite_narrow(&mut self, ch: char, style: CellStyle) {
         debug_assert!(self.extra.is_none());
-        // Field by field, leaving the extras alone: `pad` is written with its neighbours so
-        // the compiler can merge the stores (three for the whole cell).
+        // Field by field, leaving the extras alone: `pad` is written with `flags` so the
+        // compiler can merge them (four stores for the cell: ch, colours, attrs, flags+pad).
         self.ch = ch;
         self.fg = style.fg;
         self.bg = style.bg;
