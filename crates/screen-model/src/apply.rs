@@ -104,6 +104,10 @@ impl Handler for Screen {
     }
 
     fn linefeed(&mut self) {
+        if self.bulk.is_some() {
+            self.bulk_line_feed();
+            return;
+        }
         if self.modes.newline {
             self.carriage_return();
         }
@@ -608,6 +612,10 @@ impl Handler for Screen {
     }
 
     fn print_ascii(&mut self, mut run: &[u8]) {
+        if self.bulk.is_some() {
+            self.bulk_print(run);
+            return;
+        }
         while let Some(&first) = run.first() {
             if !self.plain_print || self.cursor.pending_wrap {
                 self.print(char::from(first));

@@ -543,6 +543,18 @@ impl Cell {
         }
     }
 
+    /// A narrow `ch` in `style`, without extras.
+    #[inline]
+    pub(crate) fn narrow(ch: char, style: CellStyle) -> Cell {
+        Cell {
+            ch,
+            fg: style.fg,
+            bg: style.bg,
+            attrs: style.attrs,
+            ..Cell::BLANK
+        }
+    }
+
     /// Makes the cell a narrow `ch` in `style`. The caller has checked that neither the cell
     /// nor the style has extras, so nothing needs dropping and the extras stay `None`.
     #[inline]

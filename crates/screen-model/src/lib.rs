@@ -13,6 +13,8 @@
 //! ```
 
 mod apply;
+mod ascii_row;
+mod bulk;
 pub mod cell;
 pub mod charset;
 pub mod handler;

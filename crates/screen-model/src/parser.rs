@@ -62,6 +62,12 @@ impl Parser {
         Self::default()
     }
 
+    /// Whether nothing is half-parsed: vte in its ground state, no OSC string open, no ESC
+    /// waiting at the end of the last chunk. Bytes fed next are read from a clean start.
+    pub(crate) fn at_rest(&self) -> bool {
+        self.state.vte_in_ground && !self.osc_guard.in_osc && !self.osc_guard.esc_tail
+    }
+
     /// Feeds bytes, calling `handler` for everything they mean.
     pub fn advance<H: Handler>(&mut self, handler: &mut H, bytes: &[u8]) {
         self.advance_with(handler, bytes, feed_chunk);
@@ -122,7 +128,7 @@ fn feed_chunk<H: Handler>(vte: &mut vte::Parser, performer: &mut Performer<'_, H
 
 /// Length of the run of printable ASCII (0x20..=0x7e) that `bytes` starts with.
 #[inline]
-fn printable_ascii_prefix(bytes: &[u8]) -> usize {
+pub(crate) fn printable_ascii_prefix(bytes: &[u8]) -> usize {
     /// Bytes checked at once: a block the compiler turns into a few vector compares.
     const BLOCK: usize = 16;
     let is_printable = |b: u8| b.wrapping_sub(0x20) < 0x5f;

@@ -7,6 +7,7 @@
 
 use std::collections::VecDeque;
 
+use crate::ascii_row::AsciiRow;
 use crate::cell::{Attrs, Cell, CellFlags, Pen};
 use crate::charset::CharsetState;
 use crate::handler::PromptMark;
@@ -150,6 +151,16 @@ pub struct Screen {
     /// Sequence number of the last change to every visible row at once (a scroll of the whole
     /// screen, a buffer switch): one stamp instead of one per row on every line of a stream.
     pub(crate) all_rows_seq: u64,
+    /// Plain lines that scroll through the screen within a chunk skip the grid (see `bulk`);
+    /// off only in tests that compare against the grid path.
+    pub(crate) bulk_lines: bool,
+    /// Set while such a stretch is parsed: printing and line feeds build rows off the grid.
+    pub(crate) bulk: Option<crate::bulk::BulkRows>,
+    /// The row such lines are built in, kept for its buffers.
+    pub(crate) bulk_row: AsciiRow,
+    /// Stretches that took the bulk path (for tests that must see it taken).
+    #[cfg(test)]
+    pub(crate) bulk_stretches: usize,
     parser: Parser,
 }
 
@@ -205,6 +216,11 @@ impl Screen {
             pen_cell: Cell::BLANK,
             seq: 1,
             all_rows_seq: 0,
+            bulk_lines: true,
+            bulk: None,
+            bulk_row: AsciiRow::default(),
+            #[cfg(test)]
+            bulk_stretches: 0,
             parser: Parser::new(),
         }
     }
@@ -213,7 +229,7 @@ impl Screen {
     pub fn feed(&mut self, bytes: &[u8]) {
         self.seq += 1;
         let mut parser = std::mem::take(&mut self.parser);
-        parser.advance(self, bytes);
+        self.feed_in_bulk(&mut parser, bytes);
         self.parser = parser;
     }
 

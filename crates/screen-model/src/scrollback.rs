@@ -6,7 +6,8 @@
 //! once the limit is passed, which makes trimming O(1) and keeps allocator overhead per block,
 //! not per line.
 
-use crate::cell::{Attrs, Cell, CellExtra, CellFlags, Color, Pen, Rgb};
+use crate::ascii_row::AsciiRow;
+use crate::cell::{Attrs, Cell, CellExtra, CellFlags, CellStyle, Color, Pen, Rgb};
 use crate::row::Row;
 use crate::width::char_width;
 use std::collections::VecDeque;
@@ -114,8 +115,28 @@ impl Scrollback {
 
     /// Appends a line (the newest).
     pub fn push(&mut self, row: &Row) {
+        if let Some(block) = self.block_for_next_line() {
+            encode_line(row, &mut block.data, &mut block.extras);
+            self.len += 1;
+            self.trim();
+        }
+    }
+
+    /// Appends a line of narrow ASCII that never was in the grid (see [`AsciiRow`]), stored
+    /// exactly as [`Scrollback::push`] stores the row it describes.
+    pub(crate) fn push_ascii_row(&mut self, row: &AsciiRow, wrapped: bool, cols: usize) {
+        if let Some(block) = self.block_for_next_line() {
+            encode_ascii_row(row, wrapped, cols, &mut block.data);
+            self.len += 1;
+            self.trim();
+        }
+    }
+
+    /// The block the next line goes into, with the line's start recorded; `None` when
+    /// nothing is kept.
+    fn block_for_next_line(&mut self) -> Option<&mut Block> {
         if self.limit == 0 {
-            return;
+            return None;
         }
         let needs_block = self
             .blocks
@@ -137,13 +158,9 @@ impl Scrollback {
                 extras: Vec::new(),
             });
         }
-        let Some(block) = self.blocks.back_mut() else {
-            return;
-        };
+        let block = self.blocks.back_mut()?;
         block.offsets.push(block.data.len() as u32);
-        encode_line(row, &mut block.data, &mut block.extras);
-        self.len += 1;
-        self.trim();
+        Some(block)
     }
 
     fn trim(&mut self) {
@@ -168,6 +185,13 @@ impl Scrollback {
         Some(decode_line(block.line(line), &block.extras, cols))
     }
 
+    /// Line `i` as stored (for tests that compare encodings).
+    #[cfg(test)]
+    pub(crate) fn stored_bytes(&self, i: usize) -> Option<&[u8]> {
+        let (block, line) = self.locate(i)?;
+        Some(self.blocks[block].line(line))
+    }
+
     /// The stored width of line `i` in cells (trailing blanks trimmed) and whether it wraps.
     pub fn line_info(&self, i: usize) -> Option<(usize, bool)> {
         let (block, line) = self.locate(i)?;
@@ -178,10 +202,24 @@ impl Scrollback {
 
     /// Removes and returns the newest line.
     pub fn pop(&mut self, cols: usize) -> Option<Row> {
-        let row = self.get(self.len.checked_sub(1)?, cols)?;
-        let block = self.blocks.back_mut()?;
-        let start = block.offsets.pop()? as usize;
-        block.data.truncate(start);
+        let mut row = Row::new(cols);
+        self.pop_into(&mut row, cols).then_some(row)
+    }
+
+    /// Removes the newest line and decodes it into `row` (reusing its cells) at `cols` wide;
+    /// false, with `row` untouched, when there is none.
+    fn pop_into(&mut self, row: &mut Row, cols: usize) -> bool {
+        let Some((block, line)) = self.len.checked_sub(1).and_then(|i| self.locate(i)) else {
+            return false;
+        };
+        let block = &self.blocks[block];
+        decode_line_into(block.line(line), &block.extras, cols, row);
+        let Some(block) = self.blocks.back_mut() else {
+            return false;
+        };
+        if let Some(start) = block.offsets.pop() {
+            block.data.truncate(start as usize);
+        }
         self.len -= 1;
         let empty = self.blocks.back().is_some_and(|b| b.offsets.is_empty());
         if empty {
@@ -190,7 +228,7 @@ impl Scrollback {
                 self.first = 0;
             }
         }
-        Some(row)
+        true
     }
 
     fn locate(&self, i: usize) -> Option<(usize, usize)> {
@@ -357,30 +395,95 @@ fn encode_ascii_line(row: &Row, out: &mut Vec<u8>) {
                 .iter()
                 .position(|c| c.style_only() != style)
                 .unwrap_or(cells.len() - i - 1);
-        let mut mask = 0;
-        if style.fg() != current.fg() {
-            mask |= MASK_FG;
-        }
-        if style.bg() != current.bg() {
-            mask |= MASK_BG;
-        }
-        if style.attrs() != current.attrs() {
-            mask |= MASK_ATTRS;
-        }
-        write_run_header(out, run_end - i, mask);
-        if mask & MASK_FG != 0 {
-            write_color(out, style.fg());
-        }
-        if mask & MASK_BG != 0 {
-            write_color(out, style.bg());
-        }
-        if mask & MASK_ATTRS != 0 {
-            out.extend_from_slice(&style.attrs().bits().to_le_bytes());
-        }
-        current = style;
+        write_ascii_run_header(out, run_end - i, style, &mut current);
         out.extend(cells[i..run_end].iter().map(|c| c.ch() as u8));
         i = run_end;
     }
+}
+
+/// Encodes an [`AsciiRow`] `cols` wide to the bytes [`encode_line`] writes for the row it
+/// describes: runs of one style (text runs and the fill merged where they match), trailing
+/// blanks left out.
+fn encode_ascii_row(row: &AsciiRow, wrapped: bool, cols: usize, out: &mut Vec<u8>) {
+    let used = row.used_len(cols);
+    let text_len = row.text().len().min(cols);
+    out.reserve(used + 8);
+    out.push(if wrapped { FLAG_WRAPPED } else { 0 });
+    write_varint(out, used as u32);
+    let fill = (row.fill(), cols.saturating_sub(text_len));
+    let mut current = Cell::BLANK.style_only();
+    // The run being gathered: its style and first cell.
+    let mut open: Option<(CellStyle, usize)> = None;
+    let mut at = 0;
+    for (style, cells) in row.runs().iter().copied().chain(std::iter::once(fill)) {
+        if at >= used {
+            break;
+        }
+        match open {
+            Some((open_style, _)) if open_style == style => {}
+            Some((open_style, start)) => {
+                write_ascii_run(out, row.text(), start..at, open_style, &mut current);
+                open = Some((style, at));
+            }
+            None => open = Some((style, at)),
+        }
+        at = (at + cells).min(used);
+    }
+    if let Some((style, start)) = open {
+        write_ascii_run(out, row.text(), start..at, style, &mut current);
+    }
+}
+
+/// Writes one run of an [`AsciiRow`]: the header, the style fields that differ from
+/// `current`, and the cells' characters (spaces past the text).
+fn write_ascii_run(
+    out: &mut Vec<u8>,
+    text: &[u8],
+    cells: std::ops::Range<usize>,
+    style: CellStyle,
+    current: &mut CellStyle,
+) {
+    if cells.is_empty() {
+        return;
+    }
+    write_ascii_run_header(out, cells.len(), style, current);
+    let text_end = cells.end.min(text.len());
+    if cells.start < text_end {
+        out.extend_from_slice(&text[cells.start..text_end]);
+    }
+    let spaces = cells.end - cells.start.max(text_end);
+    out.resize(out.len() + spaces, b' ');
+}
+
+/// Starts a run of `cells` cells of narrow ASCII in `style`, with the style fields that differ
+/// from `current` (which becomes `style`).
+fn write_ascii_run_header(
+    out: &mut Vec<u8>,
+    cells: usize,
+    style: CellStyle,
+    current: &mut CellStyle,
+) {
+    let mut mask = 0;
+    if style.fg() != current.fg() {
+        mask |= MASK_FG;
+    }
+    if style.bg() != current.bg() {
+        mask |= MASK_BG;
+    }
+    if style.attrs() != current.attrs() {
+        mask |= MASK_ATTRS;
+    }
+    write_run_header(out, cells, mask);
+    if mask & MASK_FG != 0 {
+        write_color(out, style.fg());
+    }
+    if mask & MASK_BG != 0 {
+        write_color(out, style.bg());
+    }
+    if mask & MASK_ATTRS != 0 {
+        out.extend_from_slice(&style.attrs().bits().to_le_bytes());
+    }
+    *current = style;
 }
 
 /// Starts a run of `cells` cells whose style changes by `mask` (fields follow). Run length and
@@ -506,15 +609,18 @@ fn stored_style(cell: &Cell, extras: &mut Vec<Arc<CellExtra>>) -> StoredStyle {
 
 fn decode_line(bytes: &[u8], extras: &[Arc<CellExtra>], cols: usize) -> Row {
     let mut row = Row::new(cols);
-    let mut cells = Vec::with_capacity(cols);
-    let wrapped = decode_cells(bytes, extras, &mut cells).unwrap_or(false);
-    cells.resize(cols.max(cells.len()), Cell::BLANK);
-    cells.truncate(cols);
-    row.cells = cells;
+    decode_line_into(bytes, extras, cols, &mut row);
+    row
+}
+
+/// Decodes a stored line into `row`, cut or padded to `cols` cells.
+fn decode_line_into(bytes: &[u8], extras: &[Arc<CellExtra>], cols: usize, row: &mut Row) {
+    row.cells.clear();
+    let wrapped = decode_cells(bytes, extras, &mut row.cells).unwrap_or(false);
+    row.cells.resize(cols, Cell::BLANK);
     row.resize(cols);
     row.mark_unknown();
     row.wrapped = wrapped;
-    row
 }
 
 fn decode_cells(bytes: &[u8], extras: &[Arc<CellExtra>], cells: &mut Vec<Cell>) -> Option<bool> {
