@@ -33,7 +33,7 @@ const MAX_SGR_PARAM_BYTES: usize = 24;
 const MAX_FAILED_STARTS: usize = 8;
 /// SGR 58 sets the underline colour, which a cell keeps outside its plain style; stretches
 /// with it stay with the grid path.
-const SGR_UNDERLINE_COLOR: u32 = 58;
+const SGR_UNDERLINE_COLOR: u16 = 58;
 
 /// Where a stretch being applied has got to.
 #[derive(Debug)]
@@ -71,9 +71,13 @@ pub(crate) fn scan_plain_lines(bytes: &[u8], cols: usize) -> PlainLines {
         let rest = &bytes[i..];
         let printable = printable_ascii_prefix(rest);
         if printable > 0 {
-            let wraps = (col + printable - 1) / cols;
-            rows += wraps;
-            col = col + printable - wraps * cols;
+            col += printable;
+            if col > cols {
+                // Wrapped: a row for each full width before the last cell.
+                let wraps = (col - 1) / cols;
+                rows += wraps;
+                col -= wraps * cols;
+            }
             i += printable;
             continue;
         }
@@ -99,22 +103,49 @@ pub(crate) fn scan_plain_lines(bytes: &[u8], cols: usize) -> PlainLines {
 }
 
 /// Length of the SGR sequence `bytes` starts with (`ESC [`, digits and `;`, `m`), if it is one
-/// a stretch may hold.
+/// a stretch may hold: one that does not set the underline colour.
 fn sgr_len(bytes: &[u8]) -> Option<usize> {
     let params = bytes.strip_prefix(b"\x1b[")?;
     let end = params
         .iter()
         .take(MAX_SGR_PARAM_BYTES + 1)
         .position(|&b| !(b.is_ascii_digit() || b == b';'))?;
-    if params[end] != b'm' {
+    let params_only = &params[..end];
+    // Most SGR sequences hold no "58" at all: only those are read parameter by parameter.
+    let may_set_underline = params_only.windows(2).any(|w| w == b"58");
+    if params[end] != b'm' || (may_set_underline && sets_underline_color(params_only)) {
         return None;
     }
-    let underline_color = params[..end].split(|&b| b == b';').any(|p| {
-        p.iter().try_fold(0u32, |n, &d| {
-            n.checked_mul(10)?.checked_add(u32::from(d - b'0'))
-        }) == Some(SGR_UNDERLINE_COLOR)
+    Some(end + 3)
+}
+
+/// Whether SGR parameters (digits and `;`) hold an underline colour (58), read as the parser
+/// reads them: the arguments of an extended colour (`38;5;n`, `48;2;r;g;b`) are skipped, so a
+/// colour index or component of 58 is not taken for one.
+fn sets_underline_color(params: &[u8]) -> bool {
+    // Each parameter's value as vte sees it (empty is 0, large values saturate).
+    let mut values = params.split(|&b| b == b';').map(|p| {
+        p.iter().fold(0u16, |n, &d| {
+            n.saturating_mul(10).saturating_add(u16::from(d - b'0'))
+        })
     });
-    (!underline_color).then_some(end + 3)
+    while let Some(value) = values.next() {
+        match value {
+            SGR_UNDERLINE_COLOR => return true,
+            38 | 48 => {
+                let arguments = match values.next() {
+                    Some(5) => 1,
+                    Some(2) => 3,
+                    _ => 0,
+                };
+                for _ in 0..arguments {
+                    values.next();
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 impl Screen {
@@ -305,9 +336,14 @@ mod tests {
         ] {
             assert_eq!(scan_plain_lines(bytes, 10).len, 0, "{bytes:?}");
         }
-        // Any parameter 58 is refused, even a colour index; other indexes pass.
-        assert_eq!(scan_plain_lines(b"\x1b[38;5;58mx\r\n", 10).len, 0);
-        assert_eq!(scan_plain_lines(b"\x1b[38;5;57mx\r\n", 10).len, 13);
+        // 58 as a colour index or component is not an underline colour.
+        assert_eq!(scan_plain_lines(b"\x1b[38;5;58mx\r\n", 10).len, 13);
+        assert_eq!(
+            scan_plain_lines(b"\x1b[48;2;1;58;3;58;5;1mx\r\n", 10).len,
+            0
+        );
+        assert_eq!(scan_plain_lines(b"\x1b[48;2;1;58;3;1mx\r\n", 10).len, 19);
+        assert_eq!(scan_plain_lines(b"\x1b[38;7;58mx\r\n", 10).len, 0);
     }
 
     /// Pieces of plain lines.
@@ -327,13 +363,18 @@ mod tests {
         b"\x1b[49m",
         b"\x1b[38;2;1;2;3m",
         b"\x1b[48;5;200m",
+        b"\x1b[38;5;58m",
+        b"\x1b[48;2;58;58;58m",
+        b"\x1b[;1m",
+        b"\x1b[0;38;5m",
+        b"\x1b[38;7;58m",
+        b"\x1b[58;5;3m",
+        b"\x1b[59m",
     ];
 
     /// Pieces that end a stretch or change what the next one may do.
     const OTHER: &[&[u8]] = &[
         b"\r",
-        b"\x1b[58;5;3m",
-        b"\x1b[59m",
         b"\x1b[4:3m",
         b"\x1b]8;;http://x\x1b\\",
         b"\x1b]8;;\x1b\\",
