@@ -127,7 +127,7 @@ fn feed_chunk<H: Handler>(vte: &mut vte::Parser, performer: &mut Performer<'_, H
 }
 
 /// Length of the run of printable ASCII (0x20..=0x7e) that `bytes` starts with.
-#[inline]
+#[inline(always)]
 pub(crate) fn printable_ascii_prefix(bytes: &[u8]) -> usize {
     /// Bytes checked at once: a block the compiler turns into a few vector compares.
     const BLOCK: usize = 16;

@@ -457,6 +457,7 @@ fn write_ascii_run(
 
 /// Starts a run of `cells` cells of narrow ASCII in `style`, with the style fields that differ
 /// from `current` (which becomes `style`).
+#[inline(always)]
 fn write_ascii_run_header(
     out: &mut Vec<u8>,
     cells: usize,
