@@ -30,6 +30,7 @@ fn main() -> ExitCode {
         Some("ci") => ci(),
         Some("bench") => bench::main(&args[1..]),
         Some(bench::pane::SUBCOMMAND) => bench::pane::main(&args[1..]),
+        Some(bench::launch::REAPER_SUBCOMMAND) => bench::launch::reaper_main(),
         _ => {
             eprintln!("usage: cargo xtask ci\n       {}", bench::options::USAGE);
             ExitCode::from(2)

@@ -68,6 +68,42 @@ pub fn relaunch_release(args: &[String], build_weft: bool) -> ExitCode {
     ExitCode::FAILURE
 }
 
+/// The hidden subcommand of the reaper [`start_reaper`] starts.
+pub const REAPER_SUBCOMMAND: &str = "bench-reaper";
+
+/// Starts a process that ends this run's contenders if the bench dies without cleaning up
+/// (SIGTERM, SIGKILL, a panic that aborts): it waits for the returned pipe to close, which the
+/// kernel does when the bench exits however it exits, then ends every tagged process whose
+/// bench is gone. Keep the pipe for the whole run. In its own process group, so a Ctrl-C meant
+/// for the bench does not end it first. `None` (with a warning) if it cannot start.
+pub fn start_reaper() -> Option<std::process::ChildStdin> {
+    let spawned = std::env::current_exe().and_then(|exe| {
+        Command::new(exe)
+            .arg(REAPER_SUBCOMMAND)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .process_group(0)
+            .spawn()
+    });
+    match spawned {
+        Ok(mut child) => child.stdin.take(),
+        Err(e) => {
+            eprintln!("bench: warning: no reaper for an interrupted run: {e}");
+            None
+        }
+    }
+}
+
+/// The reaper's body (see [`start_reaper`]): blocks until stdin reaches end of file, then ends
+/// what the bench left.
+pub fn reaper_main() -> ExitCode {
+    let mut sink = Vec::new();
+    // Nothing is ever written; the read returns when the bench's end of the pipe closes.
+    let _ = std::io::Read::read_to_end(&mut std::io::stdin(), &mut sink);
+    kill_stale();
+    ExitCode::SUCCESS
+}
+
 /// Ends processes left by earlier bench runs that died without cleaning up: their tag names
 /// a bench pid that no longer runs.
 pub fn kill_stale() {

@@ -174,6 +174,8 @@ fn run(opts: Options, args: &[String]) -> Result<(), String> {
     let machine = machine::Machine::describe();
     procs::become_subreaper();
     launch::kill_stale();
+    // Held to the end of the run: when it closes, however the bench ends, the reaper cleans up.
+    let _reaper = launch::start_reaper();
     let target = launch::target_dir()?;
     let weft = match &opts.weft {
         Some(p) => std::fs::canonicalize(p).map_err(|e| format!("--weft {}: {e}", p.display()))?,
