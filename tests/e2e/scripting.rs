@@ -238,6 +238,54 @@ fn capture_with_escapes_scrollback_and_joined_lines() {
 }
 
 #[test]
+fn history_after_a_fast_stream_holds_every_line_in_order() {
+    // Thousands of lines in one burst arrive in large chunks, most of which scroll straight
+    // through the screen: some coloured, some wrapping at 80 columns, some empty.
+    let server = TestServer::new("stream-history");
+    let program = r#"awk 'BEGIN { for (i = 1; i <= 3000; i++) { s = "n=" i " "; for (j = 0; j < i % 150; j++) s = s "x"; if (i % 7 == 0) s = "\033[3" (i % 8) "m" s "\033[0m"; if (i % 500 == 0) s = ""; print s }; print "DONE" }'; sleep 60"#;
+    let out = server.weft(&[
+        "new", "-d", "-s", "h", "-x", "80", "-y", "24", "--", "sh", "-c", program,
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let out = server.weft(&["wait", "-t", "h", "--text", "DONE"]);
+    assert!(out.status.success(), "{out:?}");
+    let history = stdout_of(&server.weft(&[
+        "capture",
+        "-t",
+        "h",
+        "--scrollback",
+        "10000",
+        "--join-wrapped",
+    ]));
+    let expected: Vec<String> = (1..=3000)
+        .map(|i| {
+            if i % 500 == 0 {
+                String::new()
+            } else {
+                format!("n={i} {}", "x".repeat(i % 150))
+                    .trim_end()
+                    .to_string()
+            }
+        })
+        .chain(std::iter::once("DONE".to_string()))
+        .collect();
+    let lines: Vec<&str> = history.lines().collect();
+    let Some(first) = lines.iter().position(|l| *l == expected[0]) else {
+        panic!("no first line in {history}");
+    };
+    let got = lines.get(first..first + expected.len()).unwrap_or_else(|| {
+        panic!(
+            "{} lines from the first, {} expected",
+            lines.len() - first,
+            expected.len()
+        )
+    });
+    for (i, (got, want)) in got.iter().zip(&expected).enumerate() {
+        assert_eq!(got, want, "line {} of the stream", i + 1);
+    }
+}
+
+#[test]
 fn the_test_kit_drives_less() {
     // A real program, the way docs/testing-tui-programs.md shows.
     let file = std::env::temp_dir().join(format!("weft-less-{}.txt", std::process::id()));
