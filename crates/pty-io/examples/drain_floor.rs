@@ -11,7 +11,7 @@
 //! `cargo run --release -p pty-io --example drain_floor -- MODE /absolute/path/to/file`
 //! prints the bytes drained and the time taken.
 
-use pty_io::{PtyReader, SpawnOptions, READ_CHUNK_BYTES};
+use pty_io::{SpawnOptions, READ_CHUNK_BYTES};
 use std::error::Error;
 use std::io::Read;
 use std::time::{Duration, Instant};
@@ -103,7 +103,7 @@ async fn drain_async(file: String, handoff: bool) -> Result<(usize, Duration), S
         total
     });
     let mut total = 0;
-    while let Ok(n @ 1..) = read(&mut reader, &mut buf).await {
+    while let Ok(n @ 1..) = reader.read_available(&mut buf).await {
         if handoff {
             if tx.send(buf[..n].to_vec()).await.is_err() {
                 break;
@@ -115,9 +115,4 @@ async fn drain_async(file: String, handoff: bool) -> Result<(usize, Duration), S
     drop(tx);
     total += consumer.await.map_err(|e| e.to_string())?;
     Ok((total, start.elapsed()))
-}
-
-/// One `read_available` (a helper so the loop above reads as a loop).
-async fn read(reader: &mut PtyReader, buf: &mut [u8]) -> std::io::Result<usize> {
-    reader.read_available(buf).await
 }

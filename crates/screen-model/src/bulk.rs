@@ -217,8 +217,11 @@ impl Screen {
     /// Whether the modes and margins let plain lines scroll through: the primary buffer with
     /// its whole height scrolling, autowrap on, and printing plain.
     fn bulk_settings_allow(&self) -> bool {
-        self.bulk_lines
-            && !self.alt_active
+        #[cfg(test)]
+        if !self.bulk_lines {
+            return false;
+        }
+        !self.alt_active
             && self.top == 0
             && self.bottom + 1 == self.rows
             && self.full_width_margins()

@@ -151,8 +151,8 @@ pub struct Screen {
     /// Sequence number of the last change to every visible row at once (a scroll of the whole
     /// screen, a buffer switch): one stamp instead of one per row on every line of a stream.
     pub(crate) all_rows_seq: u64,
-    /// Plain lines that scroll through the screen within a chunk skip the grid (see `bulk`);
-    /// off only in tests that compare against the grid path.
+    /// Off in tests that compare the bulk path (see `bulk`) against the grid path.
+    #[cfg(test)]
     pub(crate) bulk_lines: bool,
     /// Set while such a stretch is parsed: printing and line feeds build rows off the grid.
     pub(crate) bulk: Option<crate::bulk::BulkRows>,
@@ -216,6 +216,7 @@ impl Screen {
             pen_cell: Cell::BLANK,
             seq: 1,
             all_rows_seq: 0,
+            #[cfg(test)]
             bulk_lines: true,
             bulk: None,
             bulk_row: AsciiRow::default(),

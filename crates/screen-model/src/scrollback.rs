@@ -202,24 +202,10 @@ impl Scrollback {
 
     /// Removes and returns the newest line.
     pub fn pop(&mut self, cols: usize) -> Option<Row> {
-        let mut row = Row::new(cols);
-        self.pop_into(&mut row, cols).then_some(row)
-    }
-
-    /// Removes the newest line and decodes it into `row` (reusing its cells) at `cols` wide;
-    /// false, with `row` untouched, when there is none.
-    fn pop_into(&mut self, row: &mut Row, cols: usize) -> bool {
-        let Some((block, line)) = self.len.checked_sub(1).and_then(|i| self.locate(i)) else {
-            return false;
-        };
-        let block = &self.blocks[block];
-        decode_line_into(block.line(line), &block.extras, cols, row);
-        let Some(block) = self.blocks.back_mut() else {
-            return false;
-        };
-        if let Some(start) = block.offsets.pop() {
-            block.data.truncate(start as usize);
-        }
+        let row = self.get(self.len.checked_sub(1)?, cols)?;
+        let block = self.blocks.back_mut()?;
+        let start = block.offsets.pop()? as usize;
+        block.data.truncate(start);
         self.len -= 1;
         let empty = self.blocks.back().is_some_and(|b| b.offsets.is_empty());
         if empty {
@@ -228,7 +214,7 @@ impl Scrollback {
                 self.first = 0;
             }
         }
-        true
+        Some(row)
     }
 
     fn locate(&self, i: usize) -> Option<(usize, usize)> {
@@ -610,18 +596,15 @@ fn stored_style(cell: &Cell, extras: &mut Vec<Arc<CellExtra>>) -> StoredStyle {
 
 fn decode_line(bytes: &[u8], extras: &[Arc<CellExtra>], cols: usize) -> Row {
     let mut row = Row::new(cols);
-    decode_line_into(bytes, extras, cols, &mut row);
-    row
-}
-
-/// Decodes a stored line into `row`, cut or padded to `cols` cells.
-fn decode_line_into(bytes: &[u8], extras: &[Arc<CellExtra>], cols: usize, row: &mut Row) {
-    row.cells.clear();
-    let wrapped = decode_cells(bytes, extras, &mut row.cells).unwrap_or(false);
-    row.cells.resize(cols, Cell::BLANK);
+    let mut cells = Vec::with_capacity(cols);
+    let wrapped = decode_cells(bytes, extras, &mut cells).unwrap_or(false);
+    cells.resize(cols.max(cells.len()), Cell::BLANK);
+    cells.truncate(cols);
+    row.cells = cells;
     row.resize(cols);
     row.mark_unknown();
     row.wrapped = wrapped;
+    row
 }
 
 fn decode_cells(bytes: &[u8], extras: &[Arc<CellExtra>], cells: &mut Vec<Cell>) -> Option<bool> {
