@@ -279,7 +279,8 @@ impl PtyReader {
     /// it), so a short read means the pty was empty; output written after it raises a new
     /// readiness event, which tokio keeps even if it arrives before the readiness is cleared.
     pub async fn read_available(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let (mut filled, drained) = self.read_first(buf, DRAINED_READ_BYTES).await?;
+        let drained_below = DRAINED_READ_BYTES.min(buf.len());
+        let (mut filled, drained) = self.read_first(buf, |n, _| n < drained_below).await?;
         if filled == 0 || drained {
             return Ok(filled);
         }
@@ -301,21 +302,39 @@ impl PtyReader {
 
     /// Reads output into `buf`; `Ok(0)` once the program side is closed (EOF or EIO).
     pub async fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        Ok(self.read_first(buf, 0).await?.0)
+        Ok(self.read_first(buf, |_, _| false).await?.0)
     }
 
-    /// Waits for output and reads it once: the byte count, and whether the read was shorter
-    /// than `drained_below` (and the buffer), in which case the readiness is cleared here (see
-    /// [`PtyReader::read_available`]).
+    /// Reads keys from a user's terminal (see [`PtyReader::from_file`]): like
+    /// [`PtyReader::read`], but while the terminal is in non-canonical (raw) mode a read
+    /// shorter than `buf` counts as having emptied it, so the next call waits for readiness
+    /// instead of first making a read that only says `EAGAIN`.
+    ///
+    /// That read is not free on Linux: finding the terminal empty, `n_tty_read` waits for the
+    /// kernel worker still moving this key into the terminal (`flush_work`), which the woken
+    /// reader has usually preempted; the reader sleeps, the worker resumes, and the reader is
+    /// woken once more, all before it can wait for the key's echo. A raw terminal raises a new
+    /// readiness event for every arrival (tokio keeps one that comes before the readiness is
+    /// cleared), so nothing is missed. In canonical mode a read returns one line and
+    /// others may be buffered with no further event; the mode is checked (`TCGETS`, which
+    /// does not wait for the worker) on every short read, since another process may change it.
+    pub async fn read_keys(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let len = buf.len();
+        Ok(self.read_first(buf, |n, fd| n < len && is_raw(fd)).await?.0)
+    }
+
+    /// Waits for output and reads it once: the byte count, and whether `drained` says a read
+    /// of that many bytes emptied the descriptor, in which case the readiness is cleared here
+    /// (see [`PtyReader::read_available`]).
     async fn read_first(
         &mut self,
         buf: &mut [u8],
-        drained_below: usize,
+        drained: impl Fn(usize, &FileDescriptor) -> bool,
     ) -> std::io::Result<(usize, bool)> {
         loop {
             let mut guard = self.fd.readable_mut().await?;
             match guard.try_io(|fd| fd.get_mut().read(buf)) {
-                Ok(Ok(n)) if n > 0 && n < drained_below.min(buf.len()) => {
+                Ok(Ok(n)) if n > 0 && drained(n, guard.get_ref().get_ref()) => {
                     guard.clear_ready();
                     return Ok((n, true));
                 }
@@ -328,6 +347,13 @@ impl PtyReader {
             }
         }
     }
+}
+
+/// Whether the terminal behind `fd` is in non-canonical mode (reads return what has arrived,
+/// not whole lines); `false` when that cannot be told.
+fn is_raw(fd: &FileDescriptor) -> bool {
+    rustix::termios::tcgetattr(fd)
+        .is_ok_and(|t| !t.local_modes.contains(rustix::termios::LocalModes::ICANON))
 }
 
 impl PtyWriter {

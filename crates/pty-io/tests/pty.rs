@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used)] // Test helpers may panic on failure.
 
 use pty_io::{spawn, SpawnOptions, READ_CHUNK_BYTES};
+use std::io::Write;
 
 fn options(cmd: &[&str]) -> SpawnOptions {
     SpawnOptions {
@@ -164,4 +165,82 @@ async fn small_reads_then_a_stream_lose_nothing() {
     let text = String::from_utf8_lossy(&got).replace("\r\n", "\n");
     let expected: String = (1..=20000).map(|i| format!("{i}\n")).collect();
     assert_eq!(text, format!("abc{expected}END"));
+}
+
+/// A pty whose terminal side the test holds, as a client's terminal is handed to weft's
+/// server: the master (kept open), a writer into it (what the user types), and the terminal
+/// file, raw or canonical.
+fn user_terminal(
+    raw: bool,
+) -> (
+    Box<dyn portable_pty::MasterPty + Send>,
+    Box<dyn std::io::Write + Send>,
+    pty_io::PtyReader,
+) {
+    let pair = portable_pty::native_pty_system()
+        .openpty(portable_pty::PtySize::default())
+        .unwrap();
+    let path = pair.master.tty_name().unwrap();
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+        .unwrap();
+    let mut termios = rustix::termios::tcgetattr(&file).unwrap();
+    if raw {
+        termios.make_raw();
+    } else {
+        termios
+            .local_modes
+            .insert(rustix::termios::LocalModes::ICANON);
+    }
+    rustix::termios::tcsetattr(&file, rustix::termios::OptionalActions::Now, &termios).unwrap();
+    let writer = pair.master.take_writer().unwrap();
+    let reader = pty_io::PtyReader::from_file(file).unwrap();
+    (pair.master, writer, reader)
+}
+
+/// Bounds a wait that a lost readiness event would make endless.
+async fn within_a_while<T>(what: &str, wait: impl std::future::Future<Output = T>) -> T {
+    tokio::time::timeout(std::time::Duration::from_secs(10), wait)
+        .await
+        .unwrap_or_else(|_| panic!("{what}: nothing arrived"))
+}
+
+#[tokio::test]
+async fn keys_from_a_raw_terminal_each_arrive_after_a_short_read() {
+    // A short read ends `read_keys` without the read that would say EAGAIN; the next key
+    // must still wake it.
+    let (_master, mut typing, mut keys) = user_terminal(true);
+    let mut buf = vec![0; 1024];
+    for key in [&b"ab"[..], b"c", b"\x1b[A", b"d"] {
+        typing.write_all(key).unwrap();
+        let mut got = Vec::new();
+        while got.len() < key.len() {
+            let n = within_a_while("a key", keys.read_keys(&mut buf))
+                .await
+                .unwrap();
+            assert!(n > 0, "the terminal closed");
+            got.extend_from_slice(&buf[..n]);
+        }
+        assert_eq!(got, key);
+    }
+}
+
+#[tokio::test]
+async fn lines_from_a_canonical_terminal_all_arrive_without_more_typing() {
+    // In canonical mode a read returns one line while the next waits with no new readiness
+    // event: a short read must not count as draining the terminal there.
+    let (_master, mut typing, mut keys) = user_terminal(false);
+    let mut buf = vec![0; 1024];
+    typing.write_all(b"one\ntwo\nthree\n").unwrap();
+    let mut got = Vec::new();
+    while !got.ends_with(b"three\n") {
+        let n = within_a_while("the next line", keys.read_keys(&mut buf))
+            .await
+            .unwrap();
+        assert!(n > 0, "the terminal closed");
+        got.extend_from_slice(&buf[..n]);
+    }
+    assert_eq!(got, b"one\ntwo\nthree\n");
 }

@@ -1251,7 +1251,7 @@ async fn receive_terminal(conn: &Conn) -> std::io::Result<(PtyReader, PtyWriter)
 /// Keys from the handed-over terminal; never ready without one.
 async fn read_terminal(tty: Option<&mut PtyReader>, buf: &mut [u8]) -> std::io::Result<usize> {
     match tty {
-        Some(tty) => tty.read(buf).await,
+        Some(tty) => tty.read_keys(buf).await,
         None => std::future::pending().await,
     }
 }
