@@ -97,7 +97,16 @@ pub const DRAINED_READ_BYTES: usize = 1024;
 /// Reads program output from the master.
 #[derive(Debug)]
 pub struct PtyReader {
-    fd: AsyncFd<FileDescriptor>,
+    source: Source,
+}
+
+/// How a [`PtyReader`] learns there is input.
+#[derive(Debug)]
+enum Source {
+    /// Registered with tokio directly (a user's terminal).
+    Tokio(AsyncFd<FileDescriptor>),
+    /// Through a one-shot private epoll instance (a pty master; see [`crate::oneshot`]).
+    OneShot(crate::oneshot::OneShotFd),
 }
 
 /// Writes input to the master.
@@ -166,14 +175,16 @@ pub fn spawn(
         .master
         .as_raw_fd()
         .ok_or_else(|| PtyError::Open("the pty master has no descriptor".into()))?;
-    let reader = async_dup(raw, Interest::READABLE)?;
+    let reader = Source::OneShot(
+        crate::oneshot::OneShotFd::new(non_blocking(dup(raw)?)?).map_err(PtyError::Io)?,
+    );
     let writer = non_blocking(dup(raw)?)?;
     Ok((
         Pty {
             master: pair.master,
         },
         ChildProcess { child, pid },
-        PtyReader { fd: reader },
+        PtyReader { source: reader },
         PtyWriter::new(writer),
     ))
 }
@@ -182,11 +193,6 @@ pub fn spawn(
 fn dup(raw: RawFd) -> Result<FileDescriptor, PtyError> {
     FileDescriptor::dup(&Borrowed(raw))
         .map_err(|e| PtyError::Open(format!("cannot duplicate the master: {e}")))
-}
-
-/// A non-blocking duplicate of `raw`, registered with tokio for `interest`.
-fn async_dup(raw: RawFd, interest: Interest) -> Result<AsyncFd<FileDescriptor>, PtyError> {
-    async_owned(dup(raw)?, interest)
 }
 
 /// `fd` made non-blocking.
@@ -265,7 +271,7 @@ impl PtyReader {
     /// non-blocking; open it separately so no other process shares that state.
     pub fn from_file(file: std::fs::File) -> Result<Self, PtyError> {
         Ok(PtyReader {
-            fd: async_owned(FileDescriptor::new(file), Interest::READABLE)?,
+            source: Source::Tokio(async_owned(FileDescriptor::new(file), Interest::READABLE)?),
         })
     }
 
@@ -276,8 +282,8 @@ impl PtyReader {
     /// A read of fewer than [`DRAINED_READ_BYTES`] returns at once, without the read that
     /// would only say `EAGAIN`: one system call less on every keystroke's echo. That relies on
     /// a pty master never being in canonical mode (the kernel makes it raw and only weft holds
-    /// it), so a short read means the pty was empty; output written after it raises a new
-    /// readiness event, which tokio keeps even if it arrives before the readiness is cleared.
+    /// it), so a short read means the pty was empty; output written after it is reported when
+    /// the one-shot watch is armed again before the next wait (see [`crate::oneshot`]).
     pub async fn read_available(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let drained_below = DRAINED_READ_BYTES.min(buf.len());
         let (mut filled, drained) = self.read_first(buf, |n, _| n < drained_below).await?;
@@ -285,10 +291,13 @@ impl PtyReader {
             return Ok(filled);
         }
         while filled < buf.len() {
-            match self
-                .fd
-                .try_io_mut(Interest::READABLE, |fd| fd.read(&mut buf[filled..]))
-            {
+            let more = match &mut self.source {
+                Source::Tokio(fd) => {
+                    fd.try_io_mut(Interest::READABLE, |fd| fd.read(&mut buf[filled..]))
+                }
+                Source::OneShot(fd) => fd.read_now(&mut buf[filled..]),
+            };
+            match more {
                 Ok(0) => break,
                 Ok(n) => filled += n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
@@ -331,8 +340,22 @@ impl PtyReader {
         buf: &mut [u8],
         drained: impl Fn(usize, &FileDescriptor) -> bool,
     ) -> std::io::Result<(usize, bool)> {
+        let fd = match &mut self.source {
+            Source::Tokio(fd) => fd,
+            Source::OneShot(fd) => {
+                return match fd.read_first(buf).await {
+                    Ok(n) if n > 0 && drained(n, fd.pty()) => {
+                        fd.assume_drained();
+                        Ok((n, true))
+                    }
+                    Ok(n) => Ok((n, false)),
+                    Err(e) if e.raw_os_error() == Some(5) => Ok((0, false)),
+                    Err(e) => Err(e),
+                };
+            }
+        };
         loop {
-            let mut guard = self.fd.readable_mut().await?;
+            let mut guard = fd.readable_mut().await?;
             match guard.try_io(|fd| fd.get_mut().read(buf)) {
                 Ok(Ok(n)) if n > 0 && drained(n, guard.get_ref().get_ref()) => {
                     guard.clear_ready();
