@@ -11,7 +11,7 @@
 //! The exit status comes from the child itself, woken by `SIGCHLD` (no polling), so a pane
 //! learns its program exited even while a background job still holds the terminal.
 
-mod oneshot;
+mod master;
 mod spawn;
 
 pub use spawn::{

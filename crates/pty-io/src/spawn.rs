@@ -105,8 +105,8 @@ pub struct PtyReader {
 enum Source {
     /// Registered with tokio directly (a user's terminal).
     Tokio(AsyncFd<FileDescriptor>),
-    /// Through a one-shot private epoll instance (a pty master; see [`crate::oneshot`]).
-    OneShot(crate::oneshot::OneShotFd),
+    /// A pty master, watched as [`crate::master`] describes.
+    Master(crate::master::MasterWatch),
 }
 
 /// Writes input to the master.
@@ -175,8 +175,8 @@ pub fn spawn(
         .master
         .as_raw_fd()
         .ok_or_else(|| PtyError::Open("the pty master has no descriptor".into()))?;
-    let reader = Source::OneShot(
-        crate::oneshot::OneShotFd::new(non_blocking(dup(raw)?)?).map_err(PtyError::Io)?,
+    let reader = Source::Master(
+        crate::master::MasterWatch::new(non_blocking(dup(raw)?)?).map_err(PtyError::Io)?,
     );
     let writer = non_blocking(dup(raw)?)?;
     Ok((
@@ -286,16 +286,19 @@ impl PtyReader {
     /// the one-shot watch is armed again before the next wait (see [`crate::oneshot`]).
     pub async fn read_available(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let drained_below = DRAINED_READ_BYTES.min(buf.len());
-        let (mut filled, drained) = self.read_first(buf, |n, _| n < drained_below).await?;
+        let (mut filled, drained) = self.read_first(buf, drained_below, false).await?;
         if filled == 0 || drained {
             return Ok(filled);
+        }
+        if let Source::Master(fd) = &mut self.source {
+            fd.start_stream();
         }
         while filled < buf.len() {
             let more = match &mut self.source {
                 Source::Tokio(fd) => {
                     fd.try_io_mut(Interest::READABLE, |fd| fd.read(&mut buf[filled..]))
                 }
-                Source::OneShot(fd) => fd.read_now(&mut buf[filled..]),
+                Source::Master(fd) => fd.read_now(&mut buf[filled..]),
             };
             match more {
                 Ok(0) => break,
@@ -311,7 +314,7 @@ impl PtyReader {
 
     /// Reads output into `buf`; `Ok(0)` once the program side is closed (EOF or EIO).
     pub async fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        Ok(self.read_first(buf, |_, _| false).await?.0)
+        Ok(self.read_first(buf, 0, false).await?.0)
     }
 
     /// Reads keys from a user's terminal (see [`PtyReader::from_file`]): like
@@ -329,35 +332,38 @@ impl PtyReader {
     /// does not wait for the worker) on every short read, since another process may change it.
     pub async fn read_keys(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let len = buf.len();
-        Ok(self.read_first(buf, |n, fd| n < len && is_raw(fd)).await?.0)
+        Ok(self.read_first(buf, len, true).await?.0)
     }
 
-    /// Waits for output and reads it once: the byte count, and whether `drained` says a read
-    /// of that many bytes emptied the descriptor, in which case the readiness is cleared here
-    /// (see [`PtyReader::read_available`]).
+    /// Waits for output and reads it once: the byte count, and whether the read was shorter
+    /// than `drained_below` (and, with `check_raw`, the terminal is in non-canonical mode),
+    /// which means it emptied the descriptor: the readiness is cleared here (see
+    /// [`PtyReader::read_available`]).
     async fn read_first(
         &mut self,
         buf: &mut [u8],
-        drained: impl Fn(usize, &FileDescriptor) -> bool,
+        drained_below: usize,
+        check_raw: bool,
     ) -> std::io::Result<(usize, bool)> {
         let fd = match &mut self.source {
             Source::Tokio(fd) => fd,
-            Source::OneShot(fd) => {
-                return match fd.read_first(buf).await {
-                    Ok(n) if n > 0 && drained(n, fd.pty()) => {
-                        fd.assume_drained();
-                        Ok((n, true))
-                    }
-                    Ok(n) => Ok((n, false)),
+            // A master is never in canonical mode.
+            Source::Master(master) => {
+                return match master.read_first(buf, drained_below).await {
+                    // Linux: EIO when the last slave descriptor closed.
                     Err(e) if e.raw_os_error() == Some(5) => Ok((0, false)),
-                    Err(e) => Err(e),
+                    other => other,
                 };
             }
         };
         loop {
             let mut guard = fd.readable_mut().await?;
             match guard.try_io(|fd| fd.get_mut().read(buf)) {
-                Ok(Ok(n)) if n > 0 && drained(n, guard.get_ref().get_ref()) => {
+                Ok(Ok(n))
+                    if n > 0
+                        && n < drained_below
+                        && (!check_raw || is_raw(guard.get_ref().get_ref())) =>
+                {
                     guard.clear_ready();
                     return Ok((n, true));
                 }
