@@ -87,18 +87,7 @@ impl MasterWatch {
         loop {
             match &mut self.mode {
                 Mode::Quiet(fd) => {
-                    let mut guard = fd.readable_mut().await?;
-                    match guard.try_io(|fd| fd.get_mut().read(buf)) {
-                        Ok(Ok(n)) if n > 0 && n < drained_below => {
-                            // Output that comes after this raises a new event, which tokio
-                            // keeps even if it arrives before the readiness is cleared.
-                            guard.clear_ready();
-                            return Ok((n, true));
-                        }
-                        Ok(Err(e)) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                        Ok(read) => return read.map(|n| (n, false)),
-                        Err(_would_block) => {}
-                    }
+                    return crate::spawn::read_registered(fd, buf, drained_below, false).await;
                 }
                 Mode::Streaming(fd) => {
                     if self.drained {

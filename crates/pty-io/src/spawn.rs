@@ -282,8 +282,8 @@ impl PtyReader {
     /// A read of fewer than [`DRAINED_READ_BYTES`] returns at once, without the read that
     /// would only say `EAGAIN`: one system call less on every keystroke's echo. That relies on
     /// a pty master never being in canonical mode (the kernel makes it raw and only weft holds
-    /// it), so a short read means the pty was empty; output written after it is reported when
-    /// the one-shot watch is armed again before the next wait (see [`crate::oneshot`]).
+    /// it), so a short read means the pty was empty; output written after it raises a new
+    /// event (see `read_registered` and the `master` module).
     pub async fn read_available(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let drained_below = DRAINED_READ_BYTES.min(buf.len());
         let (mut filled, drained) = self.read_first(buf, drained_below, false).await?;
@@ -356,24 +356,37 @@ impl PtyReader {
                 };
             }
         };
-        loop {
-            let mut guard = fd.readable_mut().await?;
-            match guard.try_io(|fd| fd.get_mut().read(buf)) {
-                Ok(Ok(n))
-                    if n > 0
-                        && n < drained_below
-                        && (!check_raw || is_raw(guard.get_ref().get_ref())) =>
-                {
-                    guard.clear_ready();
-                    return Ok((n, true));
-                }
-                Ok(Ok(n)) => return Ok((n, false)),
-                // Linux: EIO when the last slave descriptor closed.
-                Ok(Err(e)) if e.raw_os_error() == Some(5) => return Ok((0, false)),
-                Ok(Err(e)) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Ok(Err(e)) => return Err(e),
-                Err(_would_block) => continue,
+        read_registered(fd, buf, drained_below, check_raw).await
+    }
+}
+
+/// Waits until tokio sees `fd` readable and reads it once: the byte count, and whether the
+/// read was shorter than `drained_below` (and, with `check_raw`, the terminal is in
+/// non-canonical mode), in which case the readiness is cleared: output that comes after it
+/// raises a new event, which tokio keeps even if it arrives before the clearing.
+pub(crate) async fn read_registered(
+    fd: &mut AsyncFd<FileDescriptor>,
+    buf: &mut [u8],
+    drained_below: usize,
+    check_raw: bool,
+) -> std::io::Result<(usize, bool)> {
+    loop {
+        let mut guard = fd.readable_mut().await?;
+        match guard.try_io(|fd| fd.get_mut().read(buf)) {
+            Ok(Ok(n))
+                if n > 0
+                    && n < drained_below
+                    && (!check_raw || is_raw(guard.get_ref().get_ref())) =>
+            {
+                guard.clear_ready();
+                return Ok((n, true));
             }
+            Ok(Ok(n)) => return Ok((n, false)),
+            // Linux: EIO when the last slave descriptor closed.
+            Ok(Err(e)) if e.raw_os_error() == Some(5) => return Ok((0, false)),
+            Ok(Err(e)) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Ok(Err(e)) => return Err(e),
+            Err(_would_block) => continue,
         }
     }
 }
