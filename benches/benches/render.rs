@@ -1,5 +1,6 @@
-//! Renderer cost per frame at 104x59: a full repaint (what a new client or a redraw costs) and a
-//! one-line change (what a keystroke's echo costs), both from a screen the TUI-redraw input left.
+//! Renderer cost per frame at 104x59: a full repaint (what a new client or a redraw costs), a
+//! one-line change, and one cell at the end of a full line (what a keystroke's echo costs), all
+//! from a screen the TUI-redraw input left.
 //!
 //! `cargo bench -p weft-benches --bench render`.
 
@@ -51,6 +52,33 @@ fn bench_render(c: &mut Criterion) {
             flip = !flip;
             frame.put(ROWS / 2, 0, if flip { &line_b } else { &line_a });
             black_box(renderer.render(&mut frame).len())
+        });
+    });
+
+    // One cell changes at the end of a full-width line, as when typing at the end of a long
+    // command line: the renderer must find the one change without rescanning the row per
+    // unchanged cell. Rendered into a kept buffer, as the echo path does.
+    let mut frame = busy_frame();
+    let mut renderer = Renderer::new();
+    let _ = renderer.render(&mut frame);
+    let row = ROWS / 2;
+    let mut line: Vec<_> = (0..COLS)
+        .map(|c| {
+            let ch = char::from(b'a' + (c % 26) as u8);
+            screen_model::Cell::new(ch, &screen_model::Pen::default(), Default::default())
+        })
+        .collect();
+    let last = line[COLS - 1].clone();
+    let other = screen_model::Cell::new('#', &screen_model::Pen::default(), Default::default());
+    let mut bytes = Vec::new();
+    let mut flip = false;
+    group.bench_function("one_cell_at_end_of_full_line", |b| {
+        b.iter(|| {
+            flip = !flip;
+            line[COLS - 1] = if flip { other.clone() } else { last.clone() };
+            frame.put(row, 0, &line);
+            renderer.render_into(&mut frame, &mut bytes);
+            black_box(bytes.len())
         });
     });
     group.finish();

@@ -14,4 +14,4 @@ mod render;
 
 pub use frame::{Frame, OuterModes};
 pub use pacer::{FocusedChange, FramePacer, MAX_SYNC_HOLD};
-pub use render::Renderer;
+pub use render::{Renderer, KEPT_SCRATCH_BYTES};

@@ -6,6 +6,10 @@ use screen_model::{Attrs, Cell, Color, Hyperlink, MouseEncoding, MouseTracking, 
 use std::fmt::Write as _;
 use std::sync::Arc;
 
+/// The emitting buffer is kept between frames up to this size (every echo and small update
+/// fits); a full repaint's larger buffer is freed with it.
+pub const KEPT_SCRATCH_BYTES: usize = 64 * 1024;
+
 /// Gaps of unchanged cells up to this wide are skipped with CUF rather than a full CUP.
 const SHORT_SKIP: usize = 8;
 
@@ -29,6 +33,9 @@ pub struct Renderer {
     modes: Option<OuterModes>,
     /// Frames rendered since creation (for diagnostics).
     frames: u64,
+    /// The frame's text while emitting, kept between frames so an echo's frame allocates
+    /// nothing.
+    scratch: String,
 }
 
 impl Renderer {
@@ -51,7 +58,17 @@ impl Renderer {
     /// Bytes that make the terminal show `frame`, or nothing when it already does. Clears the
     /// frame's dirty marks.
     pub fn render(&mut self, frame: &mut Frame) -> Vec<u8> {
-        let mut out = String::new();
+        let mut bytes = Vec::new();
+        self.render_into(frame, &mut bytes);
+        bytes
+    }
+
+    /// [`Renderer::render`] into `bytes` (cleared first), so a caller that keeps the buffer
+    /// renders small frames without allocating.
+    pub fn render_into(&mut self, frame: &mut Frame, bytes: &mut Vec<u8>) {
+        bytes.clear();
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
         let full = self
             .shown
             .as_ref()
@@ -88,15 +105,16 @@ impl Renderer {
         shown.clear_dirty();
         self.shown = Some(shown);
         frame.clear_dirty();
-        if out.is_empty() {
-            return Vec::new();
+        if !out.is_empty() {
+            self.frames += 1;
+            bytes.reserve(out.len() + 16);
+            bytes.extend_from_slice(b"\x1b[?2026h");
+            bytes.extend_from_slice(out.as_bytes());
+            bytes.extend_from_slice(b"\x1b[?2026l");
         }
-        self.frames += 1;
-        let mut bytes = Vec::with_capacity(out.len() + 16);
-        bytes.extend_from_slice(b"\x1b[?2026h");
-        bytes.extend_from_slice(out.as_bytes());
-        bytes.extend_from_slice(b"\x1b[?2026l");
-        bytes
+        if out.capacity() <= KEPT_SCRATCH_BYTES {
+            self.scratch = out;
+        }
     }
 
     fn render_row(&mut self, out: &mut String, r: usize, new: &[Cell], old: &[Cell]) {
@@ -123,8 +141,10 @@ impl Renderer {
             if !differs(c) {
                 // A short run of unchanged cells right where the cursor is gets rewritten:
                 // cheaper than a cursor move, and the row's text stays contiguous.
-                let gap_end = (c..new_end.min(c + SHORT_SKIP + 1)).find(|&d| differs(d));
-                let rewrite = self.at == Some((r, c)) && gap_end.is_some();
+                // Looked ahead only there: for every other unchanged cell the scan would cost
+                // up to SHORT_SKIP comparisons each (most of an echo's frame, measured).
+                let rewrite =
+                    self.at == Some((r, c)) && (c..new_end.min(c + SHORT_SKIP + 1)).any(&differs);
                 if !rewrite {
                     c += 1;
                     continue;

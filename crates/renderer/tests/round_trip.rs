@@ -179,6 +179,25 @@ fn screen_bytes() -> impl Strategy<Value = Vec<u8>> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
+    /// A kept buffer (and the renderer's kept scratch text) gives exactly the bytes of fresh
+    /// ones, frame after frame: nothing of an earlier frame leaks into a later one.
+    #[test]
+    fn rendering_into_a_kept_buffer_matches_fresh_buffers(
+        inputs in proptest::collection::vec(screen_bytes(), 1..5),
+        cols in 2usize..30, rows in 1usize..8,
+    ) {
+        let mut fresh = Renderer::new();
+        let mut kept = Renderer::new();
+        let mut buffer = b"stale bytes".to_vec();
+        for input in &inputs {
+            let mut a = frame_from(input, cols, rows);
+            let mut b = frame_from(input, cols, rows);
+            let expected = fresh.render(&mut a);
+            kept.render_into(&mut b, &mut buffer);
+            prop_assert_eq!(&buffer, &expected);
+        }
+    }
+
     #[test]
     fn random_frame_pairs_round_trip(a in screen_bytes(), b in screen_bytes(),
                                      cols in 2usize..30, rows in 1usize..8) {

@@ -1184,14 +1184,19 @@ async fn attached(mut conn: Conn, ctx: ServerContext, session: SessionHandle, at
     let stopped = stop.cancelled();
     tokio::pin!(stopped);
     loop {
+        // In a fixed order: a key goes straight to its read without a random draw or a poll
+        // of the socket first (the path a keystroke's echo waits on, run with cold caches
+        // after each pause in typing). Nothing starves: a terminal's keys run dry between
+        // keystrokes and pastes, and tokio's budget makes a long run of reads yield.
         let message = tokio::select! {
+            biased;
             _ = &mut stopped => break,
-            m = stream.next() => m,
             keys = read_terminal(tty_in.as_mut().map(|(r, _)| r), &mut key_buf) => match keys {
                 // The terminal is gone (hung up): as if the client left.
                 Ok(0) | Err(_) => None,
                 Ok(n) => Some(Ok(Message::Input(Bytes::copy_from_slice(&key_buf[..n])))),
             },
+            m = stream.next() => m,
         };
         match message {
             Some(Ok(Message::Input(bytes))) => {

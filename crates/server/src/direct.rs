@@ -30,19 +30,31 @@ impl DirectWriter {
     /// all; otherwise returns what is left, counted as queued: the caller must hand it to the
     /// writer task, which writes it with [`DirectWriter::write_queued`].
     pub fn write_or_queue(&self, bytes: Bytes) -> Option<Bytes> {
+        self.write_now(&bytes).map(|written| bytes.slice(written..))
+    }
+
+    /// [`DirectWriter::write_or_queue`] for borrowed bytes: copied only when some are left.
+    pub fn write_slice_or_queue(&self, bytes: &[u8]) -> Option<Bytes> {
+        self.write_now(bytes)
+            .map(|written| Bytes::copy_from_slice(&bytes[written..]))
+    }
+
+    /// Writes what the descriptor takes at once when nothing is queued. `None`: all of it;
+    /// else how much, and the rest counts as queued.
+    fn write_now(&self, bytes: &[u8]) -> Option<usize> {
         let mut queued = self.queued();
-        let mut rest = bytes;
+        let mut written = 0;
         if *queued == 0 {
             // An error (the other side is gone) is the writer task's to meet.
-            if let Ok(n) = self.writer.try_write(&rest) {
-                if n == rest.len() {
+            if let Ok(n) = self.writer.try_write(bytes) {
+                if n == bytes.len() {
                     return None;
                 }
-                rest = rest.slice(n..);
+                written = n;
             }
         }
         *queued += 1;
-        Some(rest)
+        Some(written)
     }
 
     /// Nothing is queued for the writer task: a write now goes straight out, in order.
@@ -88,10 +100,11 @@ mod tests {
         assert_eq!(rest.as_deref(), Some(&b"b"[..]));
         direct.write_queued(b"c").await.expect("write");
         direct.write_queued(b"b").await.expect("write");
-        // Both queued messages written: direct writes again.
+        // Both queued messages written: direct writes again, borrowed bytes too.
         assert!(direct.write_or_queue(Bytes::from_static(b"d")).is_none());
-        let mut got = [0u8; 4];
+        assert!(direct.write_slice_or_queue(b"e").is_none());
+        let mut got = [0u8; 5];
         reader.read_exact(&mut got).expect("read");
-        assert_eq!(&got, b"acbd");
+        assert_eq!(&got, b"acbde");
     }
 }

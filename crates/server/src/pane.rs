@@ -879,20 +879,24 @@ pub(crate) fn snapshot_of(screen: &Screen, since: u64) -> PaneSnapshot {
         .filter(|(i, _)| since == 0 || screen.row_seq(*i) > since)
         .map(|(i, row)| (i, row.cells().to_vec()))
         .collect();
-    let m = screen.modes();
     PaneSnapshot {
         seq: screen.seqno(),
         cols: screen.cols(),
         rows: screen.rows(),
         changed,
         cursor: screen.cursor_state(),
-        modes: OuterModes {
-            application_cursor: m.application_cursor,
-            application_keypad: m.application_keypad,
-            bracketed_paste: m.bracketed_paste,
-            focus_events: m.focus_events,
-            mouse_tracking: m.mouse_tracking,
-            mouse_encoding: m.mouse_encoding,
-        },
+        modes: outer_modes(screen.modes()),
+    }
+}
+
+/// The modes of a pane that the client's terminal mirrors when the pane has the focus.
+pub(crate) fn outer_modes(m: &screen_model::Modes) -> OuterModes {
+    OuterModes {
+        application_cursor: m.application_cursor,
+        application_keypad: m.application_keypad,
+        bracketed_paste: m.bracketed_paste,
+        focus_events: m.focus_events,
+        mouse_tracking: m.mouse_tracking,
+        mouse_encoding: m.mouse_encoding,
     }
 }

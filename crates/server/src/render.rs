@@ -118,6 +118,8 @@ struct RenderCore {
     /// Frames drawn through the slot since the task last had the core: when the last one was
     /// written, and how many.
     lent_frames: Option<(std::time::Instant, u64)>,
+    /// The bytes of a frame drawn through the slot, kept so an echo allocates nothing.
+    fast_bytes: Vec<u8>,
 }
 
 impl RenderCore {
@@ -128,6 +130,7 @@ impl RenderCore {
             seen: HashMap::new(),
             fast: None,
             lent_frames: None,
+            fast_bytes: Vec::new(),
         })
     }
 }
@@ -195,25 +198,34 @@ impl FastSlot {
         m.render.idle_ends();
         let started = crate::metrics::Tick::now();
         let since = core.seen.get(&shared.id).copied().unwrap_or(0);
-        let snapshot = crate::pane::snapshot_of(screen, since);
-        put_snapshot(&mut core.frame, &snapshot, target.rect, true);
+        // Straight from the screen: no snapshot to allocate, fill and drop on an echo.
+        put_screen(&mut core.frame, screen, since, target.rect);
         if target.mouse {
             mouse_modes(&mut core.frame);
         }
-        core.seen.insert(shared.id, snapshot.seq);
-        let bytes = core.renderer.render(&mut core.frame);
+        if let Some(seen) = core.seen.get_mut(&shared.id) {
+            *seen = screen.seqno();
+        } else {
+            core.seen.insert(shared.id, screen.seqno());
+        }
+        let mut bytes = std::mem::take(&mut core.fast_bytes);
+        core.renderer.render_into(&mut core.frame, &mut bytes);
         let now = std::time::Instant::now();
         let (_, frames) = core.lent_frames.unwrap_or((now, 0));
         core.lent_frames = Some((now, frames + 1));
         m.render.busy_since(started);
-        if bytes.is_empty() {
-            return true;
-        }
         let len = bytes.len();
+        let queued = (len > 0).then(|| target.tty.write_slice_or_queue(&bytes));
+        if bytes.capacity() <= renderer::KEPT_SCRATCH_BYTES {
+            core.fast_bytes = bytes;
+        }
+        let Some(queued) = queued else {
+            return true;
+        };
         m.render.item(len);
         m.write.idle_ends();
         let writing = crate::metrics::Tick::now();
-        match target.tty.write_or_queue(Bytes::from(bytes)) {
+        match queued {
             None => {
                 m.write.busy_since(writing);
             }
@@ -598,6 +610,31 @@ fn put_snapshot(
     }
 }
 
+/// Puts the rows of the focused pane's `screen` changed after revision `since` into `rect` of
+/// `frame`, with its cursor and modes: [`put_snapshot`] without the snapshot, for a pane's
+/// task drawing its own echo while it holds the screen.
+fn put_screen(
+    frame: &mut Frame,
+    screen: &screen_model::Screen,
+    since: u64,
+    rect: crate::layout::Rect,
+) {
+    let (col0, row0) = (usize::from(rect.col), usize::from(rect.row));
+    let width = usize::from(rect.cols).min(screen.cols());
+    for (r, row) in screen
+        .visible_rows()
+        .enumerate()
+        .take(usize::from(rect.rows))
+    {
+        if since == 0 || screen.row_seq(r) > since {
+            let cells = row.cells();
+            frame.put(row0 + r, col0, &cells[..width.min(cells.len())]);
+        }
+    }
+    frame.set_cursor_from(&screen.cursor_state(), row0, col0);
+    frame.modes = crate::pane::outer_modes(screen.modes());
+}
+
 /// weft handles the mouse: the terminal reports presses, drags and the wheel in SGR form.
 fn mouse_modes(frame: &mut Frame) {
     if frame.modes.mouse_tracking != MouseTracking::Motion {
@@ -851,4 +888,63 @@ fn draw_status(view: &View, status: &crate::session::StatusLine, frame: &mut Fra
     style.attrs = Attrs::empty();
     write_line(frame, row, &text, &style);
     let _ = view;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::Rect;
+
+    /// The rows, cursor and modes of `frame`, comparable.
+    type Contents = (
+        Vec<Vec<Cell>>,
+        Option<(usize, usize)>,
+        u16,
+        renderer::OuterModes,
+    );
+
+    fn contents(frame: &Frame) -> Contents {
+        let rows = (0..frame.rows()).map(|r| frame.row(r).to_vec()).collect();
+        (rows, frame.cursor, frame.cursor_style, frame.modes)
+    }
+
+    /// The echo path's direct copy from the screen puts the same cells, cursor and modes into
+    /// the frame as the render task's snapshot does, for a pane placed inside the frame and
+    /// cut at its edges, both for a first frame and for the rows changed since one.
+    #[test]
+    fn putting_from_the_screen_matches_putting_a_snapshot() {
+        let mut screen = screen_model::Screen::new(12, 5);
+        screen.feed(b"\x1b[?1h\x1b[31mfirst line\r\nsecond \xe5\xad\x97 wide\r\nthird");
+        let rect = Rect {
+            col: 2,
+            row: 1,
+            cols: 8,
+            rows: 3,
+        };
+        let mut via_snapshot = Frame::new(14, 6);
+        let mut direct = Frame::new(14, 6);
+        put_snapshot(
+            &mut via_snapshot,
+            &crate::pane::snapshot_of(&screen, 0),
+            rect,
+            true,
+        );
+        put_screen(&mut direct, &screen, 0, rect);
+        assert_eq!(contents(&direct), contents(&via_snapshot));
+
+        let since = screen.seqno();
+        screen.feed(b"\x1b[2;1H\x1b[44mchanged\x1b[?25l");
+        put_snapshot(
+            &mut via_snapshot,
+            &crate::pane::snapshot_of(&screen, since),
+            rect,
+            true,
+        );
+        put_screen(&mut direct, &screen, since, rect);
+        assert_eq!(contents(&direct), contents(&via_snapshot));
+        assert!(
+            direct.row(2)[2..9].iter().any(|c| c.ch() == 'c'),
+            "the changed row was put"
+        );
+    }
 }
