@@ -57,6 +57,12 @@ pub async fn run_attached(mut conn: Conn, pass_tty: bool) -> Result<AttachEnd, C
         message: format!("weft needs a terminal: {e}"),
         code: 1,
     })?;
+    // Caught from before the terminal changes: a SIGTERM that came once the server could draw
+    // (the prompt may show before this process reaches its loop) would otherwise kill it with
+    // the terminal left raw and on the alternate screen.
+    let mut winch = signal(SignalKind::window_change())?;
+    let mut term = signal(SignalKind::terminate())?;
+    let mut hup = signal(SignalKind::hangup())?;
     let raw = RawMode::enter(&tty)?;
     if pass_tty {
         // Raw mode and the setup are in place before the server writes its first frame.
@@ -73,9 +79,6 @@ pub async fn run_attached(mut conn: Conn, pass_tty: bool) -> Result<AttachEnd, C
     // Frames come here only when the server does not write them itself; the writer is made
     // on the first one, so a handed-over terminal costs this process no wake-ups at all.
     let mut output: Option<PtyWriter> = None;
-    let mut winch = signal(SignalKind::window_change())?;
-    let mut term = signal(SignalKind::terminate())?;
-    let mut hup = signal(SignalKind::hangup())?;
     let mut buf = vec![0u8; INPUT_CHUNK];
     let (cols, rows) = terminal_size(&tty);
     let _ = conn.send(Message::Resize { cols, rows }).await;

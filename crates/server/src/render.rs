@@ -203,11 +203,7 @@ impl FastSlot {
         if target.mouse {
             mouse_modes(&mut core.frame);
         }
-        if let Some(seen) = core.seen.get_mut(&shared.id) {
-            *seen = screen.seqno();
-        } else {
-            core.seen.insert(shared.id, screen.seqno());
-        }
+        core.seen.insert(shared.id, screen.seqno());
         let mut bytes = std::mem::take(&mut core.fast_bytes);
         core.renderer.render_into(&mut core.frame, &mut bytes);
         let now = std::time::Instant::now();
@@ -215,17 +211,18 @@ impl FastSlot {
         core.lent_frames = Some((now, frames + 1));
         m.render.busy_since(started);
         let len = bytes.len();
-        let queued = (len > 0).then(|| target.tty.write_slice_or_queue(&bytes));
-        if bytes.capacity() <= renderer::KEPT_SCRATCH_BYTES {
+        if len == 0 {
             core.fast_bytes = bytes;
-        }
-        let Some(queued) = queued else {
             return true;
-        };
+        }
         m.render.item(len);
         m.write.idle_ends();
         let writing = crate::metrics::Tick::now();
-        match queued {
+        let rest = target.tty.write_slice_or_queue(&bytes);
+        if bytes.capacity() <= renderer::KEPT_SCRATCH_BYTES {
+            core.fast_bytes = bytes;
+        }
+        match rest {
             None => {
                 m.write.busy_since(writing);
             }
