@@ -217,6 +217,9 @@ impl FastSlot {
         }
         m.render.item(len);
         m.write.idle_ends();
+        // Timed before the write: a key that the written echo prompts (typed by a program
+        // watching the terminal) must not have its clock stopped by this frame.
+        shared.metrics.shown(m);
         let writing = crate::metrics::Tick::now();
         let rest = target.tty.write_slice_or_queue(&bytes);
         if bytes.capacity() <= renderer::KEPT_SCRATCH_BYTES {
@@ -236,7 +239,6 @@ impl FastSlot {
         }
         m.write.item(len);
         tracing::trace!(bytes = len, "frame drawn by the pane");
-        shared.metrics.shown(m);
         shared.priority.shown(shared.id);
         true
     }
@@ -500,6 +502,10 @@ impl RenderTask {
                         tracing::trace!(bytes = bytes.len(), panes = changed.len(), "frame");
                         let len = bytes.len();
                         let bytes = Bytes::from(bytes);
+                        // Before the write, as in `FastSlot::try_draw`.
+                        for pane in &changed {
+                            pane.shared.metrics.shown(&metrics);
+                        }
                         match &self.direct {
                             Some(tty) => {
                                 metrics.write.idle_ends();
@@ -517,7 +523,6 @@ impl RenderTask {
                             None => permit.send(bytes),
                         }
                         for pane in &changed {
-                            pane.shared.metrics.shown(&metrics);
                             pane.shared.priority.shown(pane.id());
                         }
                     }
