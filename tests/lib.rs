@@ -119,7 +119,7 @@ impl TestServer {
     }
 
     /// `weft -S socket ARGS...` in a test terminal of the given size (a user at a terminal).
-    pub fn client(&self, args: &[&str], cols: u16, rows: u16) -> testkit::TestTerminal {
+    pub fn client(&self, args: &[&str], cols: u16, rows: u16) -> weft_testkit::TestTerminal {
         self.client_env(args, cols, rows, &[])
     }
 
@@ -130,11 +130,11 @@ impl TestServer {
         cols: u16,
         rows: u16,
         env: &[(&str, &str)],
-    ) -> testkit::TestTerminal {
+    ) -> weft_testkit::TestTerminal {
         let mut argv: Vec<std::ffi::OsString> = vec![weft_binary().into(), "-S".into()];
         argv.push(self.socket.clone().into());
         argv.extend(args.iter().map(Into::into));
-        let mut builder = testkit::TestTerminal::spawn(argv).size(cols, rows);
+        let mut builder = weft_testkit::TestTerminal::spawn(argv).size(cols, rows);
         for (k, v) in TEST_ENV.iter().chain(env) {
             builder = builder.env(*k, *v);
         }

@@ -55,11 +55,11 @@ const fn nonzero(n: u16) -> NonZeroU16 {
     }
 }
 
-fn weft_new() -> screen_model::Screen {
-    screen_model::Screen::with_scrollback(COLS, ROWS, SCROLLBACK)
+fn weft_new() -> weft_screen_model::Screen {
+    weft_screen_model::Screen::with_scrollback(COLS, ROWS, SCROLLBACK)
 }
 
-fn weft(mut screen: screen_model::Screen, input: &[u8]) -> screen_model::Screen {
+fn weft(mut screen: weft_screen_model::Screen, input: &[u8]) -> weft_screen_model::Screen {
     for chunk in input.chunks(CHUNK) {
         screen.feed(chunk);
     }

@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
-use pty_io::{spawn, SpawnOptions, READ_CHUNK_BYTES};
+use weft_pty_io::{spawn, SpawnOptions, READ_CHUNK_BYTES};
 
 const COLS: u16 = 104;
 const ROWS: u16 = 59;
@@ -25,8 +25,11 @@ async fn cat_through_a_pane(path: &std::path::Path) -> usize {
     let Ok((_pty, mut child, mut reader, _writer)) = spawn(&options) else {
         panic!("cannot spawn cat on a pty");
     };
-    let mut screen =
-        screen_model::Screen::with_scrollback(usize::from(COLS), usize::from(ROWS), SCROLLBACK);
+    let mut screen = weft_screen_model::Screen::with_scrollback(
+        usize::from(COLS),
+        usize::from(ROWS),
+        SCROLLBACK,
+    );
     let mut buf = vec![0u8; READ_CHUNK_BYTES];
     let mut seen = 0;
     while let Ok(n) = reader.read_available(&mut buf).await {

@@ -7,14 +7,14 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput};
-use renderer::{Frame, Renderer};
+use weft_renderer::{Frame, Renderer};
 
 const COLS: usize = 104;
 const ROWS: usize = 59;
 
 /// A frame holding the screen a TUI redraw leaves (colours, attributes, wide characters).
 fn busy_frame() -> Frame {
-    let mut screen = screen_model::Screen::new(COLS, ROWS);
+    let mut screen = weft_screen_model::Screen::new(COLS, ROWS);
     screen.feed(&weft_benches::tui_redraw(256 * 1024));
     screen.feed(&weft_benches::unicode(16 * 1024));
     let mut frame = Frame::new(COLS, ROWS);
@@ -65,11 +65,12 @@ fn bench_render(c: &mut Criterion) {
     let mut line: Vec<_> = (0..COLS)
         .map(|c| {
             let ch = char::from(b'a' + (c % 26) as u8);
-            screen_model::Cell::new(ch, &screen_model::Pen::default(), Default::default())
+            weft_screen_model::Cell::new(ch, &weft_screen_model::Pen::default(), Default::default())
         })
         .collect();
     let last = line[COLS - 1].clone();
-    let other = screen_model::Cell::new('#', &screen_model::Pen::default(), Default::default());
+    let other =
+        weft_screen_model::Cell::new('#', &weft_screen_model::Pen::default(), Default::default());
     let mut bytes = Vec::new();
     let mut flip = false;
     group.bench_function("one_cell_at_end_of_full_line", |b| {

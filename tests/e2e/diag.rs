@@ -4,8 +4,8 @@ use serde_json::Value;
 use weft_tests::{stdout_of, TestServer, TEST_SHELL};
 
 /// A test terminal of 80x24 attached to session `name`.
-fn attach(server: &TestServer, name: &str) -> testkit::TestTerminal {
-    testkit::TestTerminal::attach(weft_tests::weft_binary(), &server.socket, name)
+fn attach(server: &TestServer, name: &str) -> weft_testkit::TestTerminal {
+    weft_testkit::TestTerminal::attach(weft_tests::weft_binary(), &server.socket, name)
         .size(80, 24)
         .start()
         .unwrap()

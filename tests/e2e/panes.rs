@@ -1,7 +1,7 @@
 //! Windows and panes as a tmux user's fingers expect them: keys, mouse, CLI, config.
 
 use serde_json::Value;
-use testkit::TestTerminal;
+use weft_testkit::TestTerminal;
 use weft_tests::{stderr_of, stdout_of, TestServer, TEST_SHELL};
 
 fn session(server: &TestServer, name: &str, cols: u16, rows: u16) -> TestTerminal {
@@ -356,7 +356,7 @@ fn the_wheel_scrolls_history_and_a_key_returns() {
 }
 
 /// The text of the terminal's screen inside one pane's rectangle, a line per row.
-fn pane_region(screen: &testkit::Screen, pane: &Value) -> Vec<String> {
+fn pane_region(screen: &weft_testkit::Screen, pane: &Value) -> Vec<String> {
     let (left, top, cols, rows) = geometry(pane);
     (top..top + rows)
         .map(|r| {

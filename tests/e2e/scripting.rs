@@ -1,7 +1,7 @@
 //! Driving weft without a terminal: send-keys, capture, wait, JSON listings, the test kit.
 
 use serde_json::Value;
-use testkit::TestTerminal;
+use weft_testkit::TestTerminal;
 use weft_tests::{stdout_of, TestServer, TEST_SHELL};
 
 fn detached(server: &TestServer, name: &str) {

@@ -2,7 +2,7 @@
 //! server behind a socket.
 
 use std::time::Duration;
-use testkit::TestTerminal;
+use weft_testkit::TestTerminal;
 use weft_tests::{stderr_of, stdout_of, TestServer, TEST_SHELL};
 
 /// `new -s NAME -- bash ...` in an 80x24 client, waiting for the prompt.

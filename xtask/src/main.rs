@@ -2,7 +2,8 @@
 //!
 //! - `cargo xtask ci`: exactly what `.ci/run` runs after installing system packages:
 //!   `cargo fmt --all --check`, `cargo clippy --workspace --all-targets -- -D warnings`, and the
-//!   test command README.md gives (`cargo test --workspace`).
+//!   the test command README.md gives (`cargo test --workspace`), a build of every fuzz target,
+//!   and `cargo package` of each published crate.
 //! - `cargo xtask bench`: weft against no multiplexer, tmux, GNU screen and Zellij, played
 //!   from a fake user terminal (see [`bench`]).
 
@@ -22,6 +23,21 @@ const CI_STEPS: &[&[&str]] = &[
         "warnings",
     ],
     &["test", "--workspace"],
+    // Every fuzz target still compiles (running them stays manual: see README.md).
+    &["build", "--manifest-path", "fuzz/Cargo.toml", "--bins"],
+    // Each published crate has the metadata and versioned dependencies a release needs.
+    &[
+        "package",
+        "--workspace",
+        "--no-verify",
+        "--allow-dirty",
+        "--exclude",
+        "weft-tests",
+        "--exclude",
+        "weft-benches",
+        "--exclude",
+        "xtask",
+    ],
 ];
 
 fn main() -> ExitCode {

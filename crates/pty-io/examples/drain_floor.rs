@@ -11,10 +11,10 @@
 //! `cargo run --release -p pty-io --example drain_floor -- MODE /absolute/path/to/file`
 //! prints the bytes drained and the time taken.
 
-use pty_io::{SpawnOptions, READ_CHUNK_BYTES};
 use std::error::Error;
 use std::io::Read;
 use std::time::{Duration, Instant};
+use weft_pty_io::{SpawnOptions, READ_CHUNK_BYTES};
 
 /// Chunks in flight between reader and consumer in `handoff` mode, as in weft's pane.
 const HANDOFF_CAPACITY: usize = 4;
@@ -92,7 +92,7 @@ fn drain_blocking(file: &str) -> Result<(usize, Duration), Box<dyn Error>> {
 async fn drain_async(file: String, handoff: bool) -> Result<(usize, Duration), String> {
     let start = Instant::now();
     let (_pty, _child, mut reader, _writer) =
-        pty_io::spawn(&cat(&file)).map_err(|e| e.to_string())?;
+        weft_pty_io::spawn(&cat(&file)).map_err(|e| e.to_string())?;
     let mut buf = vec![0u8; READ_CHUNK_BYTES];
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Vec<u8>>(HANDOFF_CAPACITY);
     let consumer = tokio::spawn(async move {

@@ -2,8 +2,8 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers may panic on failure.
 
-use pty_io::{spawn, SpawnOptions, READ_CHUNK_BYTES};
 use std::io::Write;
+use weft_pty_io::{spawn, SpawnOptions, READ_CHUNK_BYTES};
 
 fn options(cmd: &[&str]) -> SpawnOptions {
     SpawnOptions {
@@ -14,7 +14,7 @@ fn options(cmd: &[&str]) -> SpawnOptions {
     }
 }
 
-async fn read_all(reader: &mut pty_io::PtyReader) -> Vec<u8> {
+async fn read_all(reader: &mut weft_pty_io::PtyReader) -> Vec<u8> {
     let mut out = Vec::new();
     let mut buf = vec![0; READ_CHUNK_BYTES];
     loop {
@@ -27,7 +27,7 @@ async fn read_all(reader: &mut pty_io::PtyReader) -> Vec<u8> {
 }
 
 /// Reads until the output so far holds `marker` (the program is ready for input).
-async fn wait_for(reader: &mut pty_io::PtyReader, marker: &[u8]) {
+async fn wait_for(reader: &mut weft_pty_io::PtyReader, marker: &[u8]) {
     let mut out = Vec::new();
     let mut buf = vec![0; READ_CHUNK_BYTES];
     while !out.windows(marker.len()).any(|w| w == marker) {
@@ -176,7 +176,7 @@ fn user_terminal(
 ) -> (
     Box<dyn portable_pty::MasterPty + Send>,
     Box<dyn std::io::Write + Send>,
-    pty_io::PtyReader,
+    weft_pty_io::PtyReader,
 ) {
     let pair = portable_pty::native_pty_system()
         .openpty(portable_pty::PtySize::default())
@@ -197,7 +197,7 @@ fn user_terminal(
     }
     rustix::termios::tcsetattr(&file, rustix::termios::OptionalActions::Now, &termios).unwrap();
     let writer = pair.master.take_writer().unwrap();
-    let reader = pty_io::PtyReader::from_file(file).unwrap();
+    let reader = weft_pty_io::PtyReader::from_file(file).unwrap();
     (pair.master, writer, reader)
 }
 

@@ -1,6 +1,6 @@
 //! A composed view: the grid of cells a client's terminal should show, plus cursor and modes.
 
-use screen_model::{Cell, CursorState, MouseEncoding, MouseTracking};
+use weft_screen_model::{Cell, CursorState, MouseEncoding, MouseTracking};
 
 /// Terminal modes mirrored to the client's terminal from the focused pane, so keys and mouse
 /// reports arrive in the form the program asked for.

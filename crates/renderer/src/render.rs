@@ -1,10 +1,10 @@
 //! The diff emitter: previous frame + new frame -> the bytes that turn one into the other.
 
 use crate::frame::{Frame, OuterModes};
-use screen_model::style::push_color;
-use screen_model::{Attrs, Cell, Color, Hyperlink, MouseEncoding, MouseTracking, Pen};
 use std::fmt::Write as _;
 use std::sync::Arc;
+use weft_screen_model::style::push_color;
+use weft_screen_model::{Attrs, Cell, Color, Hyperlink, MouseEncoding, MouseTracking, Pen};
 
 /// The emitting buffer is kept between frames up to this size (every echo and small update
 /// fits); a full repaint's larger buffer is freed with it.

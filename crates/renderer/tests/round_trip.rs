@@ -4,8 +4,8 @@
 #![allow(clippy::unwrap_used)] // Test helpers may panic on failure.
 
 use proptest::prelude::*;
-use renderer::{Frame, Renderer};
-use screen_model::{Cell, Screen};
+use weft_renderer::{Frame, Renderer};
+use weft_screen_model::{Cell, Screen};
 
 /// What a terminal shows of a cell (DECSCA protection is not visible).
 fn visible(cell: &Cell) -> (String, usize, String) {
@@ -99,8 +99,8 @@ fn one_changed_cell_sends_a_few_bytes() {
     let mut changed = g.row(5).to_vec();
     changed[10] = Cell::new(
         'y',
-        &screen_model::Pen::default(),
-        screen_model::CellFlags::empty(),
+        &weft_screen_model::Pen::default(),
+        weft_screen_model::CellFlags::empty(),
     );
     g.put(5, 0, &changed);
     g.cursor = f.cursor;

@@ -7,7 +7,7 @@
 //! and events for the host are queued and bounded. Hostile input costs bounded time and memory.
 //!
 //! ```
-//! let mut screen = screen_model::Screen::new(20, 3);
+//! let mut screen = weft_screen_model::Screen::new(20, 3);
 //! screen.feed(b"hello\r\n\x1b[1mworld");
 //! assert_eq!(screen.row(1).unwrap().text(), "world");
 //! ```

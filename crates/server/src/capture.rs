@@ -1,8 +1,8 @@
 //! `weft capture` and `weft replay --format json`: a screen as text, with escapes, or as cells.
 
-use screen_model::style::sgr_params;
-use screen_model::{Attrs, Cell, Color, Row, Screen, UnderlineStyle};
 use serde_json::{json, Map, Value};
+use weft_screen_model::style::sgr_params;
+use weft_screen_model::{Attrs, Cell, Color, Row, Screen, UnderlineStyle};
 
 /// How to capture.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

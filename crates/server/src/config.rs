@@ -40,7 +40,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            scrollback_lines: screen_model::screen::DEFAULT_SCROLLBACK_LINES,
+            scrollback_lines: weft_screen_model::screen::DEFAULT_SCROLLBACK_LINES,
             frame_interval: Duration::from_millis(8),
             default_shell: None,
             default_term: "xterm-256color".to_string(),

@@ -18,8 +18,6 @@ use crate::render::{Overlay, RenderControl, RenderTask, FRAME_CAPACITY, RENDER_C
 use crate::session::{ClientControl, SessionCommand, SessionHandle, View, CLIENT_CONTROL_CAPACITY};
 use bytes::Bytes;
 use futures::{SinkExt, StreamExt};
-use protocol::{Attach, ExitNotice, FrameCodec, Hello, Message, Reply, Request, PROTOCOL_VERSION};
-use pty_io::{PtyReader, PtyWriter};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
@@ -28,6 +26,10 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::codec::Framed;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
+use weft_protocol::{
+    Attach, ExitNotice, FrameCodec, Hello, Message, Reply, Request, PROTOCOL_VERSION,
+};
+use weft_pty_io::{PtyReader, PtyWriter};
 
 /// What a connection needs from the server.
 #[derive(Clone, Debug)]
@@ -75,7 +77,7 @@ pub fn is_client_command(line: &str) -> bool {
 pub async fn serve(stream: UnixStream, ctx: ServerContext) {
     // Only the user who owns the server may talk to it.
     match stream.peer_cred() {
-        Ok(cred) if cred.uid() == protocol::paths::my_uid() => {}
+        Ok(cred) if cred.uid() == weft_protocol::paths::my_uid() => {}
         _ => {
             let mut conn = Framed::new(stream, FrameCodec);
             let _ = conn
@@ -290,7 +292,7 @@ fn encode_send_keys(
     }
     let mut out = Vec::new();
     for key in keys {
-        match protocol::keynames::encode_key(key, application_cursor) {
+        match weft_protocol::keynames::encode_key(key, application_cursor) {
             Some(bytes) => out.extend_from_slice(&bytes),
             None if (key.starts_with("C-") || key.starts_with("M-")) && key.len() > 2 => {
                 return Err(format!("send-keys: unknown key name {key:?}"))
@@ -651,7 +653,7 @@ impl ClientLoop {
                         .borrow()
                         .active_pane()
                         .is_some_and(|p| p.shared.application_cursor.load(Ordering::Relaxed));
-                    protocol::keynames::encode_key(&name, app).map_or(bytes, Bytes::from)
+                    weft_protocol::keynames::encode_key(&name, app).map_or(bytes, Bytes::from)
                 } else {
                     bytes
                 };
@@ -1246,7 +1248,7 @@ async fn receive_terminal(conn: &Conn) -> std::io::Result<(PtyReader, PtyWriter)
             "the client sent messages before its terminal",
         ));
     }
-    let fd = protocol::tty_pass::recv_tty(conn.get_ref()).await?;
+    let fd = weft_protocol::tty_pass::recv_tty(conn.get_ref()).await?;
     let file = std::fs::File::from(fd);
     let reader = PtyReader::from_file(file.try_clone()?).map_err(std::io::Error::other)?;
     let writer = PtyWriter::from_file(file).map_err(std::io::Error::other)?;

@@ -6,8 +6,8 @@
 //! still holds senders back.
 
 use bytes::Bytes;
-use pty_io::PtyWriter;
 use std::sync::Mutex;
+use weft_pty_io::PtyWriter;
 
 /// A non-blocking writer shared by senders and one writer task.
 #[derive(Debug)]

@@ -17,14 +17,14 @@
 use crate::deadline::Deadline;
 use crate::direct::DirectWriter;
 use bytes::Bytes;
-use pty_io::{ChildProcess, ExitStatus, Pty, PtyReader, SpawnOptions, READ_CHUNK_BYTES};
-use renderer::OuterModes;
-use screen_model::{Cell, CursorState, Screen};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use tokio::sync::{mpsc, oneshot, Notify};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
+use weft_pty_io::{ChildProcess, ExitStatus, Pty, PtyReader, SpawnOptions, READ_CHUNK_BYTES};
+use weft_renderer::OuterModes;
+use weft_screen_model::{Cell, CursorState, Screen};
 
 /// Chunks (up to 64 KiB each) read ahead of the pane task: enough to keep the reader busy while
 /// the screen parses, small enough that a flood holds at most 256 KiB per pane.
@@ -237,7 +237,7 @@ impl PaneShared {
         }
         let replies = screen.has_replies().then(|| screen.take_replies());
         for event in screen.take_events() {
-            if let screen_model::Event::TitleChanged(title) = event {
+            if let weft_screen_model::Event::TitleChanged(title) = event {
                 if let Ok(mut t) = self.title.lock() {
                     *t = title;
                 }
@@ -287,15 +287,15 @@ impl PaneShared {
             .store(modes.bracketed_paste, Ordering::Relaxed);
         self.mouse_reporting.store(
             match modes.mouse_tracking {
-                screen_model::MouseTracking::Off => 0,
-                screen_model::MouseTracking::Press => 1,
-                screen_model::MouseTracking::Drag => 2,
-                screen_model::MouseTracking::Motion => 3,
+                weft_screen_model::MouseTracking::Off => 0,
+                weft_screen_model::MouseTracking::Press => 1,
+                weft_screen_model::MouseTracking::Drag => 2,
+                weft_screen_model::MouseTracking::Motion => 3,
             },
             Ordering::Relaxed,
         );
         self.mouse_sgr.store(
-            modes.mouse_encoding == screen_model::MouseEncoding::Sgr,
+            modes.mouse_encoding == weft_screen_model::MouseEncoding::Sgr,
             Ordering::Relaxed,
         );
         self.application_cursor
@@ -446,8 +446,8 @@ pub struct PaneSpec {
 pub fn spawn_pane(
     spec: PaneSpec,
     exited: mpsc::Sender<(u64, ExitStatus)>,
-) -> Result<PaneHandle, pty_io::PtyError> {
-    let (pty, child, reader, writer) = pty_io::spawn(&spec.spawn)?;
+) -> Result<PaneHandle, weft_pty_io::PtyError> {
+    let (pty, child, reader, writer) = weft_pty_io::spawn(&spec.spawn)?;
     let (output_tx, output_rx) = mpsc::channel(PTY_OUTPUT_CAPACITY);
     let (input_tx, input_rx) = mpsc::channel(PANE_INPUT_CAPACITY);
     let (command_tx, command_rx) = mpsc::channel(PANE_COMMAND_CAPACITY);
@@ -890,7 +890,7 @@ pub(crate) fn snapshot_of(screen: &Screen, since: u64) -> PaneSnapshot {
 }
 
 /// The modes of a pane that the client's terminal mirrors when the pane has the focus.
-pub(crate) fn outer_modes(m: &screen_model::Modes) -> OuterModes {
+pub(crate) fn outer_modes(m: &weft_screen_model::Modes) -> OuterModes {
     OuterModes {
         application_cursor: m.application_cursor,
         application_keypad: m.application_keypad,

@@ -6,11 +6,11 @@ use crate::ids::IdAllocator;
 use crate::session::{
     spawn_session, PaneTemplate, SessionCommand, SessionHandle, SessionOptions, SessionSpec,
 };
-use protocol::{NewSession, SessionInfo};
-use pty_io::SpawnOptions;
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio_util::sync::CancellationToken;
+use weft_protocol::{NewSession, SessionInfo};
+use weft_pty_io::SpawnOptions;
 
 /// Requests waiting for the registry: one per client command, so a small queue suffices.
 pub const REGISTRY_COMMAND_CAPACITY: usize = 64;

@@ -8,8 +8,6 @@ use crate::deadline::Deadline;
 use crate::pane::PaneHandle;
 use crate::session::View;
 use bytes::Bytes;
-use renderer::{FocusedChange, Frame, FramePacer, Renderer};
-use screen_model::{Attrs, Cell, CellFlags, Color, MouseEncoding, MouseTracking, Pen};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
@@ -17,6 +15,8 @@ use std::time::Duration;
 use tokio::sync::{mpsc, watch, Notify};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
+use weft_renderer::{FocusedChange, Frame, FramePacer, Renderer};
+use weft_screen_model::{Attrs, Cell, CellFlags, Color, MouseEncoding, MouseTracking, Pen};
 
 /// Finished frames waiting for the connection's writer: one, so the renderer never runs ahead
 /// of a slow client; it renders again only when that frame is gone.
@@ -176,7 +176,7 @@ impl FastSlot {
     pub(crate) fn try_draw(
         &self,
         shared: &crate::pane::PaneShared,
-        screen: &screen_model::Screen,
+        screen: &weft_screen_model::Screen,
     ) -> bool {
         let Ok(mut slot) = self.core.try_lock() else {
             return false;
@@ -222,7 +222,7 @@ impl FastSlot {
         shared.metrics.shown(m);
         let writing = crate::metrics::Tick::now();
         let rest = target.tty.write_slice_or_queue(&bytes);
-        if bytes.capacity() <= renderer::KEPT_SCRATCH_BYTES {
+        if bytes.capacity() <= weft_renderer::KEPT_SCRATCH_BYTES {
             core.fast_bytes = bytes;
         }
         match rest {
@@ -617,7 +617,7 @@ fn put_snapshot(
 /// task drawing its own echo while it holds the screen.
 fn put_screen(
     frame: &mut Frame,
-    screen: &screen_model::Screen,
+    screen: &weft_screen_model::Screen,
     since: u64,
     rect: crate::layout::Rect,
 ) {
@@ -774,7 +774,7 @@ fn write_line(frame: &mut Frame, row: usize, text: &str, style: &Pen) {
     let cols = frame.cols();
     let mut cells = Vec::with_capacity(cols);
     for c in text.chars() {
-        let w = screen_model::width::char_width(c);
+        let w = weft_screen_model::width::char_width(c);
         if w == 0 {
             continue;
         }
@@ -902,7 +902,7 @@ mod tests {
         Vec<Vec<Cell>>,
         Option<(usize, usize)>,
         u16,
-        renderer::OuterModes,
+        weft_renderer::OuterModes,
     );
 
     fn contents(frame: &Frame) -> Contents {
@@ -915,7 +915,7 @@ mod tests {
     /// cut at its edges, both for a first frame and for the rows changed since one.
     #[test]
     fn putting_from_the_screen_matches_putting_a_snapshot() {
-        let mut screen = screen_model::Screen::new(12, 5);
+        let mut screen = weft_screen_model::Screen::new(12, 5);
         screen.feed(b"\x1b[?1h\x1b[31mfirst line\r\nsecond \xe5\xad\x97 wide\r\nthird");
         let rect = Rect {
             col: 2,

@@ -8,12 +8,12 @@ use crate::command::{Command, WindowChoice};
 use crate::ids::IdAllocator;
 use crate::layout::{Layout, Preset, Rect as LRect};
 use crate::pane::{spawn_pane, PaneHandle, PaneSpec};
-use protocol::{ExitNotice, PaneInfo, SessionInfo};
-use pty_io::{ExitStatus, SpawnOptions};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot, watch};
+use weft_protocol::{ExitNotice, PaneInfo, SessionInfo};
+use weft_pty_io::{ExitStatus, SpawnOptions};
 
 /// Commands waiting for a session task: attaches, resizes, commands. Clients send a handful.
 pub const SESSION_COMMAND_CAPACITY: usize = 64;

@@ -7,7 +7,7 @@
 //! so a failing test says what it saw. Nothing sleeps for a fixed time.
 //!
 //! ```no_run
-//! use testkit::TestTerminal;
+//! use weft_testkit::TestTerminal;
 //! let mut term = TestTerminal::spawn(["less", "/etc/passwd"]).size(80, 24).start().unwrap();
 //! term.wait_for_text("root").unwrap();
 //! term.send_keys("q").unwrap();
@@ -16,9 +16,9 @@
 
 mod terminal;
 
-pub use protocol::keynames::{encode_keys, KeyError};
-pub use screen_model::Screen;
 pub use terminal::{Exit, TestTerminal, TestTerminalBuilder, WaitError};
+pub use weft_protocol::keynames::{encode_keys, KeyError};
+pub use weft_screen_model::Screen;
 
 /// Asserts that the visible screen's rows start with the given lines (trailing blanks ignored),
 /// printing both screens when they differ.

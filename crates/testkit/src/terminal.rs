@@ -1,13 +1,15 @@
 //! The test terminal itself.
 
-use protocol::keynames::{encode_keys, KeyError};
-use pty_io::{ChildProcess, ExitStatus, Pty, PtyReader, PtyWriter, SpawnOptions, READ_CHUNK_BYTES};
-use screen_model::Screen;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 use tokio::runtime::Runtime;
 use tokio::time::Instant;
+use weft_protocol::keynames::{encode_keys, KeyError};
+use weft_pty_io::{
+    ChildProcess, ExitStatus, Pty, PtyReader, PtyWriter, SpawnOptions, READ_CHUNK_BYTES,
+};
+use weft_screen_model::Screen;
 
 /// Default deadline for a wait.
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -98,7 +100,7 @@ impl TestTerminalBuilder {
             .enable_all()
             .build()
             .map_err(|e| WaitError::Io(e.to_string()))?;
-        let spawned = runtime.block_on(async { pty_io::spawn(&self.options) });
+        let spawned = runtime.block_on(async { weft_pty_io::spawn(&self.options) });
         let (pty, child, reader, writer) = spawned.map_err(|e| WaitError::Io(e.to_string()))?;
         Ok(TestTerminal {
             screen: Screen::new(

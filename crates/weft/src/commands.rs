@@ -2,10 +2,10 @@
 //! sends one request, and prints the answer or runs the attached terminal.
 
 use crate::cli::{Cli, Command};
+use crate::client::{ClientError, Conn, ServerStart};
 use anyhow::Context;
-use client::{ClientError, Conn, ServerStart};
-use protocol::{Attach, NewSession, Reply, Request};
 use std::path::PathBuf;
+use weft_protocol::{Attach, NewSession, Reply, Request};
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -13,7 +13,7 @@ const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     // Window and pane commands are checked here: bad arguments fail without a server.
     if let Some(words) = cli.command.as_ref().and_then(raw_command) {
-        if let Err(message) = server::command::parse(&words) {
+        if let Err(message) = weft_server::command::parse(&words) {
             eprintln!("weft: {message}");
             return Ok(2);
         }
@@ -22,14 +22,14 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         .enable_all()
         .build()
         .context("cannot start the runtime")?;
-    let socket = match protocol::paths::resolve_socket(cli.label.as_deref(), cli.socket.as_deref())
-    {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("weft: {e}");
-            return Ok(1);
-        }
-    };
+    let socket =
+        match weft_protocol::paths::resolve_socket(cli.label.as_deref(), cli.socket.as_deref()) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("weft: {e}");
+                return Ok(1);
+            }
+        };
     let result = runtime.block_on(dispatch(cli, socket));
     // Pending stdin reads must not keep the process alive.
     runtime.shutdown_background();
@@ -76,7 +76,7 @@ fn server_start(cli: &Cli, socket: &std::path::Path) -> std::io::Result<ServerSt
 
 async fn start_or_connect(cli: &Cli, socket: &std::path::Path) -> Result<Conn, ClientError> {
     let start = server_start(cli, socket)?;
-    client::connect_or_start(socket, VERSION, &start).await
+    crate::client::connect_or_start(socket, VERSION, &start).await
 }
 
 fn here() -> Option<String> {
@@ -86,13 +86,13 @@ fn here() -> Option<String> {
 }
 
 fn attach_params(target: Option<String>, read_only: bool) -> Attach {
-    let (cols, rows) = client::current_size();
+    let (cols, rows) = crate::client::current_size();
     Attach {
         target,
         read_only,
         cols,
         rows,
-        pass_tty: client::hand_over_terminal(),
+        pass_tty: crate::client::hand_over_terminal(),
     }
 }
 
@@ -114,16 +114,16 @@ async fn attach_and_run(mut conn: Conn, request: Request) -> Result<u8, ClientEr
         } => attach.pass_tty,
         _ => false,
     };
-    conn.send(protocol::Message::Request(request))
+    conn.send(weft_protocol::Message::Request(request))
         .await
         .map_err(|e| ClientError::Lost(e.to_string()))?;
-    let end = client::run_attached(conn, pass_tty).await?;
+    let end = crate::client::run_attached(conn, pass_tty).await?;
     println!("{}", end.message);
     Ok(end.code)
 }
 
 async fn simple(conn: &mut Conn, request: Request) -> Result<u8, ClientError> {
-    match client::request(conn, request).await? {
+    match crate::client::request(conn, request).await? {
         Reply::Ok | Reply::Attached { .. } => Ok(0),
         Reply::Text { text } => {
             if !text.is_empty() {
@@ -220,14 +220,14 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
             }
         }
         Some(Command::Attach(args)) => {
-            let conn = client::connect(&socket, VERSION).await?;
+            let conn = crate::client::connect(&socket, VERSION).await?;
             let attach = attach_params(args.target.clone(), args.read_only);
             attach_and_run(conn, Request::Attach(attach)).await
         }
         Some(Command::Ls(args)) => {
-            let mut conn = client::connect(&socket, VERSION).await?;
+            let mut conn = crate::client::connect(&socket, VERSION).await?;
             if args.json {
-                match client::request(&mut conn, Request::ListSessions).await? {
+                match crate::client::request(&mut conn, Request::ListSessions).await? {
                     Reply::Sessions { sessions } => {
                         let json = serde_json::to_string(&sessions)
                             .map_err(|e| ClientError::Lost(e.to_string()))?;
@@ -240,7 +240,7 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
             simple(&mut conn, Request::ListSessions).await
         }
         Some(Command::KillSession(t)) => {
-            let mut conn = client::connect(&socket, VERSION).await?;
+            let mut conn = crate::client::connect(&socket, VERSION).await?;
             simple(
                 &mut conn,
                 Request::KillSession {
@@ -250,7 +250,7 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
             .await
         }
         Some(Command::KillServer) => {
-            let mut conn = client::connect(&socket, VERSION).await?;
+            let mut conn = crate::client::connect(&socket, VERSION).await?;
             let code = simple(&mut conn, Request::KillServer).await?;
             // The server keeps this connection open until its process ends.
             use futures::StreamExt;
@@ -258,12 +258,12 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
             Ok(code)
         }
         Some(Command::Detach(t)) => {
-            let mut conn = client::connect(&socket, VERSION).await?;
+            let mut conn = crate::client::connect(&socket, VERSION).await?;
             let target = t.target.clone().or_else(current_session);
             simple(&mut conn, Request::Detach { target }).await
         }
         Some(Command::Refresh(t)) => {
-            let mut conn = client::connect(&socket, VERSION).await?;
+            let mut conn = crate::client::connect(&socket, VERSION).await?;
             let target = t.target.clone().or_else(current_session);
             simple(&mut conn, Request::Refresh { target }).await
         }
@@ -273,7 +273,7 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
             let Some(words) = raw_command(other) else {
                 return Ok(0);
             };
-            let mut conn = client::connect(&socket, VERSION).await?;
+            let mut conn = crate::client::connect(&socket, VERSION).await?;
             let request = Request::Command {
                 args: words,
                 pane: std::env::var("WEFT_PANE").ok(),

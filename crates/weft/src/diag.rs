@@ -1,11 +1,11 @@
 //! `weft diag`: the server's figures as a table (or JSON), once or refreshed like `top`.
 
 use crate::cli::DiagArgs;
-use client::ClientError;
-use protocol::{Reply, Request};
+use crate::client::ClientError;
 use serde_json::Value;
 use std::path::Path;
 use std::time::Duration;
+use weft_protocol::{Reply, Request};
 
 /// How often `--watch` refreshes.
 const WATCH_INTERVAL: Duration = Duration::from_secs(1);
@@ -15,8 +15,8 @@ pub async fn run(socket: &Path, args: &DiagArgs) -> Result<u8, ClientError> {
     let mut ticks = tokio::time::interval(WATCH_INTERVAL); // deadline-ok: --watch refreshes on a period by design
     loop {
         ticks.tick().await;
-        let mut conn = client::connect(socket, env!("CARGO_PKG_VERSION")).await?;
-        let reply = client::request(
+        let mut conn = crate::client::connect(socket, env!("CARGO_PKG_VERSION")).await?;
+        let reply = crate::client::request(
             &mut conn,
             Request::Diag {
                 session: args.target.clone(),

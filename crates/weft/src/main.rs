@@ -1,6 +1,7 @@
 //! The `weft` command.
 
 mod cli;
+mod client;
 mod commands;
 mod diag;
 mod replay;

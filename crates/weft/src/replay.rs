@@ -2,8 +2,8 @@
 
 use crate::cli::{ReplayArgs, ReplayFormat};
 use anyhow::Context;
-use screen_model::Screen;
 use std::io::{Read, Write};
+use weft_screen_model::Screen;
 
 /// Reads the input in pieces of this size, as a pty would deliver it.
 const READ_CHUNK: usize = 64 * 1024;
@@ -41,7 +41,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
             writeln!(out, "{text}")?;
         }
         ReplayFormat::Json => {
-            let value = server::capture::screen_json(&screen, args.scrollback);
+            let value = weft_server::capture::screen_json(&screen, args.scrollback);
             serde_json::to_writer(&mut out, &value)?;
             writeln!(out)?;
         }

@@ -14,8 +14,8 @@ const WORKER_THREADS: usize = 3;
 pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     // Leave the client's session and terminal: the server outlives them.
     let _ = rustix::process::setsid();
-    let socket = protocol::paths::resolve_socket(cli.label.as_deref(), cli.socket.as_deref())?;
-    let config = match server::Config::load(cli.config.as_deref()) {
+    let socket = weft_protocol::paths::resolve_socket(cli.label.as_deref(), cli.socket.as_deref())?;
+    let config = match weft_server::Config::load(cli.config.as_deref()) {
         Ok(loaded) => {
             // The starting client shows these (lines before "ready").
             for warning in &loaded.warnings {
@@ -38,14 +38,14 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     builder.disable_lifo_slot();
     let runtime = builder
         .worker_threads(WORKER_THREADS)
-        .on_thread_start(server::sched::short_slice_for_this_thread)
+        .on_thread_start(weft_server::sched::short_slice_for_this_thread)
         .thread_name("weft-server")
         .enable_all()
         .build()
         .context("cannot start the runtime")?;
     let ready: Box<dyn Write + Send> = Box::new(ReadyPipe);
     runtime
-        .block_on(server::run(server::ServerOptions {
+        .block_on(weft_server::run(weft_server::ServerOptions {
             socket,
             config,
             version: env!("CARGO_PKG_VERSION").to_string(),

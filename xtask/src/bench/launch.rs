@@ -42,14 +42,14 @@ fn cargo_build(packages: &[&str]) -> Result<(), String> {
 
 /// Builds weft in release mode.
 pub fn build_weft() -> Result<(), String> {
-    cargo_build(&["weft"])
+    cargo_build(&["weft-mux"])
 }
 
 /// From a debug build: builds the release binaries (weft too, unless `--weft` was given) and
 /// replaces this process with the release bench. Returns only on failure.
 pub fn relaunch_release(args: &[String], build_weft: bool) -> ExitCode {
     let packages: &[&str] = if build_weft {
-        &["xtask", "weft"]
+        &["xtask", "weft-mux"]
     } else {
         &["xtask"]
     };

@@ -91,7 +91,7 @@ fn save_and_restore_cursor_keeps_position_pen_and_pending_wrap() {
         .cell(1, 0)
         .unwrap()
         .attrs()
-        .contains(screen_model::Attrs::BOLD));
+        .contains(weft_screen_model::Attrs::BOLD));
 }
 
 #[test]

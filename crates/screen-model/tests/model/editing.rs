@@ -27,7 +27,10 @@ fn ed3_clears_only_the_scrollback() {
 #[test]
 fn erase_uses_the_current_background() {
     let s = screen(4, 1, "\x1b[41m\x1b[2K");
-    assert_eq!(s.cell(0, 3).unwrap().bg(), screen_model::Color::Indexed(1));
+    assert_eq!(
+        s.cell(0, 3).unwrap().bg(),
+        weft_screen_model::Color::Indexed(1)
+    );
 }
 
 #[test]

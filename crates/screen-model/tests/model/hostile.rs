@@ -67,7 +67,7 @@ fn c1_bytes_and_garbage_print_nothing_harmful() {
 #[test]
 fn events_queue_is_bounded() {
     let mut s = screen(10, 2, &"\x07".repeat(10_000));
-    assert!(s.take_events().len() <= screen_model::screen::MAX_PENDING_EVENTS);
+    assert!(s.take_events().len() <= weft_screen_model::screen::MAX_PENDING_EVENTS);
     assert!(s.dropped().events > 0);
 }
 

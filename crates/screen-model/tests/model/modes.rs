@@ -1,7 +1,7 @@
 //! Modes: alternate screens, cursor visibility, mouse, paste, sync, reverse wrap, DECRQM.
 
 use crate::support::*;
-use screen_model::{MouseEncoding, MouseTracking};
+use weft_screen_model::{MouseEncoding, MouseTracking};
 
 #[test]
 fn mode_1049_saves_cursor_switches_and_clears_then_restores() {
@@ -90,7 +90,7 @@ fn reverse_wrap_backspaces_onto_the_previous_line() {
 fn soft_reset_restores_modes_but_keeps_the_screen() {
     let s = screen(5, 3, "ab\x1b[4h\x1b[?6h\x1b[?25l\x1b[1m\x1b[!p");
     assert!(!s.modes().insert && !s.modes().origin && s.cursor_state().visible);
-    assert_eq!(*s.pen(), screen_model::Pen::default());
+    assert_eq!(*s.pen(), weft_screen_model::Pen::default());
     assert_screen!(s, ["ab"]);
 }
 

@@ -1,7 +1,7 @@
 //! OSC titles, hyperlinks, clipboard, cwd, prompt marks; DCS strings.
 
 use crate::support::*;
-use screen_model::Event;
+use weft_screen_model::Event;
 
 #[test]
 fn titles_from_osc_0_1_2() {
@@ -67,7 +67,7 @@ fn cwd_and_prompt_marks() {
     let events = s.take_events();
     assert!(events.contains(&Event::CwdChanged("file://host/tmp".into())));
     assert!(events.contains(&Event::Prompt {
-        mark: screen_model::handler::PromptMark::PromptStart,
+        mark: weft_screen_model::handler::PromptMark::PromptStart,
         row: 1
     }));
 }

@@ -2,7 +2,7 @@
 
 use crate::support::check_invariants;
 use proptest::prelude::*;
-use screen_model::Screen;
+use weft_screen_model::Screen;
 
 /// Pieces that exercise the parser and the screen's edge cases.
 fn fragment() -> impl Strategy<Value = Vec<u8>> {

@@ -68,6 +68,6 @@ fn window_size_reports_only() {
 #[test]
 fn reply_queue_is_bounded() {
     let mut s = screen(80, 24, &"\x1b[6n".repeat(100_000));
-    assert!(s.take_replies().len() <= screen_model::screen::MAX_PENDING_REPLY_BYTES);
+    assert!(s.take_replies().len() <= weft_screen_model::screen::MAX_PENDING_REPLY_BYTES);
     assert!(s.dropped().reply_bytes > 0);
 }

@@ -1,7 +1,7 @@
 //! History: what scrolls off the top is kept, compactly, up to the limit.
 
 use crate::support::*;
-use screen_model::Screen;
+use weft_screen_model::Screen;
 
 #[test]
 fn lines_scrolled_off_are_kept_in_order() {
@@ -32,9 +32,11 @@ fn styles_and_wrap_flags_survive_the_trip() {
     assert_eq!(row.text(), "ab中");
     assert_eq!(
         row.cells()[2].fg(),
-        screen_model::Color::Rgb(screen_model::Rgb::new(1, 2, 3))
+        weft_screen_model::Color::Rgb(weft_screen_model::Rgb::new(1, 2, 3))
     );
-    assert!(row.cells()[0].attrs().contains(screen_model::Attrs::BOLD));
+    assert!(row.cells()[0]
+        .attrs()
+        .contains(weft_screen_model::Attrs::BOLD));
 }
 
 #[test]

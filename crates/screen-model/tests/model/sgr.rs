@@ -1,9 +1,9 @@
 //! SGR: attributes, underline styles, 16/256/truecolor in both forms, resets.
 
 use crate::support::*;
-use screen_model::{Attrs, Color, Rgb, UnderlineStyle};
+use weft_screen_model::{Attrs, Color, Rgb, UnderlineStyle};
 
-fn pen_after(seq: &str) -> screen_model::Pen {
+fn pen_after(seq: &str) -> weft_screen_model::Pen {
     screen(5, 1, seq).pen().clone()
 }
 
@@ -24,8 +24,14 @@ fn attributes_set_and_reset() {
     }
     let p = pen_after("\x1b[1;2;3;5;7;8;9;53m\x1b[22;23;25;27;28;29;55m");
     assert_eq!(p.attrs, Attrs::empty());
-    assert_eq!(pen_after("\x1b[1;31m\x1b[0m"), screen_model::Pen::default());
-    assert_eq!(pen_after("\x1b[1;31m\x1b[m"), screen_model::Pen::default());
+    assert_eq!(
+        pen_after("\x1b[1;31m\x1b[0m"),
+        weft_screen_model::Pen::default()
+    );
+    assert_eq!(
+        pen_after("\x1b[1;31m\x1b[m"),
+        weft_screen_model::Pen::default()
+    );
 }
 
 #[test]
@@ -107,7 +113,7 @@ fn underline_colour() {
     );
     assert_eq!(
         pen_after("\x1b[58:5:9m\x1b[59m"),
-        screen_model::Pen::default()
+        weft_screen_model::Pen::default()
     );
 }
 

@@ -1,6 +1,6 @@
 //! Any stream split at any byte offset gives the same screen.
 
-use screen_model::Screen;
+use weft_screen_model::Screen;
 
 const STREAMS: &[&[u8]] = &[
     b"\x1b[1;31mred\x1b[0m plain \x1b[38;2;1;2;3mrgb\x1b[m\r\n",
@@ -12,7 +12,14 @@ const STREAMS: &[&[u8]] = &[
     b"abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghij",
 ];
 
-fn fingerprint(s: &Screen) -> (String, (usize, usize), String, Vec<Vec<screen_model::Cell>>) {
+fn fingerprint(
+    s: &Screen,
+) -> (
+    String,
+    (usize, usize),
+    String,
+    Vec<Vec<weft_screen_model::Cell>>,
+) {
     let c = s.cursor_state();
     (
         s.text_with_scrollback(),

@@ -1,6 +1,6 @@
 //! Helpers that read like the domain: a screen built from bytes, rows compared as text.
 
-use screen_model::Screen;
+use weft_screen_model::Screen;
 
 /// A screen of the given size fed with `input`.
 pub fn screen(cols: usize, rows: usize, input: &str) -> Screen {

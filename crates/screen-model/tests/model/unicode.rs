@@ -83,7 +83,9 @@ fn vs16_widens_the_emoji_before_it() {
 fn joined_characters_are_capped() {
     let marks = "\u{301}".repeat(10_000);
     let s = screen(5, 1, &format!("e{marks}"));
-    assert!(s.cell(0, 0).unwrap().combining().len() <= screen_model::screen::MAX_GRAPHEME_BYTES);
+    assert!(
+        s.cell(0, 0).unwrap().combining().len() <= weft_screen_model::screen::MAX_GRAPHEME_BYTES
+    );
 }
 
 #[test]

@@ -1,7 +1,6 @@
 //! Connecting: the socket, the hello, and starting a server when none answers.
 
 use futures::{SinkExt, StreamExt};
-use protocol::{FrameCodec, Hello, Message, Reply, Request, PROTOCOL_VERSION};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -9,6 +8,7 @@ use std::time::Duration;
 use tokio::io::AsyncBufReadExt;
 use tokio::net::UnixStream;
 use tokio_util::codec::Framed;
+use weft_protocol::{FrameCodec, Hello, Message, Reply, Request, PROTOCOL_VERSION};
 
 /// A framed connection to the server.
 pub type Conn = Framed<UnixStream, FrameCodec>;

@@ -7,6 +7,5 @@ mod connect;
 mod terminal;
 
 pub use attach::current_size;
-pub use attach::{hand_over_terminal, run_attached, AttachEnd};
+pub use attach::{hand_over_terminal, run_attached};
 pub use connect::{connect, connect_or_start, request, ClientError, Conn, ServerStart};
-pub use terminal::terminal_size;

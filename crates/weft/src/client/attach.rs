@@ -1,14 +1,14 @@
 //! The attached loop: keys from the terminal to the server, frames from the server to the
 //! terminal, size changes on `SIGWINCH`, and a clean exit on every path.
 
-use crate::connect::{ClientError, Conn};
-use crate::terminal::{terminal_size, RawMode};
+use crate::client::connect::{ClientError, Conn};
+use crate::client::terminal::{terminal_size, RawMode};
 use bytes::Bytes;
 use futures::{SinkExt, StreamExt};
-use protocol::{Message, Reply};
-use pty_io::{PtyReader, PtyWriter};
 use std::fs::{File, OpenOptions};
 use tokio::signal::unix::{signal, SignalKind};
+use weft_protocol::{Message, Reply};
+use weft_pty_io::{PtyReader, PtyWriter};
 
 /// Largest read from the terminal at once (a paste arrives in pieces of this size).
 const INPUT_CHUNK: usize = 16 * 1024;
@@ -66,7 +66,7 @@ pub async fn run_attached(mut conn: Conn, pass_tty: bool) -> Result<AttachEnd, C
     let raw = RawMode::enter(&tty)?;
     if pass_tty {
         // Raw mode and the setup are in place before the server writes its first frame.
-        protocol::tty_pass::send_tty(conn.get_ref(), &tty)
+        weft_protocol::tty_pass::send_tty(conn.get_ref(), &tty)
             .await
             .map_err(|e| ClientError::Lost(format!("cannot hand over the terminal: {e}")))?;
     }
