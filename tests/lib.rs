@@ -18,7 +18,7 @@ pub fn weft_binary() -> PathBuf {
                 .unwrap_or_default();
             let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
             let status = Command::new(cargo)
-                .args(["build", "--quiet", "-p", "weft", "--bin", "weft"])
+                .args(["build", "--quiet", "-p", "weft-mux", "--bin", "weft"])
                 .current_dir(&root)
                 .status();
             assert!(

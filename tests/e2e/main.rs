@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers may panic on failure.
 
+mod commands;
 mod diag;
 mod panes;
 mod replay;

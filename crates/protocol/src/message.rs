@@ -4,7 +4,7 @@ use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever a message changes shape.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// The first message in each direction.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -71,25 +71,6 @@ pub enum Request {
         /// Terminal size and options.
         attach: Attach,
     },
-    /// Sessions with their windows and panes.
-    ListSessions,
-    /// Ends a session and its programs.
-    KillSession {
-        /// Session name or `$id`.
-        target: String,
-    },
-    /// Ends every session and the server.
-    KillServer,
-    /// Detaches every client of a session (all sessions when absent).
-    Detach {
-        /// Session name or `$id`.
-        target: Option<String>,
-    },
-    /// Repaints every client of a session.
-    Refresh {
-        /// Session name or `$id`.
-        target: Option<String>,
-    },
     /// `weft diag`: the figures as JSON, for one session or all.
     Diag {
         /// Session name.
@@ -97,7 +78,8 @@ pub enum Request {
         /// Start a new measuring window afterwards.
         reset: bool,
     },
-    /// A window or pane command (`split-window -h -t main`, ...), as words.
+    /// A command from the command table (`split-window -h -t main`, `list-sessions`, ...), as
+    /// words.
     Command {
         /// The command and its arguments.
         args: Vec<String>,
@@ -154,11 +136,6 @@ pub enum Reply {
     Text {
         /// What to print.
         text: String,
-    },
-    /// A listing.
-    Sessions {
-        /// The sessions.
-        sessions: Vec<SessionInfo>,
     },
     /// Attached: the client now hands over its terminal ([`crate::tty_pass`]) if it said
     /// so, else terminal bytes follow as [`Message::Output`].

@@ -5,9 +5,21 @@
 //! rest still applies. Only a file that is not TOML at all falls back to the defaults.
 
 use crate::keys::{normalize, KeyTables};
-use crate::session::StatusPosition;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+/// Where the status line goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StatusPosition {
+    /// First row.
+    Top,
+    /// Last row.
+    Bottom,
+}
+
+/// Checks a key binding's command; the command table's parser (the configuration sits below the
+/// commands, so it is handed in).
+pub type CommandCheck<'a> = &'a dyn Fn(&str) -> Result<(), String>;
 
 /// Settings that apply to the whole server.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,8 +111,9 @@ pub struct Loaded {
 }
 
 impl Config {
-    /// Loads `path`; a missing default file is not an error (an explicit one is).
-    pub fn load(path: Option<&Path>) -> Result<Loaded, ConfigError> {
+    /// Loads `path`; a missing default file is not an error (an explicit one is). Bindings'
+    /// commands are checked with `check`.
+    pub fn load(path: Option<&Path>, check: CommandCheck) -> Result<Loaded, ConfigError> {
         let (path, explicit) = match path {
             Some(p) => (p.to_path_buf(), true),
             None => match default_path() {
@@ -123,13 +136,13 @@ impl Config {
             }
             Err(source) => return Err(ConfigError::Read { path, source }),
         };
-        let mut loaded = Self::parse(&text, &path.display().to_string())?;
+        let mut loaded = Self::parse(&text, &path.display().to_string(), check)?;
         loaded.config.path = Some(path);
         Ok(loaded)
     }
 
-    /// Parses configuration text; `name` labels messages.
-    pub fn parse(text: &str, name: &str) -> Result<Loaded, ConfigError> {
+    /// Parses configuration text; `name` labels messages, `check` checks bindings' commands.
+    pub fn parse(text: &str, name: &str, check: CommandCheck) -> Result<Loaded, ConfigError> {
         let at = |offset: usize| {
             let (line, col) = line_col(text, offset);
             format!("{name}:{line}:{col}")
@@ -159,7 +172,7 @@ impl Config {
                     continue;
                 };
                 for (key, command) in bindings {
-                    if let Err(message) = bind(&mut config.keys, table, key, command) {
+                    if let Err(message) = bind(&mut config.keys, table, key, command, check) {
                         warnings.push(format!("{}: {message}", place(&["keys", table], key)));
                     }
                 }
@@ -261,11 +274,17 @@ fn apply_option(config: &mut Config, key: &str, value: &toml::Value) -> Result<(
 }
 
 /// Adds one binding to `table` (`prefix` or `root`); an empty command unbinds.
-fn bind(keys: &mut KeyTables, table: &str, key: &str, command: &toml::Value) -> Result<(), String> {
+fn bind(
+    keys: &mut KeyTables,
+    table: &str,
+    key: &str,
+    command: &toml::Value,
+    check: CommandCheck,
+) -> Result<(), String> {
     let key = normalize(key)?;
     let command = as_string(command)?;
-    if !command.is_empty() && !crate::connection::is_client_command(&command) {
-        crate::command::parse_line(&command)?;
+    if !command.is_empty() {
+        check(&command)?;
     }
     let map = match table {
         "prefix" => &mut keys.prefix_table,
@@ -326,11 +345,20 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 mod tests {
     use super::*;
 
+    /// A stand-in for the command table: only `no-such-command` is unknown.
+    fn check(command: &str) -> Result<(), String> {
+        if command.starts_with("no-such-command") {
+            return Err("unknown command: no-such-command".into());
+        }
+        Ok(())
+    }
+
     #[test]
     fn reads_known_keys() {
         let l = Config::parse(
             "scrollback-lines = 500\nframe-interval-ms = 16\nstatus = \"off\"\nprefix = \"C-a\"\n",
             "c",
+            &check,
         )
         .unwrap();
         assert!(l.warnings.is_empty(), "{:?}", l.warnings);
@@ -343,7 +371,7 @@ mod tests {
     #[test]
     fn bad_entries_are_reported_with_location_and_the_rest_applies() {
         let text = "scrollback-lines = 5\nbogus = 1\nmouse = 3\n[keys.prefix]\n\"|\" = \"split-window -h\"\n\"-\" = \"no-such-command\"\n";
-        let l = Config::parse(text, "conf.toml").unwrap();
+        let l = Config::parse(text, "conf.toml", &check).unwrap();
         assert_eq!(l.config.scrollback_lines, 5);
         assert_eq!(
             l.config.keys.prefix_table.get("|").map(String::as_str),
@@ -363,7 +391,7 @@ mod tests {
 
     #[test]
     fn invalid_toml_is_an_error_with_location() {
-        let err = Config::parse("scrollback-lines = \n", "conf.toml").unwrap_err();
+        let err = Config::parse("scrollback-lines = \n", "conf.toml", &check).unwrap_err();
         assert!(err.to_string().starts_with("conf.toml:1:"), "{err}");
     }
 }

@@ -414,7 +414,10 @@ impl Default for KeyTables {
         for i in 0..10 {
             bind(&i.to_string(), &format!("select-window -t :{i}"));
         }
-        bind(",", "rename-window-prompt");
+        bind(
+            ",",
+            r##"command-prompt -I "#W" -p "(rename-window) " "rename-window -- \"%%\"""##,
+        );
         bind("&", "confirm-before -p \"kill-window? (y/n)\" kill-window");
         bind("d", "detach-client");
         bind("r", "refresh-client");

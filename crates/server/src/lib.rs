@@ -14,9 +14,10 @@
 //! its way, streaming panes hold off (see [`priority`]).
 
 pub mod capture;
-pub mod command;
+pub mod cmd;
 pub mod config;
 mod connection;
+pub mod context;
 mod deadline;
 mod direct;
 pub mod ids;
@@ -24,6 +25,7 @@ pub mod keys;
 pub mod layout;
 pub mod listener;
 pub mod metrics;
+pub mod outcome;
 pub mod pane;
 pub mod priority;
 pub mod registry;

@@ -1,7 +1,8 @@
 //! Binding the socket (replacing a stale one), accepting clients, and shutting down.
 
 use crate::config::Config;
-use crate::connection::{serve, ServerContext};
+use crate::connection::serve;
+use crate::context::ServerContext;
 use crate::ids::IdAllocator;
 use crate::registry::Registry;
 use std::io::Write;
@@ -69,7 +70,6 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
         registry,
         ids,
         metrics,
-        frame_interval: options.config.frame_interval,
         version: options.version.clone(),
         config: config_rx,
     };

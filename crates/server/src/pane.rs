@@ -72,15 +72,6 @@ pub enum PaneCommand {
         /// Where to answer.
         reply: oneshot::Sender<PaneSnapshot>,
     },
-    /// New size for the screen and the pty.
-    Resize {
-        /// Columns.
-        cols: u16,
-        /// Rows.
-        rows: u16,
-    },
-    /// End the program.
-    Kill,
     /// `rows` rows ending `offset` lines above the live screen (history view), and how many
     /// history lines there are.
     History {
@@ -320,6 +311,8 @@ impl PaneShared {
 #[derive(Clone, Debug)]
 pub struct PaneHandle {
     commands: mpsc::Sender<PaneCommand>,
+    /// Cancelled to end the program (and, with remain-on-exit, the dead pane).
+    kill: CancellationToken,
     input: mpsc::Sender<Bytes>,
     pty_in: Arc<DirectWriter>,
     /// Shared state.
@@ -357,9 +350,9 @@ impl PaneHandle {
         self.shared.resize.notify_one();
     }
 
-    /// Ends the pane's program.
-    pub async fn kill(&self) {
-        let _ = self.commands.send(PaneCommand::Kill).await;
+    /// Ends the pane's program. Never waits.
+    pub fn kill(&self) {
+        self.kill.cancel();
     }
 
     /// Sends bytes to the program, waiting while its input is full. False once it is gone.
@@ -454,6 +447,7 @@ pub fn spawn_pane(
     let (exit_tx, exit_rx) = oneshot::channel();
     let (kill_tx, kill_rx) = oneshot::channel();
     let stop = CancellationToken::new();
+    let kill_requested = CancellationToken::new();
     let shared = Arc::new(PaneShared {
         id: spec.id,
         seq: AtomicU64::new(0),
@@ -502,6 +496,7 @@ pub fn spawn_pane(
         shared: shared.clone(),
         input: input_tx.clone(),
         kill: Some(kill_tx),
+        kill_requested: kill_requested.clone(),
         stop,
         remain_on_exit: spec.remain_on_exit,
     };
@@ -511,6 +506,7 @@ pub fn spawn_pane(
     );
     Ok(PaneHandle {
         commands: command_tx,
+        kill: kill_requested,
         input: input_tx,
         pty_in: pty_in.clone(),
         shared,
@@ -675,6 +671,8 @@ struct PaneTask {
     shared: Arc<PaneShared>,
     input: mpsc::Sender<Bytes>,
     kill: Option<oneshot::Sender<()>>,
+    /// Cancelled by [`PaneHandle::kill`].
+    kill_requested: CancellationToken,
     stop: CancellationToken,
     remain_on_exit: bool,
 }
@@ -694,6 +692,10 @@ impl PaneTask {
         let mut hold: Option<tokio::time::Instant> = None;
         let mut hold_timer = Deadline::new();
         let priority = self.shared.priority.clone();
+        // Registered once, like the reader's stop token.
+        let kill_requested = self.kill_requested.clone();
+        let killed = kill_requested.cancelled();
+        tokio::pin!(killed);
         let status = loop {
             let released = priority.released();
             tokio::pin!(released);
@@ -711,6 +713,7 @@ impl PaneTask {
                     Some(command) => self.handle(command),
                     None => self.request_kill(),
                 },
+                _ = &mut killed, if self.kill.is_some() => self.request_kill(),
                 _ = self.shared.resize.notified() => self.apply_wanted_size(),
                 _ = self.shared.replies_ready.notified() => {}
                 permit = input.reserve(), if self.shared.has_replies() => {
@@ -781,8 +784,9 @@ impl PaneTask {
             self.apply(note.as_bytes());
             loop {
                 tokio::select! {
+                    _ = &mut killed => break,
                     command = commands.recv() => match command {
-                        Some(PaneCommand::Kill) | None => break,
+                        None => break,
                         Some(command) => self.handle(command),
                     },
                     _ = self.shared.resize.notified() => self.apply_wanted_size(),
@@ -792,10 +796,18 @@ impl PaneTask {
         let _ = exited.send((self.id, status)).await;
     }
 
+    /// Resizes the screen and the pty to the size the session wants.
     fn apply_wanted_size(&mut self) {
         let packed = self.shared.wanted_size.load(Ordering::Acquire);
-        let (cols, rows) = ((packed >> 16) as u16, packed as u16);
-        self.handle(PaneCommand::Resize { cols, rows });
+        let (cols, rows) = (((packed >> 16) as u16).max(1), (packed as u16).max(1));
+        self.shared
+            .screen()
+            .resize(usize::from(cols), usize::from(rows));
+        let _ = self.pty.resize(cols, rows);
+        self.shared
+            .size
+            .store(u64::from(cols) << 16 | u64::from(rows), Ordering::Relaxed);
+        self.publish();
     }
 
     fn handle(&mut self, command: PaneCommand) {
@@ -804,18 +816,6 @@ impl PaneTask {
                 let snapshot = snapshot_of(&self.shared.screen(), since);
                 let _ = reply.send(snapshot);
             }
-            PaneCommand::Resize { cols, rows } => {
-                let (cols, rows) = (cols.max(1), rows.max(1));
-                self.shared
-                    .screen()
-                    .resize(usize::from(cols), usize::from(rows));
-                let _ = self.pty.resize(cols, rows);
-                self.shared
-                    .size
-                    .store(u64::from(cols) << 16 | u64::from(rows), Ordering::Relaxed);
-                self.publish();
-            }
-            PaneCommand::Kill => self.request_kill(),
             PaneCommand::History {
                 offset,
                 rows,

@@ -3,8 +3,10 @@
 
 use crate::config::Config;
 use crate::ids::IdAllocator;
+use crate::outcome::CommandError;
 use crate::session::{
-    spawn_session, PaneTemplate, SessionCommand, SessionHandle, SessionOptions, SessionSpec,
+    spawn_session, PaneTemplate, SessionCommand, SessionEnded, SessionHandle, SessionOptions,
+    SessionSpec,
 };
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot, watch};
@@ -14,9 +16,6 @@ use weft_pty_io::SpawnOptions;
 
 /// Requests waiting for the registry: one per client command, so a small queue suffices.
 pub const REGISTRY_COMMAND_CAPACITY: usize = 64;
-/// A session's id when it ends, and where to answer once the registry has acted on it.
-pub type SessionEnded = (u64, tokio::sync::oneshot::Sender<()>);
-
 /// Session-ended reports waiting for the registry.
 const SESSION_END_CAPACITY: usize = 16;
 /// Size of a session created without a client or `-x`/`-y`.
@@ -27,10 +26,13 @@ const DEFAULT_SIZE: (u16, u16) = (80, 24);
 enum RegistryCommand {
     New {
         spec: NewSession,
-        reply: oneshot::Sender<Result<SessionHandle, String>>,
+        reply: oneshot::Sender<Result<SessionHandle, CommandError>>,
     },
     Find {
         target: Option<String>,
+        reply: oneshot::Sender<Option<SessionHandle>>,
+    },
+    Current {
         reply: oneshot::Sender<Option<SessionHandle>>,
     },
     List {
@@ -74,15 +76,13 @@ impl Registry {
     }
 
     /// Creates a session.
-    pub async fn new_session(&self, spec: NewSession) -> Result<SessionHandle, String> {
+    pub async fn new_session(&self, spec: NewSession) -> Result<SessionHandle, CommandError> {
         let (reply, answer) = oneshot::channel();
         self.commands
             .send(RegistryCommand::New { spec, reply })
             .await
-            .map_err(|_| "the server is shutting down".to_string())?;
-        answer
-            .await
-            .map_err(|_| "the server is shutting down".to_string())?
+            .map_err(|_| CommandError::ShuttingDown)?;
+        answer.await.map_err(|_| CommandError::ShuttingDown)?
     }
 
     /// A session by name or `$id`, or the most recent one when `target` is `None`.
@@ -111,16 +111,11 @@ impl Registry {
 
     /// The most recently used session, without making it more recent.
     pub async fn find_current(&self) -> Option<SessionHandle> {
-        let all = self.all().await;
         let (reply, answer) = oneshot::channel();
         self.commands
-            .send(RegistryCommand::Find {
-                target: None,
-                reply,
-            })
+            .send(RegistryCommand::Current { reply })
             .await
             .ok()?;
-        let _ = all;
         answer.await.ok()?
     }
 
@@ -222,6 +217,9 @@ impl RegistryTask {
                 }
                 let _ = reply.send(found);
             }
+            RegistryCommand::Current { reply } => {
+                let _ = reply.send(self.sessions.last().cloned());
+            }
             RegistryCommand::List { reply } => {
                 let mut sorted = self.sessions.clone();
                 sorted.sort_by_key(|s| s.id);
@@ -254,20 +252,22 @@ impl RegistryTask {
         self.sessions.iter().find(|s| s.name == target).cloned()
     }
 
-    fn create(&mut self, spec: NewSession) -> Result<SessionHandle, String> {
+    fn create(&mut self, spec: NewSession) -> Result<SessionHandle, CommandError> {
         if self.killing {
-            return Err("the server is shutting down".into());
+            return Err(CommandError::ShuttingDown);
         }
         let id = self.ids.session();
         let name = match spec.name.filter(|n| !n.is_empty()) {
             Some(n) => {
                 if n.contains(':') || n.contains('.') || n.starts_with('$') {
-                    return Err(format!(
+                    return Err(CommandError::failed(format!(
                         "bad session name {n:?}: it may not contain ':' or '.' or start with '$'"
-                    ));
+                    )));
                 }
                 if self.sessions.iter().any(|s| s.name == n) {
-                    return Err(format!("duplicate session: {n}"));
+                    return Err(CommandError::failed(format!(
+                        "duplicate session: {n} (pick another name, or attach to it)"
+                    )));
                 }
                 n
             }

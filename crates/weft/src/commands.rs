@@ -11,11 +11,14 @@ const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Runs a client command; returns the exit status.
 pub fn run(cli: &Cli) -> anyhow::Result<u8> {
-    // Window and pane commands are checked here: bad arguments fail without a server.
-    if let Some(words) = cli.command.as_ref().and_then(raw_command) {
-        if let Err(message) = weft_server::command::parse(&words) {
-            eprintln!("weft: {message}");
-            return Ok(2);
+    // Table commands are checked here: bad arguments fail without a server.
+    if let Some(Command::Table(words)) = &cli.command {
+        if words.iter().skip(1).any(|w| w == "--help") {
+            return Ok(table_help(&words[0]));
+        }
+        if let Err(e) = weft_server::cmd::parse(words) {
+            eprintln!("weft: {e}");
+            return Ok(e.exit_code());
         }
     }
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -131,26 +134,14 @@ async fn simple(conn: &mut Conn, request: Request) -> Result<u8, ClientError> {
             }
             Ok(0)
         }
-        Reply::Sessions { sessions } => {
-            for s in sessions {
-                println!(
-                    "{}: {} windows (created {}) [{}x{}]{}",
-                    s.name,
-                    s.windows,
-                    format_time(s.created),
-                    s.cols,
-                    s.rows,
-                    if s.clients > 0 { " (attached)" } else { "" }
-                );
-            }
-            Ok(0)
-        }
         Reply::Output {
             stdout,
             stderr,
             code,
         } => {
-            println!("{stdout}");
+            if !stdout.is_empty() {
+                println!("{stdout}");
+            }
             if !stderr.is_empty() {
                 eprintln!("{stderr}");
             }
@@ -158,10 +149,6 @@ async fn simple(conn: &mut Conn, request: Request) -> Result<u8, ClientError> {
         }
         Reply::Error { message, code } => Err(ClientError::Refused { message, code }),
     }
-}
-
-fn format_time(secs: u64) -> String {
-    format!("@{secs}")
 }
 
 async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
@@ -224,96 +211,35 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
             let attach = attach_params(args.target.clone(), args.read_only);
             attach_and_run(conn, Request::Attach(attach)).await
         }
-        Some(Command::Ls(args)) => {
+        Some(Command::Diag(args)) => crate::diag::run(&socket, args).await,
+        Some(Command::Replay(_)) | Some(Command::Server) => Ok(0),
+        Some(Command::Table(words)) => {
             let mut conn = crate::client::connect(&socket, VERSION).await?;
-            if args.json {
-                match crate::client::request(&mut conn, Request::ListSessions).await? {
-                    Reply::Sessions { sessions } => {
-                        let json = serde_json::to_string(&sessions)
-                            .map_err(|e| ClientError::Lost(e.to_string()))?;
-                        println!("{json}");
-                        return Ok(0);
-                    }
-                    other => return Err(ClientError::Lost(format!("unexpected {other:?}"))),
-                }
-            }
-            simple(&mut conn, Request::ListSessions).await
-        }
-        Some(Command::KillSession(t)) => {
-            let mut conn = crate::client::connect(&socket, VERSION).await?;
-            simple(
-                &mut conn,
-                Request::KillSession {
-                    target: t.target.clone(),
-                },
-            )
-            .await
-        }
-        Some(Command::KillServer) => {
-            let mut conn = crate::client::connect(&socket, VERSION).await?;
-            let code = simple(&mut conn, Request::KillServer).await?;
-            // The server keeps this connection open until its process ends.
+            let request = Request::Command {
+                args: words.clone(),
+                pane: std::env::var("WEFT_PANE").ok(),
+                session: current_session(),
+            };
+            let code = simple(&mut conn, request).await?;
+            // The server closes the connection once the command is done; `kill-server` keeps
+            // it open until the server process is gone, so this returns only then.
             use futures::StreamExt;
             while let Some(Ok(_)) = conn.next().await {}
             Ok(code)
         }
-        Some(Command::Detach(t)) => {
-            let mut conn = crate::client::connect(&socket, VERSION).await?;
-            let target = t.target.clone().or_else(current_session);
-            simple(&mut conn, Request::Detach { target }).await
-        }
-        Some(Command::Refresh(t)) => {
-            let mut conn = crate::client::connect(&socket, VERSION).await?;
-            let target = t.target.clone().or_else(current_session);
-            simple(&mut conn, Request::Refresh { target }).await
-        }
-        Some(Command::Diag(args)) => crate::diag::run(&socket, args).await,
-        Some(Command::Replay(_)) | Some(Command::Server) => Ok(0),
-        Some(other) => {
-            let Some(words) = raw_command(other) else {
-                return Ok(0);
-            };
-            let mut conn = crate::client::connect(&socket, VERSION).await?;
-            let request = Request::Command {
-                args: words,
-                pane: std::env::var("WEFT_PANE").ok(),
-                session: current_session(),
-            };
-            simple(&mut conn, request).await
-        }
     }
 }
 
-/// The command words for the window and pane subcommands (checked before they are sent).
-pub fn raw_command(command: &Command) -> Option<Vec<String>> {
-    let (name, args) = match command {
-        Command::SplitWindow(a) => ("split-window", a),
-        Command::NewWindow(a) => ("new-window", a),
-        Command::SelectPane(a) => ("select-pane", a),
-        Command::SelectWindow(a) => ("select-window", a),
-        Command::NextWindow(a) => ("next-window", a),
-        Command::PreviousWindow(a) => ("previous-window", a),
-        Command::LastWindow(a) => ("last-window", a),
-        Command::ResizePane(a) => ("resize-pane", a),
-        Command::KillPane(a) => ("kill-pane", a),
-        Command::KillWindow(a) => ("kill-window", a),
-        Command::SelectLayout(a) => ("select-layout", a),
-        Command::NextLayout(a) => ("next-layout", a),
-        Command::RenameWindow(a) => ("rename-window", a),
-        Command::SwapPane(a) => ("swap-pane", a),
-        Command::BreakPane(a) => ("break-pane", a),
-        Command::ListPanes(a) => ("list-panes", a),
-        Command::ListWindows(a) => ("list-windows", a),
-        Command::SetOption(a) => ("set-option", a),
-        Command::ShowOptions(a) => ("show-options", a),
-        Command::ListKeys(a) => ("list-keys", a),
-        Command::SourceFile(a) => ("source-file", a),
-        Command::SendKeys(a) => ("send-keys", a),
-        Command::Capture(a) => ("capture", a),
-        Command::Wait(a) => ("wait", a),
-        _ => return None,
-    };
-    let mut words = vec![name.to_string()];
-    words.extend(args.args.iter().cloned());
-    Some(words)
+/// `weft COMMAND --help`: the table's description of a command.
+fn table_help(name: &str) -> u8 {
+    match weft_server::cmd::lookup(name) {
+        Some(entry) => {
+            print!("{}", weft_server::cmd::help(entry));
+            0
+        }
+        None => {
+            eprintln!("weft: unknown command: {name} (weft list-commands shows them all)");
+            2
+        }
+    }
 }

@@ -1,0 +1,162 @@
+//! Commands about the client that typed them: detach-client, refresh-client, send-prefix,
+//! command-prompt, confirm-before. Each builds a [`ClientRequest`] that the client's loop
+//! carries out; from the command line only detach-client and refresh-client mean something
+//! (they act on a session's clients).
+
+use super::{Action, Entry, Parsed};
+use crate::outcome::TargetKind;
+
+/// What a client-side command asks the client's loop to do.
+#[derive(Debug)]
+pub enum ClientRequest {
+    /// Detach: this client, the others (`-a`), or every client of a session (`-t`).
+    Detach {
+        /// Detach every other client of this client's session.
+        others: bool,
+        /// Detach every client of this session instead.
+        session: Option<String>,
+    },
+    /// Repaint: this client, or every client of a session (`-t`).
+    Refresh {
+        /// Every client of this session instead.
+        session: Option<String>,
+    },
+    /// Send the prefix key to the pane, as if typed.
+    SendPrefix,
+    /// Ask for a line in the status line, then run it (or `template` with `%%` replaced by it).
+    Prompt {
+        /// Shown before the input.
+        label: String,
+        /// The input to start from (`#W` and `#S` stand for the window and session names).
+        initial: String,
+        /// The command to run, `%%` standing for the input; empty: the input is the command.
+        template: String,
+    },
+    /// Ask y/n, then run the command on `y`.
+    Confirm {
+        /// The question.
+        prompt: String,
+        /// What runs on `y`.
+        command: Box<Parsed>,
+    },
+}
+
+/// `detach-client`.
+pub static DETACH_CLIENT: Entry = Entry {
+    name: "detach-client",
+    aliases: &["detach"],
+    usage: "[-a] [-t target-session]",
+    about: "Detach this client, every other client (-a), or every client of a session (-t; from \
+            the command line: the current session inside weft, else every session).",
+    flags: "at:",
+    long: &[],
+    target: Some(TargetKind::Session),
+    build: |args| {
+        args.no_arguments()?;
+        Ok(Action::Client(ClientRequest::Detach {
+            others: args.has('a'),
+            session: args.target(),
+        }))
+    },
+};
+
+/// `refresh-client`.
+pub static REFRESH_CLIENT: Entry = Entry {
+    name: "refresh-client",
+    aliases: &["refresh"],
+    usage: "[-t target-session]",
+    about: "Repaint this client, or every client of a session.",
+    flags: "t:",
+    long: &[],
+    target: Some(TargetKind::Session),
+    build: |args| {
+        args.no_arguments()?;
+        Ok(Action::Client(ClientRequest::Refresh {
+            session: args.target(),
+        }))
+    },
+};
+
+/// `send-prefix`.
+pub static SEND_PREFIX: Entry = Entry {
+    name: "send-prefix",
+    aliases: &[],
+    usage: "",
+    about: "Send the prefix key to the active pane.",
+    flags: "",
+    long: &[],
+    target: None,
+    build: |args| {
+        args.no_arguments()?;
+        Ok(Action::Client(ClientRequest::SendPrefix))
+    },
+};
+
+/// `command-prompt`.
+pub static COMMAND_PROMPT: Entry = Entry {
+    name: "command-prompt",
+    aliases: &[],
+    usage: "[-I initial] [-p prompt] [template]",
+    about: "Read a command in the status line and run it; with a template, the input replaces \
+            %% in it.",
+    flags: "I:p:",
+    long: &[],
+    target: None,
+    build: |args| {
+        Ok(Action::Client(ClientRequest::Prompt {
+            label: args.value('p').unwrap_or(":").to_string(),
+            initial: args.value('I').unwrap_or_default().to_string(),
+            template: args.positional.join(" "),
+        }))
+    },
+};
+
+/// `confirm-before`.
+pub static CONFIRM_BEFORE: Entry = Entry {
+    name: "confirm-before",
+    aliases: &["confirm"],
+    usage: "[-p prompt] command",
+    about: "Ask y/n in the status line, then run the command on y.",
+    flags: "p:",
+    long: &[],
+    target: None,
+    build: |args| {
+        if args.positional.is_empty() {
+            return Err(args.usage("a command is needed"));
+        }
+        let command = super::parse(&args.positional)?;
+        let prompt = args
+            .value('p')
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("{}? (y/n)", args.positional.join(" ")));
+        Ok(Action::Client(ClientRequest::Confirm {
+            prompt,
+            command: Box::new(command),
+        }))
+    },
+};
+
+/// The command line a prompt's input makes: the input itself, or the template with `%%`
+/// replaced by the input (quoted so that it stays one word inside double quotes).
+pub fn fill_template(template: &str, input: &str) -> String {
+    if template.is_empty() {
+        return input.to_string();
+    }
+    let escaped = input.replace('\\', "\\\\").replace('"', "\\\"");
+    template.replace("%%", &escaped)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_template_takes_the_input_as_one_word() {
+        let line = fill_template("rename-window -- \"%%\"", "my \"big\" one");
+        assert_eq!(
+            super::super::tokenize(&line).unwrap(),
+            ["rename-window", "--", "my \"big\" one"]
+        );
+        assert_eq!(fill_template("", "kill-pane"), "kill-pane");
+    }
+}

@@ -1,0 +1,274 @@
+//! Commands that drive a pane from scripts and tests: send-keys, capture-pane, wait.
+
+use super::{Action, Args, Entry, Long};
+use crate::capture::CaptureOptions;
+use crate::deadline::Deadline;
+use crate::outcome::{CommandError, Output, TargetKind};
+use crate::pane::PaneHandle;
+use bytes::Bytes;
+use futures::FutureExt;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// `send-keys`.
+pub static SEND_KEYS: Entry = Entry {
+    name: "send-keys",
+    aliases: &["send"],
+    usage: "[-lH] [-t target-pane] key ...",
+    about: "Type keys into a pane: tmux key names (Enter, C-c, M-x, Up, F1), text with -l, \
+            hex bytes with -H.",
+    flags: "lHt:",
+    long: &[],
+    target: Some(TargetKind::Pane),
+    build: |args| {
+        if args.positional.is_empty() {
+            return Err(args.usage("keys are needed"));
+        }
+        let (keys, literal, hex) = (args.positional.clone(), args.has('l'), args.has('H'));
+        // Checked now, so a bad key name fails before anything is typed.
+        encode_send_keys(&keys, literal, hex, false)?;
+        Ok(pane_action(move |pane| async move {
+            let app = pane.shared.application_cursor.load(Ordering::Relaxed);
+            let bytes = encode_send_keys(&keys, literal, hex, app)?;
+            if !pane.send_input(Bytes::from(bytes)).await {
+                return Err(CommandError::PaneGone);
+            }
+            Ok(Output::none())
+        }))
+    },
+};
+
+/// The bytes `send-keys` sends: key names encoded for the pane's cursor-key mode, literal text
+/// with `-l`, hex bytes with `-H`.
+fn encode_send_keys(
+    keys: &[String],
+    literal: bool,
+    hex: bool,
+    application_cursor: bool,
+) -> Result<Vec<u8>, CommandError> {
+    if literal {
+        return Ok(keys.concat().into_bytes());
+    }
+    if hex {
+        return keys
+            .iter()
+            .map(|h| {
+                u8::from_str_radix(h.trim_start_matches("0x"), 16).map_err(|_| {
+                    CommandError::Invalid(format!(
+                        "send-keys: {h:?} is not a hex byte (write 1b or 0x1b)"
+                    ))
+                })
+            })
+            .collect();
+    }
+    let mut out = Vec::new();
+    for key in keys {
+        match weft_protocol::keynames::encode_key(key, application_cursor) {
+            Some(bytes) => out.extend_from_slice(&bytes),
+            None if (key.starts_with("C-") || key.starts_with("M-")) && key.len() > 2 => {
+                return Err(CommandError::Invalid(format!(
+                    "send-keys: unknown key name {key:?} (use -l to send it as text)"
+                )))
+            }
+            None => out.extend_from_slice(key.as_bytes()),
+        }
+    }
+    Ok(out)
+}
+
+/// `capture-pane`.
+pub static CAPTURE_PANE: Entry = Entry {
+    name: "capture-pane",
+    aliases: &["capture", "capturep"],
+    usage: "[-t target-pane] [--ansi] [--json] [--scrollback N] [--join-wrapped]",
+    about: "Print a pane's screen as text, with its escapes (--ansi) or as cells (--json); \
+            the revision goes to standard error.",
+    flags: "eJpS:t:",
+    long: &[
+        Long::alias("ansi", 'e', false),
+        Long::alias("join-wrapped", 'J', false),
+        Long::alias("scrollback", 'S', true),
+        Long::switch("json"),
+    ],
+    target: Some(TargetKind::Pane),
+    build: |args| {
+        let scrollback = match args.value('S') {
+            // tmux's -S counts lines back as a negative start line.
+            Some(n) => n
+                .trim_start_matches('-')
+                .parse()
+                .map_err(|_| args.usage(format!("--scrollback takes a line count, not {n:?}")))?,
+            None => 0,
+        };
+        let options = CaptureOptions {
+            ansi: args.has('e'),
+            json: args.json(),
+            scrollback,
+            join_wrapped: args.has('J'),
+        };
+        args.no_arguments()?;
+        Ok(pane_action(move |pane| async move {
+            let (screen, revision) = pane.capture(options).await.ok_or(CommandError::PaneGone)?;
+            Ok(Output {
+                stdout: screen,
+                stderr: format!("revision {revision}"),
+                ..Output::default()
+            })
+        }))
+    },
+};
+
+/// What `wait` waits for.
+#[derive(Clone, Debug)]
+enum WaitFor {
+    /// The screen contains this text.
+    Text(String),
+    /// The screen matches this regular expression.
+    Regex(regex::Regex),
+    /// Nothing printed for this long.
+    Idle(Duration),
+    /// The program exited.
+    Exit,
+}
+
+/// `wait`.
+pub static WAIT: Entry = Entry {
+    name: "wait",
+    aliases: &[],
+    usage: "[-t target-pane] (--text TEXT | --regex RE | --idle MS | --exit) [--after REVISION] \
+            [--timeout SECONDS]",
+    about: "Block until a pane shows some text, matches a regular expression, has been quiet for \
+            a while, or its program exited; exit status 1 with the screen on timeout.",
+    flags: "t:",
+    long: &[
+        Long::value("text"),
+        Long::value("regex"),
+        Long::value("idle"),
+        Long::switch("exit"),
+        Long::value("after"),
+        Long::value("timeout"),
+    ],
+    target: Some(TargetKind::Pane),
+    build: |args| {
+        args.no_arguments()?;
+        let until = wait_condition(args)?;
+        let after = match args.long_value("after") {
+            Some(v) => v
+                .parse()
+                .map_err(|_| args.usage(format!("--after takes a revision number, not {v:?}")))?,
+            None => 0,
+        };
+        let timeout = match args.long_value("timeout") {
+            Some(v) => v
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .map(|s| Duration::from_secs_f64(s.min(86_400.0)))
+                .ok_or_else(|| args.usage(format!("--timeout takes seconds, not {v:?}")))?,
+            None => Duration::from_secs(10),
+        };
+        Ok(pane_action(move |pane| async move {
+            let (stdout, code) = wait(&pane, &until, after, timeout).await;
+            let stderr = if code == 0 {
+                String::new()
+            } else {
+                "weft wait: timed out; the screen is above".into()
+            };
+            Ok(Output {
+                stdout,
+                stderr,
+                code,
+                until_exit: false,
+            })
+        }))
+    },
+};
+
+/// The one condition `wait`'s flags ask for.
+fn wait_condition(args: &Args) -> Result<WaitFor, CommandError> {
+    if let Some(text) = args.long_value("text") {
+        return Ok(WaitFor::Text(text.to_string()));
+    }
+    if let Some(re) = args.long_value("regex") {
+        let regex = regex::Regex::new(re)
+            .map_err(|e| args.usage(format!("--regex {re:?} is not a regular expression: {e}")))?;
+        return Ok(WaitFor::Regex(regex));
+    }
+    if let Some(ms) = args.long_value("idle") {
+        let ms: u64 = ms
+            .parse()
+            .map_err(|_| args.usage(format!("--idle takes milliseconds, not {ms:?}")))?;
+        return Ok(WaitFor::Idle(Duration::from_millis(ms)));
+    }
+    if args.has_long("exit") {
+        return Ok(WaitFor::Exit);
+    }
+    Err(args.usage("one of --text --regex --idle --exit is needed"))
+}
+
+/// Waits on a pane's own change notifications (no polling) until `until` holds for a screen
+/// newer than `after`. Returns what to print and the exit status: the revision (or the exit
+/// code for `--exit`) and 0, or the last screen and 1 on timeout.
+async fn wait(pane: &PaneHandle, until: &WaitFor, after: u64, timeout: Duration) -> (String, u8) {
+    let notify = Arc::new(tokio::sync::Notify::new());
+    pane.watch(&notify);
+    let deadline = tokio::time::Instant::now() + timeout;
+    let idle = match until {
+        WaitFor::Idle(d) => Some(*d),
+        _ => None,
+    };
+    let mut idle_at = idle.map(|d| tokio::time::Instant::now() + d);
+    let mut idle_timer = Deadline::new();
+    let mut last_screen = String::new();
+    loop {
+        if let WaitFor::Exit = until {
+            if let Some(code) = pane.exit_code() {
+                return (code.to_string(), 0);
+            }
+        } else if let Some((text, revision)) = pane.capture(CaptureOptions::default()).await {
+            let met = revision > after
+                && match until {
+                    WaitFor::Text(t) => text.contains(t.as_str()),
+                    WaitFor::Regex(r) => r.is_match(&text),
+                    _ => false,
+                };
+            if met {
+                return (revision.to_string(), 0);
+            }
+            last_screen = text;
+        } else if pane.exit_code().is_some() {
+            return (last_screen, 1);
+        }
+        idle_timer.set(idle_at);
+        tokio::select! {
+            _ = notify.notified() => {
+                if let Some(d) = idle {
+                    idle_at = Some(tokio::time::Instant::now() + d);
+                }
+            }
+            _ = idle_timer.wait() => {
+                let revision = pane.shared.seq.load(Ordering::Acquire);
+                if revision > after {
+                    return (revision.to_string(), 0);
+                }
+                idle_at = idle.map(|d| tokio::time::Instant::now() + d);
+            }
+            _ = tokio::time::sleep_until(deadline) => {
+                if let Some((text, _)) = pane.capture(CaptureOptions::default()).await {
+                    last_screen = text;
+                }
+                return (last_screen, 1);
+            }
+        }
+    }
+}
+
+/// A pane action from an async closure, boxed.
+fn pane_action<F, Fut>(f: F) -> Action
+where
+    F: FnOnce(PaneHandle) -> Fut + Send + Sync + 'static,
+    Fut: std::future::Future<Output = Result<Output, CommandError>> + Send + 'static,
+{
+    Action::Pane(Box::new(move |pane| f(pane).boxed()))
+}

@@ -1,0 +1,68 @@
+//! Layout commands: select-layout and next-layout.
+
+use super::{on_session, Action, Entry};
+use crate::layout::Preset;
+use crate::outcome::{Output, TargetKind};
+
+/// `select-layout`.
+pub static SELECT_LAYOUT: Entry = Entry {
+    name: "select-layout",
+    aliases: &["selectl"],
+    usage: "[-t target-window] even-horizontal|even-vertical|main-horizontal|main-vertical|tiled",
+    about: "Arrange a window's panes in a preset layout.",
+    flags: "t:",
+    long: &[],
+    target: Some(TargetKind::Window),
+    build: |args| {
+        let name = args
+            .positional
+            .first()
+            .ok_or_else(|| args.usage("a layout name is needed"))?;
+        let preset = Preset::from_name(name).ok_or_else(|| {
+            args.usage(format!(
+                "unknown layout {name:?} (even-horizontal, even-vertical, main-horizontal, \
+                 main-vertical, tiled)"
+            ))
+        })?;
+        Ok(apply(Some(preset)))
+    },
+};
+
+/// `next-layout`.
+pub static NEXT_LAYOUT: Entry = Entry {
+    name: "next-layout",
+    aliases: &["nextl"],
+    usage: "[-t target-window]",
+    about: "Arrange a window's panes in the next preset layout.",
+    flags: "t:",
+    long: &[],
+    target: Some(TargetKind::Window),
+    build: |args| {
+        args.no_arguments()?;
+        Ok(apply(None))
+    },
+};
+
+/// Applies `preset`, or the window's next one.
+fn apply(preset: Option<Preset>) -> Action {
+    on_session(move |s, scope| {
+        let wpos = s.find_window(scope.target())?;
+        let w = &mut s.windows[wpos];
+        let preset = match preset {
+            Some(p) => {
+                w.preset = Preset::ALL.iter().position(|q| *q == p).unwrap_or(0);
+                p
+            }
+            None => {
+                w.preset = (w.preset + 1) % Preset::ALL.len();
+                Preset::ALL[w.preset]
+            }
+        };
+        w.zoomed = false;
+        let main = w.active;
+        w.layout.apply_preset(preset, main);
+        s.resize_panes_of(wpos);
+        s.generation += 1;
+        Ok(Output::none())
+    })
+}

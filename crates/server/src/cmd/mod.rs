@@ -1,0 +1,272 @@
+//! weft's commands, each defined once: name, aliases, flags, usage, what its target names, and
+//! what it does. The CLI (`weft split-window ...`), the `:` prompt, key bindings and the
+//! configuration file all parse and run commands through this table (tmux's `cmd-*.c` are the
+//! model). Adding a command is a new entry in one of the family modules and a line in
+//! [`ENTRIES`].
+//!
+//! A parsed command is an [`Action`] for where it runs: in the session task that owns the
+//! windows ([`Action::Session`]), on a pane from the connection's task ([`Action::Pane`]), with
+//! the whole server ([`Action::Server`]), or in the client that typed it ([`Action::Client`]).
+//! [`run::execute`] finds the session or pane the target names and runs it there.
+
+mod args;
+mod client;
+mod io;
+mod layout;
+mod options;
+mod pane;
+pub mod run;
+mod server;
+mod window;
+
+pub use args::{tokenize, Args, Long};
+pub use client::{fill_template, ClientRequest};
+
+use crate::context::ServerContext;
+use crate::outcome::{CommandError, Output, TargetKind};
+use crate::pane::PaneHandle;
+use crate::session::SessionAction;
+use futures::future::BoxFuture;
+
+/// A command's definition: everything about it, in one place.
+#[derive(Debug)]
+pub struct Entry {
+    /// Its tmux name, e.g. `split-window`.
+    pub name: &'static str,
+    /// Other names, e.g. `splitw`.
+    pub aliases: &'static [&'static str],
+    /// Flags and arguments as shown in help and errors.
+    pub usage: &'static str,
+    /// One line saying what it does.
+    pub about: &'static str,
+    /// Single-letter flags, getopt style: `"dhvp:t:"` (a `:` follows a flag that takes a value).
+    pub flags: &'static str,
+    /// Long flags.
+    pub long: &'static [Long],
+    /// What `-t` names, if the command takes one.
+    pub target: Option<TargetKind>,
+    /// Reads the flags and arguments into what the command does.
+    pub build: fn(&Args) -> Result<Action, CommandError>,
+}
+
+/// A command's work on a pane, run in the connection's task.
+pub type PaneAction =
+    Box<dyn FnOnce(PaneHandle) -> BoxFuture<'static, Result<Output, CommandError>> + Send + Sync>;
+/// A command's work on the server as a whole.
+pub type ServerAction = Box<
+    dyn FnOnce(ServerContext) -> BoxFuture<'static, Result<Output, CommandError>> + Send + Sync,
+>;
+
+/// What a parsed command does, by where it runs.
+pub enum Action {
+    /// In the task of the session the target names.
+    Session(SessionAction),
+    /// On the pane the target names.
+    Pane(PaneAction),
+    /// With the whole server.
+    Server(ServerAction),
+    /// In the client that typed it (from the command line, only `detach-client` and
+    /// `refresh-client` mean something: they act on the target session's clients).
+    Client(ClientRequest),
+}
+
+impl std::fmt::Debug for Action {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Action::Session(_) => f.write_str("Session(..)"),
+            Action::Pane(_) => f.write_str("Pane(..)"),
+            Action::Server(_) => f.write_str("Server(..)"),
+            Action::Client(request) => write!(f, "Client({request:?})"),
+        }
+    }
+}
+
+/// A command ready to run: its entry, its target, and its work.
+#[derive(Debug)]
+pub struct Parsed {
+    /// Its definition.
+    pub entry: &'static Entry,
+    /// `-t`, as written.
+    pub target: Option<String>,
+    /// What it does.
+    pub action: Action,
+}
+
+/// Every command weft has.
+pub static ENTRIES: &[&Entry] = &[
+    &window::NEW_WINDOW,
+    &window::SELECT_WINDOW,
+    &window::NEXT_WINDOW,
+    &window::PREVIOUS_WINDOW,
+    &window::LAST_WINDOW,
+    &window::KILL_WINDOW,
+    &window::RENAME_WINDOW,
+    &window::LIST_WINDOWS,
+    &pane::SPLIT_WINDOW,
+    &pane::SELECT_PANE,
+    &pane::RESIZE_PANE,
+    &pane::KILL_PANE,
+    &pane::SWAP_PANE,
+    &pane::BREAK_PANE,
+    &pane::LIST_PANES,
+    &layout::SELECT_LAYOUT,
+    &layout::NEXT_LAYOUT,
+    &io::SEND_KEYS,
+    &io::CAPTURE_PANE,
+    &io::WAIT,
+    &options::SET_OPTION,
+    &options::SHOW_OPTIONS,
+    &options::SOURCE_FILE,
+    &options::LIST_KEYS,
+    &client::DETACH_CLIENT,
+    &client::REFRESH_CLIENT,
+    &client::SEND_PREFIX,
+    &client::COMMAND_PROMPT,
+    &client::CONFIRM_BEFORE,
+    &server::LIST_SESSIONS,
+    &server::KILL_SESSION,
+    &server::KILL_SERVER,
+    &server::LIST_COMMANDS,
+];
+
+/// The command with this name or alias.
+pub fn lookup(name: &str) -> Option<&'static Entry> {
+    ENTRIES
+        .iter()
+        .copied()
+        .find(|e| e.name == name || e.aliases.contains(&name))
+}
+
+/// Parses a command from words: its name, then its flags and arguments.
+pub fn parse(words: &[String]) -> Result<Parsed, CommandError> {
+    let (name, rest) = words
+        .split_first()
+        .ok_or_else(|| CommandError::Syntax("empty command".into()))?;
+    let entry = lookup(name).ok_or_else(|| CommandError::UnknownCommand(name.clone()))?;
+    let args = Args::parse(entry, rest)?;
+    let action = (entry.build)(&args)?;
+    Ok(Parsed {
+        entry,
+        target: args.target(),
+        action,
+    })
+}
+
+/// Parses a command line as typed at the prompt, in a binding or in a configuration file.
+pub fn parse_line(line: &str) -> Result<Parsed, CommandError> {
+    parse(&tokenize(line)?)
+}
+
+/// Checks a command line without running it: for key bindings as they are loaded.
+pub fn check(line: &str) -> Result<(), String> {
+    parse_line(line).map(drop).map_err(|e| e.to_string())
+}
+
+/// A command's help: its usage line and what it does.
+pub fn help(entry: &Entry) -> String {
+    let aliases = if entry.aliases.is_empty() {
+        String::new()
+    } else {
+        format!(" (alias: {})", entry.aliases.join(", "))
+    };
+    format!(
+        "{}{aliases}\n\nusage: weft {} {}\n",
+        entry.about, entry.name, entry.usage
+    )
+}
+
+/// One line per command: name, alias and usage, as `list-commands` prints them.
+pub fn list() -> Vec<String> {
+    let mut lines: Vec<String> = ENTRIES
+        .iter()
+        .map(|e| {
+            let alias = e
+                .aliases
+                .first()
+                .map(|a| format!(" ({a})"))
+                .unwrap_or_default();
+            format!("{}{alias} {}", e.name, e.usage)
+        })
+        .collect();
+    lines.sort();
+    lines
+}
+
+/// Reads an on/off value as tmux does (`on`, `off`, `1`, `0`, `yes`, `no`; empty toggles).
+pub fn flag_value(
+    current: bool,
+    value: &str,
+    name: &str,
+    args: &Args,
+) -> Result<bool, CommandError> {
+    match value {
+        "on" | "true" | "1" | "yes" => Ok(true),
+        "off" | "false" | "0" | "no" => Ok(false),
+        "" => Ok(!current),
+        other => Err(args.usage(format!("{name} takes on or off, not {other:?}"))),
+    }
+}
+
+/// A session action from a closure, boxed.
+fn on_session(
+    f: impl FnOnce(
+            &mut crate::session::SessionState,
+            &crate::session::Scope,
+        ) -> Result<Output, CommandError>
+        + Send
+        + Sync
+        + 'static,
+) -> Action {
+    Action::Session(Box::new(f))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_default_binding_is_a_valid_command() {
+        let keys = crate::keys::KeyTables::default();
+        for (key, line) in keys.prefix_table.iter().chain(&keys.root_table) {
+            assert!(check(line).is_ok(), "{key}: {line}: {:?}", check(line));
+        }
+    }
+
+    #[test]
+    fn names_and_aliases_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for entry in ENTRIES {
+            for name in std::iter::once(&entry.name).chain(entry.aliases) {
+                assert!(seen.insert(*name), "{name} is defined twice");
+            }
+        }
+    }
+
+    #[test]
+    fn parses_flags_values_and_the_command_after_dashes() {
+        let parsed = parse_line("splitw -h -p30 -t main -- top -d").unwrap();
+        assert_eq!(parsed.entry.name, "split-window");
+        assert_eq!(parsed.target.as_deref(), Some("main"));
+        assert!(matches!(parsed.action, Action::Session(_)));
+        let parsed = parse_line("capture-pane --scrollback 5 --json -t %3").unwrap();
+        assert_eq!(parsed.target.as_deref(), Some("%3"));
+    }
+
+    #[test]
+    fn errors_are_sentences() {
+        let message = |line: &str| parse_line(line).unwrap_err().to_string();
+        assert_eq!(
+            message("bogus"),
+            "unknown command: bogus (list-commands shows them all)"
+        );
+        assert!(message("select-layout sideways").contains("unknown layout \"sideways\""));
+        assert!(message("split-window -p 150").contains("-p takes a number from 1 to 99"));
+        assert!(message("resize-pane").contains("one of -L -R -U -D -Z is needed"));
+        assert!(message("kill-pane -x").starts_with("kill-pane: unknown flag -x; usage:"));
+        let set = message("set -g mouse off");
+        assert!(
+            set.contains("mouse cannot be changed while weft runs yet") && !set.contains('{'),
+            "{set}"
+        );
+    }
+}

@@ -1,0 +1,121 @@
+//! Running a parsed command where it belongs: the session or pane its target names, the server,
+//! or (handed back) the client that typed it.
+
+use super::{Action, ClientRequest, Parsed};
+use crate::context::ServerContext;
+use crate::outcome::{not_found, CommandError, Output, TargetKind};
+use crate::session::{Scope, SessionHandle};
+
+/// Where a command comes from: the session and pane it was typed in, if any.
+#[derive(Clone, Debug, Default)]
+pub struct Origin {
+    /// `$N` of the session the command was typed in (`$WEFT`, or the client's session).
+    pub session: Option<String>,
+    /// The pane it was typed in (`$WEFT_PANE`, or the client's active pane).
+    pub pane: Option<u64>,
+}
+
+impl Origin {
+    /// From the `$WEFT_PANE` (`%N`) and session (`$N`) a CLI client sends.
+    pub fn from_env(pane: Option<&str>, session: Option<&str>) -> Self {
+        Origin {
+            session: session.map(str::to_string),
+            pane: pane
+                .and_then(|p| p.strip_prefix('%'))
+                .and_then(|n| n.parse().ok()),
+        }
+    }
+}
+
+/// What running a command came to.
+#[derive(Debug)]
+pub enum Ran {
+    /// It ran: this is what it printed.
+    Output(Output),
+    /// It concerns the client: the client's loop carries it out.
+    Client(ClientRequest),
+}
+
+/// Runs `parsed` where its target says.
+pub async fn execute(
+    ctx: &ServerContext,
+    parsed: Parsed,
+    origin: &Origin,
+) -> Result<Ran, CommandError> {
+    let from = if parsed.target.is_none() {
+        origin.pane
+    } else {
+        None
+    };
+    match parsed.action {
+        Action::Server(action) => action(ctx.clone()).await.map(Ran::Output),
+        Action::Client(request) => Ok(Ran::Client(request)),
+        Action::Session(action) => {
+            let (session, target) = resolve_target(ctx, parsed.target, origin).await?;
+            session
+                .run(action, Scope { target, from })
+                .await
+                .map(Ran::Output)
+        }
+        Action::Pane(action) => {
+            let (session, target) = resolve_target(ctx, parsed.target, origin).await?;
+            let pane = session.resolve_pane(Scope { target, from }).await?;
+            action(pane).await.map(Ran::Output)
+        }
+    }
+}
+
+/// The session a target names, and the window or pane part left for it to find: `%N` (the
+/// session holding that pane), `session:rest`, a session name, or a window or pane of the
+/// session the command comes from. Without a target, the session the command comes from, or the
+/// most recent one.
+pub async fn resolve_target(
+    ctx: &ServerContext,
+    target: Option<String>,
+    origin: &Origin,
+) -> Result<(SessionHandle, Option<String>), CommandError> {
+    let Some(t) = target.filter(|t| !t.is_empty()) else {
+        return origin_session(ctx, origin)
+            .await
+            .map(|h| (h, None))
+            .ok_or(CommandError::NoSessions);
+    };
+    if let Some(id) = t.strip_prefix('%').and_then(|n| n.parse::<u64>().ok()) {
+        let h = ctx
+            .registry
+            .find_pane(id)
+            .await
+            .ok_or_else(|| not_found(TargetKind::Pane, t.as_str()))?;
+        return Ok((h, Some(t)));
+    }
+    if let Some((session, rest)) = t.split_once(':') {
+        let h = if session.is_empty() {
+            origin_session(ctx, origin).await
+        } else {
+            ctx.registry.find(Some(session.to_string())).await
+        }
+        .ok_or_else(|| not_found(TargetKind::Session, session))?;
+        return Ok((h, Some(rest.to_string()).filter(|r| !r.is_empty())));
+    }
+    if let Some(h) = ctx.registry.find(Some(t.clone())).await {
+        return Ok((h, None));
+    }
+    let h = origin_session(ctx, origin)
+        .await
+        .ok_or_else(|| not_found(TargetKind::Session, t.as_str()))?;
+    Ok((h, Some(t)))
+}
+
+/// The session a command comes from: the one holding its pane, the one it names, or the most
+/// recent.
+async fn origin_session(ctx: &ServerContext, origin: &Origin) -> Option<SessionHandle> {
+    if let Some(p) = origin.pane {
+        if let Some(h) = ctx.registry.find_pane(p).await {
+            return Some(h);
+        }
+    }
+    match &origin.session {
+        Some(s) => ctx.registry.find(Some(s.clone())).await,
+        None => ctx.registry.find_current().await,
+    }
+}

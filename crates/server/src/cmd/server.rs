@@ -1,0 +1,130 @@
+//! Server-wide commands: list-sessions, kill-session, kill-server, list-commands.
+
+use super::{Action, Entry, Long};
+use crate::outcome::{not_found, CommandError, Output, TargetKind};
+use futures::FutureExt;
+
+/// `list-sessions`.
+pub static LIST_SESSIONS: Entry = Entry {
+    name: "list-sessions",
+    aliases: &["ls"],
+    usage: "[--json]",
+    about: "List the sessions.",
+    flags: "",
+    long: &[Long::switch("json")],
+    target: None,
+    build: |args| {
+        args.no_arguments()?;
+        let json = args.json();
+        Ok(Action::Server(Box::new(move |ctx| {
+            async move {
+                let sessions = ctx.registry.list().await;
+                if json {
+                    let text = serde_json::to_string(&sessions)
+                        .map_err(|e| CommandError::failed(format!("cannot list sessions: {e}")))?;
+                    return Ok(Output::text(text));
+                }
+                let lines: Vec<String> = sessions
+                    .iter()
+                    .map(|s| {
+                        format!(
+                            "{}: {} windows (created {}) [{}x{}]{}",
+                            s.name,
+                            s.windows,
+                            created(s.created),
+                            s.cols,
+                            s.rows,
+                            if s.clients > 0 { " (attached)" } else { "" }
+                        )
+                    })
+                    .collect();
+                Ok(Output::text(lines.join("\n")))
+            }
+            .boxed()
+        })))
+    },
+};
+
+/// A session's creation time as a user reads it (local time, like tmux's `ls`).
+fn created(secs: u64) -> String {
+    let Ok(secs) = i64::try_from(secs) else {
+        return secs.to_string();
+    };
+    match chrono::DateTime::from_timestamp(secs, 0) {
+        Some(utc) => utc
+            .with_timezone(&chrono::Local)
+            .format("%a %b %e %H:%M:%S %Y")
+            .to_string(),
+        None => secs.to_string(),
+    }
+}
+
+/// `kill-session`.
+pub static KILL_SESSION: Entry = Entry {
+    name: "kill-session",
+    aliases: &[],
+    usage: "-t target-session",
+    about: "End a session and its programs.",
+    flags: "t:",
+    long: &[],
+    target: Some(TargetKind::Session),
+    build: |args| {
+        args.no_arguments()?;
+        let target = args
+            .target()
+            .ok_or_else(|| args.usage("-t target-session is needed"))?;
+        Ok(Action::Server(Box::new(move |ctx| {
+            async move {
+                let session = ctx
+                    .registry
+                    .find(Some(target.clone()))
+                    .await
+                    .ok_or_else(|| not_found(TargetKind::Session, target))?;
+                session.send(crate::session::SessionCommand::Kill).await;
+                Ok(Output::none())
+            }
+            .boxed()
+        })))
+    },
+};
+
+/// `kill-server`.
+pub static KILL_SERVER: Entry = Entry {
+    name: "kill-server",
+    aliases: &[],
+    usage: "",
+    about: "End every session and the server; returns once the server is gone.",
+    flags: "",
+    long: &[],
+    target: None,
+    build: |args| {
+        args.no_arguments()?;
+        Ok(Action::Server(Box::new(|ctx| {
+            async move {
+                ctx.registry.kill_server().await;
+                Ok(Output {
+                    until_exit: true,
+                    ..Output::default()
+                })
+            }
+            .boxed()
+        })))
+    },
+};
+
+/// `list-commands`.
+pub static LIST_COMMANDS: Entry = Entry {
+    name: "list-commands",
+    aliases: &["lscm"],
+    usage: "",
+    about: "List every command with its usage.",
+    flags: "",
+    long: &[],
+    target: None,
+    build: |args| {
+        args.no_arguments()?;
+        Ok(Action::Server(Box::new(|_| {
+            async move { Ok(Output::text(super::list().join("\n"))) }.boxed()
+        })))
+    },
+};

@@ -1,0 +1,199 @@
+//! Window commands: new-window, select-window (and next, previous, last), kill-window,
+//! rename-window, list-windows.
+
+use super::{on_session, Action, Args, Entry, Long};
+use crate::outcome::{not_found, CommandError, Output, TargetKind};
+use crate::session::{Scope, SessionState};
+
+/// `new-window`.
+pub static NEW_WINDOW: Entry = Entry {
+    name: "new-window",
+    aliases: &["neww"],
+    usage: "[-d] [-n window-name] [-t target-window] [-- command [argument ...]]",
+    about: "Create a window (at the target's index when it names a free one).",
+    flags: "dn:t:",
+    long: &[],
+    target: Some(TargetKind::Window),
+    build: |args| {
+        let name = args.value('n').map(str::to_string);
+        let detached = args.has('d');
+        let command = args.positional.clone();
+        Ok(on_session(move |s, scope| {
+            let index = match scope.target() {
+                None => None,
+                Some(t) => Some(free_index(s, t)?),
+            };
+            s.new_window_at(index, name, command, None, detached)?;
+            Ok(Output::none())
+        }))
+    },
+};
+
+/// The free window index a `new-window` target names (`:N` or `N`).
+fn free_index(s: &SessionState, target: &str) -> Result<u32, CommandError> {
+    let t = target.strip_prefix(':').unwrap_or(target);
+    let index: u32 = t
+        .parse()
+        .map_err(|_| not_found(TargetKind::Window, target))?;
+    if s.windows.iter().any(|w| w.index == index) {
+        return Err(CommandError::failed(format!(
+            "window index {index} is in use: pick a free index or leave -t out"
+        )));
+    }
+    Ok(index)
+}
+
+/// `select-window`.
+pub static SELECT_WINDOW: Entry = Entry {
+    name: "select-window",
+    aliases: &["selectw"],
+    usage: "[-lnp] [-t target-window]",
+    about: "Show a window: the target, or the next (-n), previous (-p) or last (-l) one.",
+    flags: "lnpt:",
+    long: &[],
+    target: Some(TargetKind::Window),
+    build: |args| {
+        args.no_arguments()?;
+        Ok(if args.has('n') {
+            step(Step::Next)
+        } else if args.has('p') {
+            step(Step::Previous)
+        } else if args.has('l') {
+            step(Step::Last)
+        } else {
+            on_session(|s, scope| {
+                let pos = s.find_window(scope.target())?;
+                s.select_window_at(pos);
+                Ok(Output::none())
+            })
+        })
+    },
+};
+
+/// `next-window`.
+pub static NEXT_WINDOW: Entry = Entry {
+    name: "next-window",
+    aliases: &["next"],
+    usage: "[-t target-session]",
+    about: "Show the next window.",
+    flags: "t:",
+    long: &[],
+    target: Some(TargetKind::Session),
+    build: |args| step_command(args, Step::Next),
+};
+
+/// `previous-window`.
+pub static PREVIOUS_WINDOW: Entry = Entry {
+    name: "previous-window",
+    aliases: &["prev"],
+    usage: "[-t target-session]",
+    about: "Show the previous window.",
+    flags: "t:",
+    long: &[],
+    target: Some(TargetKind::Session),
+    build: |args| step_command(args, Step::Previous),
+};
+
+/// `last-window`.
+pub static LAST_WINDOW: Entry = Entry {
+    name: "last-window",
+    aliases: &["last"],
+    usage: "[-t target-session]",
+    about: "Show the window that was current before this one.",
+    flags: "t:",
+    long: &[],
+    target: Some(TargetKind::Session),
+    build: |args| step_command(args, Step::Last),
+};
+
+fn step_command(args: &Args, which: Step) -> Result<Action, CommandError> {
+    args.no_arguments()?;
+    Ok(step(which))
+}
+
+/// Which way a window step goes.
+#[derive(Clone, Copy)]
+enum Step {
+    Next,
+    Previous,
+    Last,
+}
+
+fn step(which: Step) -> Action {
+    on_session(move |s, _| {
+        let n = s.windows.len();
+        let pos = match which {
+            Step::Next => (s.current + 1) % n,
+            Step::Previous => (s.current + n - 1) % n,
+            Step::Last => s
+                .last_window
+                .and_then(|id| s.windows.iter().position(|w| w.id == id))
+                .ok_or_else(|| CommandError::failed("no last window"))?,
+        };
+        s.select_window_at(pos);
+        Ok(Output::none())
+    })
+}
+
+/// `kill-window`.
+pub static KILL_WINDOW: Entry = Entry {
+    name: "kill-window",
+    aliases: &["killw"],
+    usage: "[-t target-window]",
+    about: "End a window and the programs in its panes.",
+    flags: "t:",
+    long: &[],
+    target: Some(TargetKind::Window),
+    build: |args| {
+        args.no_arguments()?;
+        Ok(on_session(|s, scope| {
+            let wpos = s.find_window(scope.target())?;
+            for id in s.windows[wpos].layout.panes() {
+                if let Some(p) = s.panes.get(&id) {
+                    p.kill();
+                }
+            }
+            Ok(Output::none())
+        }))
+    },
+};
+
+/// `rename-window`.
+pub static RENAME_WINDOW: Entry = Entry {
+    name: "rename-window",
+    aliases: &["renamew"],
+    usage: "[-t target-window] new-name",
+    about: "Rename a window.",
+    flags: "t:",
+    long: &[],
+    target: Some(TargetKind::Window),
+    build: |args| {
+        let name = args.positional.join(" ");
+        if name.is_empty() {
+            return Err(args.usage("a new name is needed"));
+        }
+        Ok(on_session(move |s, scope| {
+            let wpos = s.find_window(scope.target())?;
+            s.windows[wpos].name = name;
+            Ok(Output::none())
+        }))
+    },
+};
+
+/// `list-windows`.
+pub static LIST_WINDOWS: Entry = Entry {
+    name: "list-windows",
+    aliases: &["lsw"],
+    usage: "[--json] [-t target-session]",
+    about: "List a session's windows, with their ids.",
+    flags: "at:",
+    long: &[Long::switch("json")],
+    target: Some(TargetKind::Session),
+    build: |args| {
+        args.no_arguments()?;
+        let json = args.json();
+        Ok(on_session(move |s: &mut SessionState, _: &Scope| {
+            Ok(Output::text(s.list_windows(json)))
+        }))
+    },
+};

@@ -1,0 +1,273 @@
+//! An attached client's I/O: keys from its terminal (or the socket) to the client's loop, frames
+//! and exit notices back.
+//!
+//! ```text
+//!  terminal / socket reader --keys--> ClientLoop (bindings, prompt, pane input: bounded,
+//!                                     waits while the program is not reading)
+//!                         --resize--> session, renderer
+//!  renderer --[FRAME_CAPACITY]--> writer --> terminal / socket
+//!  session --[CLIENT_CONTROL_CAPACITY]--> writer (exit notices)
+//! ```
+
+use super::ui::{After, ClientLoop, Ui};
+use super::{reply, Conn};
+use crate::context::ServerContext;
+use crate::keys::KeyDecoder;
+use crate::render::{RenderControl, RenderTask, FRAME_CAPACITY, RENDER_CONTROL_CAPACITY};
+use crate::session::{ClientControl, SessionCommand, SessionHandle, CLIENT_CONTROL_CAPACITY};
+use bytes::Bytes;
+use futures::{SinkExt, StreamExt};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
+use weft_protocol::{Attach, ExitNotice, Message, Reply};
+use weft_pty_io::{PtyReader, PtyWriter};
+
+/// The terminal loop of an attached client.
+pub(super) async fn attached(
+    mut conn: Conn,
+    ctx: ServerContext,
+    session: SessionHandle,
+    attach: Attach,
+) {
+    let client = ctx.ids.client();
+    let (control_tx, mut control_rx) = mpsc::channel(CLIENT_CONTROL_CAPACITY);
+    let (reply_tx, reply_rx) = tokio::sync::oneshot::channel();
+    let (cols, rows) = (attach.cols.max(1), attach.rows.max(1));
+    let own_control = control_tx.clone();
+    let sent = session
+        .send(SessionCommand::Attach {
+            client,
+            cols,
+            rows,
+            control: control_tx,
+            reply: reply_tx,
+        })
+        .await;
+    let Some(info) = (if sent { reply_rx.await.ok() } else { None }) else {
+        reply(
+            &mut conn,
+            Reply::Error {
+                message: "the session ended".into(),
+                code: 1,
+            },
+        )
+        .await;
+        return;
+    };
+    reply(
+        &mut conn,
+        Reply::Attached {
+            session: info.name.clone(),
+        },
+    )
+    .await;
+
+    // The client's terminal itself, when it handed it over: keys are read from it and frames
+    // written to it here, with no hop through the client process.
+    let terminal = if attach.pass_tty {
+        match receive_terminal(&conn).await {
+            Ok(terminal) => Some(terminal),
+            Err(e) => {
+                tracing::warn!(client, "no terminal from the client: {e}");
+                session.send(SessionCommand::ClientGone { client }).await;
+                return;
+            }
+        }
+    } else {
+        None
+    };
+    // The reader half travels with a sender whose drop tells the writer the server no longer
+    // reads the terminal: only then may the client hear that the attachment ended (else a key
+    // typed at the shell just after could still be read here).
+    let (reader_released_tx, reader_released) = tokio::sync::oneshot::channel::<()>();
+    let (mut tty_in, tty_out, reader_released) = match terminal {
+        Some((reader, writer)) => (
+            Some((reader, reader_released_tx)),
+            Some(Arc::new(crate::direct::DirectWriter::new(writer))),
+            Some(reader_released),
+        ),
+        None => (None, None, None),
+    };
+    let stop = CancellationToken::new();
+    let client_metrics = Arc::new(crate::metrics::ClientMetrics::default());
+    ctx.metrics.add_client(client, &info.name, &client_metrics);
+    let (frames_tx, mut frames_rx) = mpsc::channel(FRAME_CAPACITY);
+    let (render_tx, render_rx) = mpsc::channel(RENDER_CONTROL_CAPACITY);
+    let renderer = RenderTask {
+        cols,
+        rows,
+        view: info.view.clone(),
+        config: ctx.config.clone(),
+        frames: frames_tx,
+        control: render_rx,
+        stop: stop.clone(),
+        interval: ctx.config.borrow().frame_interval,
+        metrics: client_metrics.clone(),
+        direct: tty_out.clone(),
+    };
+    let render_task = tokio::spawn(
+        renderer
+            .run()
+            .instrument(tracing::info_span!("render", client)),
+    );
+
+    let (mut sink, mut stream) = conn.split();
+    // Writer: frames and exit notices to the socket.
+    let writer_stop = stop.clone();
+    let writer_metrics = client_metrics.clone();
+    let writer = tokio::spawn(async move {
+        // Frames end when the renderer stops (the session may be ending); the exit notice
+        // that explains why still comes on the control channel, after the last frame, so the
+        // client restores its terminal only once nothing more is written to it.
+        let mut tty_out = tty_out;
+        let mut render_task = Some(render_task);
+        let mut reader_released = reader_released;
+        let mut frames_open = true;
+        writer_metrics.write.idle_starts();
+        loop {
+            tokio::select! {
+                frame = frames_rx.recv(), if frames_open => match frame {
+                    Some(bytes) => {
+                        writer_metrics.write.idle_ends();
+                        let started = crate::metrics::Tick::now();
+                        let len = bytes.len();
+                        // With the terminal handed over, these are what the renderer could
+                        // not write at once.
+                        let written = match tty_out.as_ref() {
+                            Some(tty) => tty.write_queued(&bytes).await.is_ok(),
+                            None => sink.send(Message::Output(bytes)).await.is_ok(),
+                        };
+                        if !written {
+                            break;
+                        }
+                        writer_metrics.write.busy_since(started);
+                        writer_metrics.write.item(len);
+                        tracing::trace!(bytes = len, "client write");
+                    }
+                    None => frames_open = false,
+                },
+                control = control_rx.recv() => {
+                    // Let go of the terminal, both halves, before the client hears it may
+                    // restore it: the renderer (which writes frames to it directly) ends, and
+                    // the key reader lets go.
+                    writer_stop.cancel();
+                    if tty_out.take().is_some() {
+                        if let Some(renderer) = render_task.take() {
+                            let _ = renderer.await;
+                        }
+                    }
+                    if let Some(released) = reader_released.take() {
+                        let _ = released.await;
+                    }
+                    let notice = match control {
+                        Some(ClientControl::Exit(notice)) => notice,
+                        None => ExitNotice { message: "[server exited]".into(), code: 1 },
+                    };
+                    let _ = sink.send(Message::Exit(notice)).await;
+                    break;
+                }
+                _ = writer_stop.cancelled() => break,
+            }
+        }
+        writer_stop.cancel();
+    });
+
+    let mut state = ClientLoop {
+        ctx: ctx.clone(),
+        client,
+        session: session.clone(),
+        view: info.view.clone(),
+        config: ctx.config.clone(),
+        render: render_tx.clone(),
+        read_only: attach.read_only,
+        prefix_armed: false,
+        ui: Ui::Normal,
+        drag: None,
+        message_shown: false,
+        scroll: None,
+    };
+    let mut decoder = KeyDecoder::default();
+    let mut key_buf = vec![0u8; TTY_READ_BYTES];
+    // Registered once, not on every keystroke (see `read_pty`).
+    let stopped = stop.cancelled();
+    tokio::pin!(stopped);
+    loop {
+        // In a fixed order: a key goes straight to its read without a random draw or a poll
+        // of the socket first (the path a keystroke's echo waits on, run with cold caches
+        // after each pause in typing). Nothing starves: a terminal's keys run dry between
+        // keystrokes and pastes, and tokio's budget makes a long run of reads yield.
+        let message = tokio::select! {
+            biased;
+            _ = &mut stopped => break,
+            keys = read_terminal(tty_in.as_mut().map(|(r, _)| r), &mut key_buf) => match keys {
+                // The terminal is gone (hung up): as if the client left.
+                Ok(0) | Err(_) => None,
+                Ok(n) => Some(Ok(Message::Input(Bytes::copy_from_slice(&key_buf[..n])))),
+            },
+            m = stream.next() => m,
+        };
+        match message {
+            Some(Ok(Message::Input(bytes))) => {
+                tracing::trace!(bytes = bytes.len(), "keys");
+                if info.latest.load(Ordering::Relaxed) != client {
+                    session.try_send(SessionCommand::ClientActive { client });
+                }
+                for input in decoder.feed(&bytes) {
+                    if let After::Detach = state.handle(input).await {
+                        drop(tty_in.take());
+                        session.send(SessionCommand::ClientGone { client }).await;
+                        let notice = ExitNotice {
+                            message: format!("[detached (from session {})]", info.name),
+                            code: 0,
+                        };
+                        let _ = own_control.send(ClientControl::Exit(notice)).await;
+                        let _ = writer.await;
+                        stop.cancel();
+                        return;
+                    }
+                }
+            }
+            Some(Ok(Message::Resize { cols, rows })) => {
+                session
+                    .send(SessionCommand::ClientResize { client, cols, rows })
+                    .await;
+                let _ = render_tx.send(RenderControl::Resize { cols, rows }).await;
+            }
+            Some(Ok(_)) => {}
+            Some(Err(_)) | None => break,
+        }
+    }
+    drop(tty_in.take());
+    stop.cancel();
+    session.send(SessionCommand::ClientGone { client }).await;
+    let _ = writer.await;
+}
+
+/// Largest read of keys from a handed-over terminal (a paste arrives in pieces of this size).
+const TTY_READ_BYTES: usize = 16 * 1024;
+
+/// Takes the terminal the client hands over after `Attached`, as a reader and a writer.
+async fn receive_terminal(conn: &Conn) -> std::io::Result<(PtyReader, PtyWriter)> {
+    if !conn.read_buffer().is_empty() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "the client sent messages before its terminal",
+        ));
+    }
+    let fd = weft_protocol::tty_pass::recv_tty(conn.get_ref()).await?;
+    let file = std::fs::File::from(fd);
+    let reader = PtyReader::from_file(file.try_clone()?).map_err(std::io::Error::other)?;
+    let writer = PtyWriter::from_file(file).map_err(std::io::Error::other)?;
+    Ok((reader, writer))
+}
+
+/// Keys from the handed-over terminal; never ready without one.
+async fn read_terminal(tty: Option<&mut PtyReader>, buf: &mut [u8]) -> std::io::Result<usize> {
+    match tty {
+        Some(tty) => tty.read_keys(buf).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,189 @@
+//! One client connection: the hello, one request, and for attaching clients the terminal loop.
+//!
+//! - this module: the hello and the one request a connection carries;
+//! - [`attached`]: the attached client's I/O (keys in, frames and notices out, the terminal the
+//!   client hands over);
+//! - [`ui`]: what a client does besides typing into a pane (prefix, bindings, prompts,
+//!   overlays), and [`mouse`]: clicks, drags and the wheel.
+
+mod attached;
+mod mouse;
+mod ui;
+
+use crate::cmd::run::{execute, Origin, Ran};
+use crate::cmd::ClientRequest;
+use crate::context::ServerContext;
+use crate::outcome::{not_found, CommandError, Output, TargetKind};
+use crate::session::{SessionCommand, SessionHandle};
+use futures::{SinkExt, StreamExt};
+use tokio_util::codec::Framed;
+use weft_protocol::{FrameCodec, Hello, Message, Reply, Request, PROTOCOL_VERSION};
+
+type Conn = Framed<tokio::net::UnixStream, FrameCodec>;
+
+/// Serves one connection until it ends.
+pub async fn serve(stream: tokio::net::UnixStream, ctx: ServerContext) {
+    // Only the user who owns the server may talk to it.
+    match stream.peer_cred() {
+        Ok(cred) if cred.uid() == weft_protocol::paths::my_uid() => {}
+        _ => {
+            let mut conn = Framed::new(stream, FrameCodec);
+            let message = "permission denied: this weft server belongs to another user".into();
+            reply(&mut conn, Reply::Error { message, code: 1 }).await;
+            return;
+        }
+    }
+    let mut conn = Framed::new(stream, FrameCodec);
+    if !handshake(&mut conn, &ctx.version).await {
+        return;
+    }
+    let Some(Ok(Message::Request(request))) = conn.next().await else {
+        return;
+    };
+    match request {
+        Request::NewSession { session, attach } => {
+            let detached = session.detached || attach.is_none();
+            match ctx.registry.new_session(session).await {
+                Err(e) => reply(&mut conn, error_reply(&e)).await,
+                Ok(handle) if detached => {
+                    let text = handle.name.clone();
+                    reply(&mut conn, Reply::Text { text }).await
+                }
+                Ok(handle) => {
+                    attached::attached(conn, ctx, handle, attach.unwrap_or_default()).await
+                }
+            }
+        }
+        Request::Attach(attach) => match ctx.registry.find(attach.target.clone()).await {
+            Some(handle) => attached::attached(conn, ctx, handle, attach).await,
+            None => {
+                let error = match &attach.target {
+                    Some(t) => not_found(TargetKind::Session, t.as_str()),
+                    None => CommandError::NoSessions,
+                };
+                reply(&mut conn, error_reply(&error)).await;
+            }
+        },
+        Request::AttachOrCreate { session, attach } => {
+            let found = match ctx.registry.find(None).await {
+                Some(h) => Ok(h),
+                None => ctx.registry.new_session(session).await,
+            };
+            match found {
+                Ok(handle) => attached::attached(conn, ctx, handle, attach).await,
+                Err(e) => reply(&mut conn, error_reply(&e)).await,
+            }
+        }
+        Request::Diag { session, reset } => {
+            let report = ctx.metrics.report(session.as_deref(), reset);
+            let text = serde_json::to_string(&report).unwrap_or_default();
+            reply(&mut conn, Reply::Text { text }).await;
+        }
+        Request::Command {
+            args,
+            pane,
+            session,
+        } => {
+            let origin = Origin::from_env(pane.as_deref(), session.as_deref());
+            match cli_command(&ctx, &args, &origin).await {
+                Ok(output) => {
+                    let until_exit = output.until_exit;
+                    reply(&mut conn, output_reply(output)).await;
+                    if until_exit {
+                        // `weft kill-server` returns once the server is gone: its connection
+                        // closes only when the process exits and the kernel closes it.
+                        std::mem::forget(conn);
+                    }
+                }
+                Err(e) => reply(&mut conn, error_reply(&e)).await,
+            }
+        }
+    }
+}
+
+/// Runs a command from the command line.
+async fn cli_command(
+    ctx: &ServerContext,
+    args: &[String],
+    origin: &Origin,
+) -> Result<Output, CommandError> {
+    let parsed = crate::cmd::parse(args)?;
+    let name = parsed.entry.name;
+    match execute(ctx, parsed, origin).await? {
+        Ran::Output(output) => Ok(output),
+        // From the command line, client commands act on a session's clients.
+        Ran::Client(ClientRequest::Detach { session, .. }) => {
+            for handle in sessions_for(ctx, session, origin).await? {
+                handle.send(SessionCommand::Detach { except: None }).await;
+            }
+            Ok(Output::none())
+        }
+        Ran::Client(ClientRequest::Refresh { session }) => {
+            for handle in sessions_for(ctx, session, origin).await? {
+                handle.send(SessionCommand::Refresh).await;
+            }
+            Ok(Output::none())
+        }
+        Ran::Client(_) => Err(CommandError::ClientOnly(name)),
+    }
+}
+
+/// The sessions a client command from the command line acts on: the one named, else the one
+/// it was typed in, else every session.
+async fn sessions_for(
+    ctx: &ServerContext,
+    target: Option<String>,
+    origin: &Origin,
+) -> Result<Vec<SessionHandle>, CommandError> {
+    match target.or_else(|| origin.session.clone()) {
+        Some(t) => match ctx.registry.find(Some(t.clone())).await {
+            Some(h) => Ok(vec![h]),
+            None => Err(not_found(TargetKind::Session, t)),
+        },
+        None => Ok(ctx.registry.all().await),
+    }
+}
+
+/// The reply for a command's output.
+fn output_reply(output: Output) -> Reply {
+    Reply::Output {
+        stdout: output.stdout,
+        stderr: output.stderr,
+        code: output.code,
+    }
+}
+
+/// The reply for a command's error: its sentence and exit status.
+fn error_reply(error: &CommandError) -> Reply {
+    Reply::Error {
+        message: error.to_string(),
+        code: error.exit_code(),
+    }
+}
+
+async fn reply(conn: &mut Conn, reply: Reply) {
+    let _ = conn.send(Message::Reply(reply)).await;
+}
+
+/// Exchanges hellos; a client of another protocol version gets an error saying what to do.
+async fn handshake(conn: &mut Conn, version: &str) -> bool {
+    let hello = match conn.next().await {
+        Some(Ok(Message::Hello(h))) => h,
+        _ => return false,
+    };
+    if hello.protocol != PROTOCOL_VERSION {
+        let message = format!(
+            "this weft server is version {version} (protocol {PROTOCOL_VERSION}) but the client \
+             is {} (protocol {}); run `weft kill-server` and start weft again to use one version",
+            hello.version, hello.protocol
+        );
+        reply(conn, Reply::Error { message, code: 1 }).await;
+        return false;
+    }
+    conn.send(Message::Hello(Hello {
+        protocol: PROTOCOL_VERSION,
+        version: version.to_string(),
+    }))
+    .await
+    .is_ok()
+}

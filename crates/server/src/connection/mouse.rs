@@ -1,0 +1,193 @@
+//! The mouse: a click focuses a pane, a drag on a border resizes, the wheel scrolls a pane's
+//! history, and programs that asked for mouse reports get them in their own coordinates.
+
+use super::ui::ClientLoop;
+use crate::keys::MouseEvent;
+use crate::layout::Side;
+use crate::render::RenderControl;
+use bytes::Bytes;
+use std::sync::atomic::Ordering;
+
+/// A border being dragged: the pane whose right/bottom edge it is, and the last position.
+pub(super) struct Drag {
+    pane: u64,
+    horizontal: bool,
+    last: u16,
+}
+
+/// Lines one wheel step scrolls the history.
+const WHEEL_LINES: usize = 3;
+
+impl ClientLoop {
+    /// Runs a command the mouse stands for; a failure (the pane just closed) changes nothing.
+    async fn run_words(&mut self, words: &[&str]) {
+        let words: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        if let Ok(command) = crate::cmd::parse(&words) {
+            self.run(command).await;
+        }
+    }
+
+    pub(super) async fn mouse(&mut self, event: MouseEvent) {
+        if !self.config.borrow().mouse {
+            return;
+        }
+        let view = self.view.borrow().clone();
+        if let Some(drag) = &mut self.drag {
+            if event.is_left_drag() {
+                let pos = if drag.horizontal {
+                    event.col
+                } else {
+                    event.row
+                };
+                if pos != drag.last {
+                    let (side, cells) = if pos > drag.last {
+                        (
+                            if drag.horizontal {
+                                Side::Right
+                            } else {
+                                Side::Down
+                            },
+                            pos - drag.last,
+                        )
+                    } else {
+                        (
+                            if drag.horizontal {
+                                Side::Left
+                            } else {
+                                Side::Up
+                            },
+                            drag.last - pos,
+                        )
+                    };
+                    let pane = drag.pane;
+                    drag.last = pos;
+                    let flag = match side {
+                        Side::Left => "-L",
+                        Side::Right => "-R",
+                        Side::Up => "-U",
+                        Side::Down => "-D",
+                    };
+                    self.run_words(&[
+                        "resize-pane",
+                        "-t",
+                        &format!("%{pane}"),
+                        flag,
+                        &cells.to_string(),
+                    ])
+                    .await;
+                }
+                return;
+            }
+            if !event.press || event.is_left_press() {
+                self.drag = None;
+            }
+            if !event.press {
+                return;
+            }
+        }
+        match view.pane_at(event.col, event.row) {
+            Some((pane, rect)) => {
+                if event.is_left_press() && pane.id() != view.active {
+                    self.run_words(&["select-pane", "-t", &format!("%{}", pane.id())])
+                        .await;
+                }
+                // Programs that asked for mouse reports get them, in their own coordinates.
+                let wants = pane.shared.mouse_reporting.load(Ordering::Relaxed);
+                if let Some(up) = event.wheel() {
+                    if wants == 0 && !pane.shared.alternate_screen.load(Ordering::Relaxed) {
+                        // The wheel scrolls the pane's history.
+                        let id = pane.id();
+                        let current = self.scroll.filter(|(p, _)| *p == id).map_or(0, |(_, o)| o);
+                        let offset = if up {
+                            current + WHEEL_LINES
+                        } else {
+                            current.saturating_sub(WHEEL_LINES)
+                        };
+                        let history = pane.history(0, 0).await.map_or(0, |(_, h)| h);
+                        let offset = offset.min(history);
+                        self.set_scroll((offset > 0).then_some((id, offset))).await;
+                        return;
+                    }
+                }
+                if wants != 0 && !self.read_only {
+                    let motion_only = event.code & 32 != 0 && event.code & 3 == 3;
+                    let drag = event.code & 32 != 0;
+                    let allowed = match wants {
+                        1 => !drag,
+                        2 => !motion_only,
+                        _ => true,
+                    };
+                    if allowed {
+                        let (col, row) = (event.col - rect.col, event.row - rect.row);
+                        let sgr = pane.shared.mouse_sgr.load(Ordering::Relaxed);
+                        let bytes = if sgr {
+                            event.encode_sgr(col, row)
+                        } else {
+                            x10_report(&event, col, row)
+                        };
+                        pane.send_input(Bytes::from(bytes)).await;
+                    }
+                }
+            }
+            None if event.is_left_press() => {
+                // On a border: find the pane whose right or bottom edge it is.
+                for (pane, r) in &view.panes {
+                    if event.col == r.col + r.cols
+                        && event.row >= r.row
+                        && event.row < r.row + r.rows
+                    {
+                        self.drag = Some(Drag {
+                            pane: pane.id(),
+                            horizontal: true,
+                            last: event.col,
+                        });
+                        return;
+                    }
+                    if event.row == r.row + r.rows
+                        && event.col >= r.col
+                        && event.col < r.col + r.cols
+                    {
+                        self.drag = Some(Drag {
+                            pane: pane.id(),
+                            horizontal: false,
+                            last: event.row,
+                        });
+                        return;
+                    }
+                }
+            }
+            None => {}
+        }
+    }
+
+    pub(super) async fn set_scroll(&mut self, scroll: Option<(u64, usize)>) {
+        let (pane, offset) = match (scroll, self.scroll) {
+            (Some((p, o)), _) => (p, o),
+            (None, Some((p, _))) => (p, 0),
+            (None, None) => return,
+        };
+        self.scroll = scroll;
+        let _ = self
+            .render
+            .send(RenderControl::Scroll { pane, offset })
+            .await;
+    }
+}
+
+/// A mouse report in the X10 encoding (`CSI M b x y`, each + 32), for programs without 1006.
+fn x10_report(event: &MouseEvent, col: u16, row: u16) -> Vec<u8> {
+    let button = if event.press {
+        event.code
+    } else {
+        3 | (event.code & !3)
+    };
+    let clamp = |v: u16| u8::try_from(v + 33).unwrap_or(255);
+    vec![
+        0x1b,
+        b'[',
+        b'M',
+        u8::try_from(button + 32).unwrap_or(255),
+        clamp(col),
+        clamp(row),
+    ]
+}

@@ -1,0 +1,361 @@
+//! What an attached client does besides typing into a pane: the prefix and key tables, the
+//! command prompt, y/n confirmations, messages and listings drawn over the window.
+
+use super::mouse::Drag;
+use crate::cmd::run::{execute, Origin, Ran};
+use crate::cmd::{ClientRequest, Parsed};
+use crate::config::Config;
+use crate::context::ServerContext;
+use crate::keys::Input;
+use crate::outcome::Output;
+use crate::render::{Overlay, RenderControl};
+use crate::session::{SessionCommand, SessionHandle, View};
+use bytes::Bytes;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use tokio::sync::{mpsc, watch};
+
+/// A line being typed in the status line.
+pub(super) struct Prompt {
+    /// Shown before the input.
+    label: String,
+    /// Typed so far.
+    text: String,
+    /// The command the input completes (`%%` stands for it); empty: the input is the command.
+    template: String,
+}
+
+/// What the client is doing besides typing into a pane.
+pub(super) enum Ui {
+    /// Keys go to bindings and the pane.
+    Normal,
+    /// Keys edit a prompt.
+    Prompt(Prompt),
+    /// The next key answers y/n for this command.
+    Confirm(Box<Parsed>),
+    /// Lines cover the window until the next key.
+    Overlay,
+}
+
+/// The per-client state of the terminal loop.
+pub(super) struct ClientLoop {
+    pub(super) ctx: ServerContext,
+    pub(super) client: u64,
+    pub(super) session: SessionHandle,
+    pub(super) view: watch::Receiver<View>,
+    pub(super) config: watch::Receiver<Arc<Config>>,
+    pub(super) render: mpsc::Sender<RenderControl>,
+    pub(super) read_only: bool,
+    pub(super) prefix_armed: bool,
+    pub(super) ui: Ui,
+    pub(super) drag: Option<Drag>,
+    pub(super) message_shown: bool,
+    /// Pane and lines scrolled into its history with the wheel.
+    pub(super) scroll: Option<(u64, usize)>,
+}
+
+/// What the loop should do after an input.
+pub(super) enum After {
+    Continue,
+    Detach,
+}
+
+impl ClientLoop {
+    async fn overlay(&mut self, overlay: Option<Overlay>) {
+        let _ = self.render.send(RenderControl::Overlay(overlay)).await;
+    }
+
+    /// Shows `text`: one line in the status line until the next key, several over the window.
+    async fn message(&mut self, text: String) {
+        if text.contains('\n') {
+            self.show_lines(&text).await;
+            return;
+        }
+        self.message_shown = true;
+        self.overlay(Some(Overlay::Message(text))).await;
+    }
+
+    /// Lines over the window until the next key.
+    async fn show_lines(&mut self, text: &str) {
+        let lines = text.lines().map(str::to_string).collect();
+        self.overlay(Some(Overlay::Lines(lines))).await;
+        self.ui = Ui::Overlay;
+    }
+
+    async fn forward(&self, bytes: Bytes) {
+        if self.read_only {
+            return;
+        }
+        let panes: Vec<_> = {
+            let view = self.view.borrow();
+            if view.sync_panes {
+                view.panes.iter().map(|(p, _)| p.clone()).collect()
+            } else {
+                view.active_pane().cloned().into_iter().collect()
+            }
+        };
+        for pane in panes {
+            pane.send_input(bytes.clone()).await;
+        }
+    }
+
+    pub(super) async fn handle(&mut self, input: Input) -> After {
+        if self.message_shown && !matches!(input, Input::Mouse(_)) {
+            self.message_shown = false;
+            self.overlay(None).await;
+        }
+        match std::mem::replace(&mut self.ui, Ui::Normal) {
+            Ui::Prompt(prompt) => return self.prompt_key(prompt, key_of(&input)).await,
+            Ui::Confirm(command) => {
+                if let Input::Key { name, .. } = &input {
+                    self.overlay(None).await;
+                    if name == "y" || name == "Y" {
+                        return self.run(*command).await;
+                    }
+                }
+                return After::Continue;
+            }
+            Ui::Overlay => {
+                self.overlay(None).await;
+                return After::Continue;
+            }
+            Ui::Normal => {}
+        }
+        if self.scroll.is_some() && !matches!(input, Input::Mouse(_)) {
+            // Any key leaves the history view (and is not typed).
+            self.set_scroll(None).await;
+            return After::Continue;
+        }
+        match input {
+            Input::Key { name, bytes } => {
+                let config = self.config.borrow().clone();
+                if self.prefix_armed {
+                    self.prefix_armed = false;
+                    if let Some(line) = config.keys.prefix_table.get(&name) {
+                        return self.run_line(line).await;
+                    }
+                    return After::Continue;
+                }
+                if name == config.keys.prefix {
+                    self.prefix_armed = true;
+                    return After::Continue;
+                }
+                if let Some(line) = config.keys.root_table.get(&name) {
+                    return self.run_line(line).await;
+                }
+                // Keys the terminal sent as CSI u reach programs in the legacy form they expect.
+                let bytes = if bytes.starts_with(b"\x1b[") && bytes.ends_with(b"u") {
+                    let app = self
+                        .view
+                        .borrow()
+                        .active_pane()
+                        .is_some_and(|p| p.shared.application_cursor.load(Ordering::Relaxed));
+                    weft_protocol::keynames::encode_key(&name, app).map_or(bytes, Bytes::from)
+                } else {
+                    bytes
+                };
+                self.forward(bytes).await;
+            }
+            Input::Paste(text) => {
+                let bracketed = self
+                    .view
+                    .borrow()
+                    .active_pane()
+                    .is_some_and(|p| p.shared.bracketed_paste.load(Ordering::Relaxed));
+                let mut data = Vec::with_capacity(text.len() + 12);
+                if bracketed {
+                    data.extend_from_slice(b"\x1b[200~");
+                }
+                data.extend_from_slice(&text);
+                if bracketed {
+                    data.extend_from_slice(b"\x1b[201~");
+                }
+                self.forward(Bytes::from(data)).await;
+            }
+            Input::Mouse(event) => self.mouse(event).await,
+        }
+        After::Continue
+    }
+
+    /// Parses and runs a command line typed at the prompt or bound to a key.
+    pub(super) async fn run_line(&mut self, line: &str) -> After {
+        match crate::cmd::parse_line(line) {
+            Ok(command) => self.run(command).await,
+            Err(e) => {
+                self.message(e.to_string()).await;
+                After::Continue
+            }
+        }
+    }
+
+    /// Runs a command as this client: without a target, on its session's active pane.
+    pub(super) async fn run(&mut self, command: Parsed) -> After {
+        let origin = Origin {
+            session: Some(format!("${}", self.session.id)),
+            pane: Some(self.view.borrow().active),
+        };
+        match execute(&self.ctx, command, &origin).await {
+            Ok(Ran::Output(output)) => self.show_output(output).await,
+            Ok(Ran::Client(request)) => return self.client_request(request).await,
+            Err(e) => self.message(e.to_string()).await,
+        }
+        After::Continue
+    }
+
+    /// What a command printed, over the window; its error output as a message.
+    async fn show_output(&mut self, output: Output) {
+        if !output.stdout.is_empty() {
+            self.show_lines(&output.stdout).await;
+        } else if output.code != 0 && !output.stderr.is_empty() {
+            self.message(output.stderr).await;
+        }
+    }
+
+    /// Carries out a client command.
+    async fn client_request(&mut self, request: ClientRequest) -> After {
+        match request {
+            ClientRequest::Detach {
+                others: false,
+                session: None,
+            } => return After::Detach,
+            ClientRequest::Detach { others, session } => {
+                let handle = match session {
+                    Some(t) => self.ctx.registry.find(Some(t.clone())).await,
+                    None => Some(self.session.clone()),
+                };
+                match handle {
+                    Some(h) => {
+                        let except = (others && h.id == self.session.id).then_some(self.client);
+                        h.send(SessionCommand::Detach { except }).await;
+                        if except.is_none() && h.id == self.session.id {
+                            return After::Detach;
+                        }
+                    }
+                    None => {
+                        self.message("detach-client: can't find that session".into())
+                            .await
+                    }
+                }
+            }
+            ClientRequest::Refresh { session: None } => {
+                let _ = self.render.send(RenderControl::Redraw).await;
+            }
+            ClientRequest::Refresh { session: Some(t) } => {
+                match self.ctx.registry.find(Some(t.clone())).await {
+                    Some(h) => {
+                        h.send(SessionCommand::Refresh).await;
+                    }
+                    None => self.message(format!("can't find session: {t}")).await,
+                }
+            }
+            ClientRequest::SendPrefix => {
+                let prefix = self.config.borrow().keys.prefix.clone();
+                if let Ok(bytes) = encode_key_name(&prefix) {
+                    self.forward(Bytes::from(bytes)).await;
+                }
+            }
+            ClientRequest::Prompt {
+                label,
+                initial,
+                template,
+            } => {
+                let text = self.expand(&initial);
+                self.start_prompt(Prompt {
+                    label,
+                    text,
+                    template,
+                })
+                .await;
+            }
+            ClientRequest::Confirm { prompt, command } => {
+                self.overlay(Some(Overlay::Prompt {
+                    label: prompt,
+                    input: String::new(),
+                }))
+                .await;
+                self.ui = Ui::Confirm(command);
+            }
+        }
+        After::Continue
+    }
+
+    /// A prompt's initial text with `#W` (the window's name) and `#S` (the session's) filled in.
+    fn expand(&self, text: &str) -> String {
+        if !text.contains('#') {
+            return text.to_string();
+        }
+        let view = self.view.borrow();
+        let window = view
+            .status
+            .as_ref()
+            .and_then(|s| s.windows.iter().find(|w| w.active).map(|w| w.name.clone()))
+            .unwrap_or_default();
+        text.replace("#W", &window)
+            .replace("#S", &self.session.name)
+    }
+
+    async fn start_prompt(&mut self, prompt: Prompt) {
+        self.overlay(Some(Overlay::Prompt {
+            label: prompt.label.clone(),
+            input: prompt.text.clone(),
+        }))
+        .await;
+        self.ui = Ui::Prompt(prompt);
+    }
+
+    /// A key typed at the prompt.
+    async fn prompt_key(&mut self, mut prompt: Prompt, key: Option<String>) -> After {
+        let Some(name) = key else {
+            self.ui = Ui::Prompt(prompt);
+            return After::Continue;
+        };
+        match name.as_str() {
+            "Enter" => {
+                self.overlay(None).await;
+                if prompt.text.trim().is_empty() {
+                    return After::Continue;
+                }
+                let line = crate::cmd::fill_template(&prompt.template, &prompt.text);
+                return self.run_line(&line).await;
+            }
+            "Escape" | "C-c" | "C-g" => {
+                self.overlay(None).await;
+                return After::Continue;
+            }
+            "BSpace" | "C-h" => {
+                prompt.text.pop();
+            }
+            "C-u" => prompt.text.clear(),
+            "Space" => prompt.text.push(' '),
+            n if n.chars().count() == 1 => prompt.text.push_str(n),
+            _ => {}
+        }
+        self.start_prompt(prompt).await;
+        After::Continue
+    }
+}
+
+/// The key name an input stands for at a prompt (a one-character paste counts as typed).
+fn key_of(input: &Input) -> Option<String> {
+    match input {
+        Input::Key { name, .. } => Some(name.clone()),
+        Input::Paste(text) => {
+            Some(String::from_utf8_lossy(text).into_owned()).filter(|t| t.chars().count() == 1)
+        }
+        Input::Mouse(_) => None,
+    }
+}
+
+/// The bytes a key name stands for (the prefix, for `send-prefix`).
+fn encode_key_name(name: &str) -> Result<Vec<u8>, String> {
+    if let Some(c) = name.strip_prefix("C-").filter(|c| c.len() == 1) {
+        let b = c.as_bytes()[0].to_ascii_lowercase();
+        if b.is_ascii_lowercase() {
+            return Ok(vec![b - b'a' + 1]);
+        }
+    }
+    if name.chars().count() == 1 {
+        return Ok(name.as_bytes().to_vec());
+    }
+    Err(format!("cannot send {name}"))
+}

@@ -1,0 +1,22 @@
+//! What commands and client connections reach the server through.
+
+use crate::config::Config;
+use crate::ids::IdAllocator;
+use crate::registry::Registry;
+use std::sync::Arc;
+use tokio::sync::watch;
+
+/// The server as a connection or a command sees it: cheap to clone.
+#[derive(Clone, Debug)]
+pub struct ServerContext {
+    /// The sessions.
+    pub registry: Registry,
+    /// Id numbers.
+    pub ids: Arc<IdAllocator>,
+    /// weft's version, for hello messages.
+    pub version: String,
+    /// The configuration in force (replaced by `source-file`).
+    pub config: watch::Receiver<Arc<Config>>,
+    /// Figures for `weft diag`.
+    pub metrics: Arc<crate::metrics::MetricsRegistry>,
+}

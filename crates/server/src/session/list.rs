@@ -1,0 +1,124 @@
+//! A session described for `list-panes`, `list-windows` and `ls`.
+
+use super::SessionState;
+use crate::layout::Rect;
+use weft_protocol::{PaneInfo, SessionInfo};
+
+impl SessionState {
+    /// Window `wpos`'s panes, one a line (or JSON), for `list-panes`.
+    pub fn list_panes(&self, wpos: usize, json: bool) -> String {
+        let w = &self.windows[wpos];
+        let rows: Vec<(usize, u64, Rect)> = w
+            .layout
+            .rects()
+            .into_iter()
+            .enumerate()
+            .map(|(i, (id, r))| (i, id, r))
+            .collect();
+        if json {
+            let items: Vec<serde_json::Value> = rows
+                .iter()
+                .map(|(i, id, r)| {
+                    let p = self.panes.get(id);
+                    serde_json::json!({
+                        "id": format!("%{id}"),
+                        "index": i,
+                        "window": format!("@{}", w.id),
+                        "session": format!("${}", self.id),
+                        "cols": r.cols,
+                        "rows": r.rows,
+                        "left": r.col,
+                        "top": r.row,
+                        "active": *id == w.active,
+                        "pid": p.and_then(|p| p.shared.pid),
+                        "title": p.map(|p| p.shared.title()).unwrap_or_default(),
+                    })
+                })
+                .collect();
+            return serde_json::Value::Array(items).to_string();
+        }
+        rows.iter()
+            .map(|(i, id, r)| {
+                format!(
+                    "{i}: [{}x{}] %{id}{}",
+                    r.cols,
+                    r.rows,
+                    if *id == w.active { " (active)" } else { "" }
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The windows, one a line (or JSON), for `list-windows`.
+    pub fn list_windows(&self, json: bool) -> String {
+        if json {
+            let items: Vec<serde_json::Value> = self
+                .windows
+                .iter()
+                .enumerate()
+                .map(|(i, w)| {
+                    serde_json::json!({
+                        "id": format!("@{}", w.id),
+                        "index": w.index,
+                        "name": w.name,
+                        "session": format!("${}", self.id),
+                        "panes": w.layout.panes().len(),
+                        "active": i == self.current,
+                        "zoomed": w.zoomed,
+                        "cols": w.layout.cols(),
+                        "rows": w.layout.rows(),
+                    })
+                })
+                .collect();
+            return serde_json::Value::Array(items).to_string();
+        }
+        self.windows
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                format!(
+                    "{}: {}{} ({} panes) [{}x{}] @{}",
+                    w.index,
+                    w.name,
+                    if i == self.current { "*" } else { "" },
+                    w.layout.panes().len(),
+                    w.layout.cols(),
+                    w.layout.rows(),
+                    w.id
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The session as `ls` shows it.
+    pub fn info(&self) -> SessionInfo {
+        let window = self.windows.get(self.current);
+        SessionInfo {
+            id: format!("${}", self.id),
+            name: self.name.clone(),
+            clients: self.clients.len(),
+            cols: self.cols,
+            rows: self.rows,
+            created: self.created,
+            windows: self.windows.len(),
+            panes: window
+                .map(|w| w.layout.panes())
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(|id| self.panes.get(&id))
+                .map(|p| {
+                    let (cols, rows) = p.shared.size();
+                    PaneInfo {
+                        id: format!("%{}", p.id()),
+                        cols,
+                        rows,
+                        pid: p.shared.pid,
+                        title: p.shared.title(),
+                    }
+                })
+                .collect(),
+        }
+    }
+}

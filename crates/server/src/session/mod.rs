@@ -1,0 +1,300 @@
+//! A session: windows of panes in layouts, the clients attached to it, and its size.
+//!
+//! One task owns a session's state ([`SessionState`]): every window's layout, which pane has
+//! focus, the clients and their sizes. Pane tasks own the screens. Clients draw from a [`View`]
+//! the session publishes on a watch channel. Commands reach the state as [`SessionAction`]s,
+//! run inside the task. Size policy, as tmux's `latest`: the session takes the size of the
+//! client that most recently typed or resized.
+
+mod list;
+mod state;
+mod targets;
+mod task;
+mod view;
+
+pub use state::{SessionState, Window};
+pub use view::{StatusLine, View, WindowTab};
+
+use crate::config::StatusPosition;
+use crate::ids::IdAllocator;
+use crate::outcome::{CommandError, Output};
+use crate::pane::PaneHandle;
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+use tokio::sync::{mpsc, oneshot, watch};
+use weft_protocol::{ExitNotice, SessionInfo};
+use weft_pty_io::SpawnOptions;
+
+/// Commands waiting for a session task: attaches, resizes, commands. Clients send a handful.
+pub const SESSION_COMMAND_CAPACITY: usize = 64;
+/// Control messages waiting for one client's connection (exit notices).
+pub const CLIENT_CONTROL_CAPACITY: usize = 8;
+/// Pane exit reports waiting for the session task.
+const PANE_EXIT_CAPACITY: usize = 16;
+
+/// A session's id when it ends, and where the registry answers once it has acted on it.
+pub type SessionEnded = (u64, oneshot::Sender<()>);
+
+/// Where a command runs within a session: the window or pane part of its target, and the pane
+/// it was typed in (`$WEFT_PANE`, or the client's active pane).
+#[derive(Clone, Debug, Default)]
+pub struct Scope {
+    /// The target with the session part taken off (`:1`, `@3`, `%2`, `1.0`), if any.
+    pub target: Option<String>,
+    /// The pane the command comes from.
+    pub from: Option<u64>,
+}
+
+impl Scope {
+    /// The target, as a string slice.
+    pub fn target(&self) -> Option<&str> {
+        self.target.as_deref()
+    }
+}
+
+/// A command's work on a session, run inside the session's task with its state.
+pub type SessionAction =
+    Box<dyn FnOnce(&mut SessionState, &Scope) -> Result<Output, CommandError> + Send + Sync>;
+
+/// Messages from a session to one attached client's connection.
+#[derive(Debug)]
+pub enum ClientControl {
+    /// The attachment ended; tell the user why and close.
+    Exit(ExitNotice),
+}
+
+/// What an attaching client gets back.
+#[derive(Debug)]
+pub struct Attached {
+    /// Session name.
+    pub name: String,
+    /// The layout to draw, updated by the session.
+    pub view: watch::Receiver<View>,
+    /// Id of the client whose size the session follows.
+    pub latest: Arc<AtomicU64>,
+}
+
+/// Session-wide settings from the configuration.
+#[derive(Clone, Debug)]
+pub struct SessionOptions {
+    /// Show a status line.
+    pub status: bool,
+    /// Where.
+    pub status_position: StatusPosition,
+    /// Keep panes whose program exited, showing the status.
+    pub remain_on_exit: bool,
+}
+
+/// Requests to a session task.
+pub enum SessionCommand {
+    /// A client attaches.
+    Attach {
+        /// Client id.
+        client: u64,
+        /// Its terminal size.
+        cols: u16,
+        /// See `cols`.
+        rows: u16,
+        /// Where the session reaches the client.
+        control: mpsc::Sender<ClientControl>,
+        /// The answer.
+        reply: oneshot::Sender<Attached>,
+    },
+    /// A client's terminal changed size.
+    ClientResize {
+        /// Client id.
+        client: u64,
+        /// Columns.
+        cols: u16,
+        /// Rows.
+        rows: u16,
+    },
+    /// A client typed: the session follows its size from now on.
+    ClientActive {
+        /// Client id.
+        client: u64,
+    },
+    /// A client went away.
+    ClientGone {
+        /// Client id.
+        client: u64,
+    },
+    /// Detach every client but `except`.
+    Detach {
+        /// The client that stays (the one that asked), if any.
+        except: Option<u64>,
+    },
+    /// Every client repaints.
+    Refresh,
+    /// End the session's programs.
+    Kill,
+    /// Describe the session.
+    Info {
+        /// The answer.
+        reply: oneshot::Sender<SessionInfo>,
+    },
+    /// Run a command's work on the session.
+    Run {
+        /// The work.
+        action: SessionAction,
+        /// Where within the session.
+        scope: Scope,
+        /// What to print, or why it failed.
+        reply: oneshot::Sender<Result<Output, CommandError>>,
+    },
+    /// Does this session have pane `%id`?
+    HasPane {
+        /// Pane id.
+        pane: u64,
+        /// The answer.
+        reply: oneshot::Sender<bool>,
+    },
+    /// New settings after `source-file`.
+    Options(SessionOptions),
+    /// The pane a target means (recently exited panes included, for `wait --exit`).
+    ResolvePane {
+        /// Where within the session.
+        scope: Scope,
+        /// The answer.
+        reply: oneshot::Sender<Result<PaneHandle, CommandError>>,
+    },
+}
+
+impl std::fmt::Debug for SessionCommand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = match self {
+            SessionCommand::Attach { .. } => "Attach",
+            SessionCommand::ClientResize { .. } => "ClientResize",
+            SessionCommand::ClientActive { .. } => "ClientActive",
+            SessionCommand::ClientGone { .. } => "ClientGone",
+            SessionCommand::Detach { .. } => "Detach",
+            SessionCommand::Refresh => "Refresh",
+            SessionCommand::Kill => "Kill",
+            SessionCommand::Info { .. } => "Info",
+            SessionCommand::Run { .. } => "Run",
+            SessionCommand::HasPane { .. } => "HasPane",
+            SessionCommand::Options(_) => "Options",
+            SessionCommand::ResolvePane { .. } => "ResolvePane",
+        };
+        f.write_str(name)
+    }
+}
+
+/// A handle on a session task.
+#[derive(Clone, Debug)]
+pub struct SessionHandle {
+    /// `$N` number.
+    pub id: u64,
+    /// Name.
+    pub name: String,
+    commands: mpsc::Sender<SessionCommand>,
+}
+
+impl SessionHandle {
+    /// Sends a command; false once the session has ended.
+    pub async fn send(&self, command: SessionCommand) -> bool {
+        self.commands.send(command).await.is_ok()
+    }
+
+    /// Sends a command without waiting; dropped when the session's queue is full.
+    pub fn try_send(&self, command: SessionCommand) -> bool {
+        self.commands.try_send(command).is_ok()
+    }
+
+    /// Describes the session; `None` once it has ended.
+    pub async fn info(&self) -> Option<SessionInfo> {
+        let (reply, answer) = oneshot::channel();
+        self.send(SessionCommand::Info { reply }).await;
+        answer.await.ok()
+    }
+
+    /// Runs a command's work in the session.
+    pub async fn run(&self, action: SessionAction, scope: Scope) -> Result<Output, CommandError> {
+        self.ask(|reply| SessionCommand::Run {
+            action,
+            scope,
+            reply,
+        })
+        .await
+    }
+
+    /// The pane a target within this session means.
+    pub async fn resolve_pane(&self, scope: Scope) -> Result<PaneHandle, CommandError> {
+        self.ask(|reply| SessionCommand::ResolvePane { scope, reply })
+            .await
+    }
+
+    /// Sends the command `make` builds around a reply channel and waits for its answer; a
+    /// session that ended meanwhile is an error.
+    async fn ask<T>(
+        &self,
+        make: impl FnOnce(oneshot::Sender<Result<T, CommandError>>) -> SessionCommand,
+    ) -> Result<T, CommandError> {
+        let (reply, answer) = oneshot::channel();
+        if !self.send(make(reply)).await {
+            return Err(CommandError::SessionEnded);
+        }
+        answer.await.map_err(|_| CommandError::SessionEnded)?
+    }
+
+    /// Whether pane `%id` is in this session.
+    pub async fn has_pane(&self, pane: u64) -> bool {
+        let (reply, answer) = oneshot::channel();
+        self.send(SessionCommand::HasPane { pane, reply }).await && answer.await.unwrap_or(false)
+    }
+}
+
+/// How panes of this session are started.
+#[derive(Clone, Debug)]
+pub struct PaneTemplate {
+    /// Shell and environment for new panes (command, cwd, size set per pane).
+    pub spawn: SpawnOptions,
+    /// History lines.
+    pub scrollback_lines: usize,
+    /// Where panes register their figures.
+    pub metrics: Arc<crate::metrics::MetricsRegistry>,
+    /// Server-wide: keystroke echoes before floods.
+    pub priority: Arc<crate::priority::EchoPriority>,
+}
+
+/// How to start a session.
+#[derive(Clone, Debug)]
+pub struct SessionSpec {
+    /// `$N` number.
+    pub id: u64,
+    /// Name.
+    pub name: String,
+    /// Initial size.
+    pub cols: u16,
+    /// See `cols`.
+    pub rows: u16,
+    /// The first pane's program (empty: the shell) and directory.
+    pub command: Vec<String>,
+    /// Working directory.
+    pub cwd: Option<String>,
+    /// New panes.
+    pub template: PaneTemplate,
+    /// Settings.
+    pub options: SessionOptions,
+}
+
+/// Starts a session with its first window. `ended` hears the session id when it ends, and
+/// answers once the server has acted on it (its socket gone if that was the last session).
+pub fn spawn_session(
+    spec: SessionSpec,
+    ids: Arc<IdAllocator>,
+    ended: mpsc::Sender<SessionEnded>,
+) -> Result<SessionHandle, CommandError> {
+    let (exit_tx, exit_rx) = mpsc::channel(PANE_EXIT_CAPACITY);
+    let (command_tx, command_rx) = mpsc::channel(SESSION_COMMAND_CAPACITY);
+    let (id, name) = (spec.id, spec.name.clone());
+    let (command, cwd) = (spec.command.clone(), spec.cwd.clone());
+    let mut state = SessionState::new(spec, ids, exit_tx);
+    state.new_window(None, command, cwd, false)?;
+    tokio::spawn(state.run(command_rx, exit_rx, ended));
+    Ok(SessionHandle {
+        id,
+        name,
+        commands: command_tx,
+    })
+}

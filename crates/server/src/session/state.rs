@@ -1,0 +1,383 @@
+//! A session's state, owned by its task: windows, layouts, panes, clients and size, and the
+//! operations commands use on them.
+
+use super::{ClientControl, PaneTemplate, SessionOptions, SessionSpec, View};
+use crate::config::StatusPosition;
+use crate::ids::IdAllocator;
+use crate::layout::{Layout, Rect};
+use crate::outcome::CommandError;
+use crate::pane::{spawn_pane, PaneHandle, PaneSpec};
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+use tokio::sync::{mpsc, watch};
+use weft_protocol::ExitNotice;
+use weft_pty_io::ExitStatus;
+
+/// Exited panes remembered for `wait --exit`.
+const DEAD_PANES_KEPT: usize = 32;
+
+/// An attached client, as the session knows it.
+pub(super) struct ClientEntry {
+    pub(super) cols: u16,
+    pub(super) rows: u16,
+    pub(super) control: mpsc::Sender<ClientControl>,
+}
+
+/// A window: panes in a layout.
+#[derive(Debug)]
+pub struct Window {
+    /// `@N` number.
+    pub id: u64,
+    /// Index in the session (`0`-`9`, ...).
+    pub index: u32,
+    /// Name.
+    pub name: String,
+    /// Where the panes are.
+    pub layout: Layout,
+    /// The pane with focus.
+    pub active: u64,
+    /// The pane that had focus before.
+    pub last_pane: Option<u64>,
+    /// The active pane fills the window.
+    pub zoomed: bool,
+    /// Keys go to every pane.
+    pub sync_panes: bool,
+    /// Position in the preset cycle.
+    pub preset: usize,
+}
+
+/// Everything a session is, owned by its task; commands act on it through
+/// [`super::SessionAction`]s.
+pub struct SessionState {
+    /// `$N` number.
+    pub id: u64,
+    /// Name.
+    pub name: String,
+    pub(super) created: u64,
+    pub(super) cols: u16,
+    pub(super) rows: u16,
+    /// Windows in index order.
+    pub windows: Vec<Window>,
+    /// Position of the current window.
+    pub current: usize,
+    /// Id of the window shown before the current one.
+    pub last_window: Option<u64>,
+    /// Every live pane.
+    pub panes: HashMap<u64, PaneHandle>,
+    pub(super) clients: HashMap<u64, ClientEntry>,
+    pub(super) latest: Arc<AtomicU64>,
+    pub(super) view: watch::Sender<View>,
+    ids: Arc<IdAllocator>,
+    /// How new panes start.
+    pub template: PaneTemplate,
+    pub(super) options: SessionOptions,
+    exits: mpsc::Sender<(u64, ExitStatus)>,
+    /// Bumped when every client should repaint fully (the layout changed).
+    pub generation: u64,
+    /// Panes whose program exited recently, newest last (for `wait --exit`).
+    pub(super) dead: VecDeque<PaneHandle>,
+}
+
+/// The name of a window running `command` (or the shell): the program's base name.
+pub fn window_name(command: &[String], shell: Option<&str>) -> String {
+    let program = command
+        .first()
+        .map(String::as_str)
+        .or(shell)
+        .map(str::to_string)
+        .or_else(|| std::env::var("SHELL").ok())
+        .unwrap_or_else(|| "sh".into());
+    program
+        .rsplit('/')
+        .next()
+        .unwrap_or(&program)
+        .trim_start_matches('-')
+        .to_string()
+}
+
+impl SessionState {
+    /// A session with no windows yet.
+    pub(super) fn new(
+        spec: SessionSpec,
+        ids: Arc<IdAllocator>,
+        exits: mpsc::Sender<(u64, ExitStatus)>,
+    ) -> Self {
+        let created = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let (cols, rows) = (spec.cols.max(1), spec.rows.max(1));
+        let (view, _) = watch::channel(View::empty(cols, rows));
+        SessionState {
+            id: spec.id,
+            name: spec.name,
+            created,
+            cols,
+            rows,
+            windows: Vec::new(),
+            current: 0,
+            last_window: None,
+            panes: HashMap::new(),
+            clients: HashMap::new(),
+            latest: Arc::new(AtomicU64::new(u64::MAX)),
+            view,
+            ids,
+            template: spec.template,
+            options: spec.options,
+            exits,
+            generation: 0,
+            dead: VecDeque::new(),
+        }
+    }
+
+    /// The default name for a window running `command`.
+    pub fn default_window_name(&self, command: &[String]) -> String {
+        window_name(command, self.template.spawn.shell.as_deref())
+    }
+
+    /// Tells every client but `except` that its attachment ended, and forgets them.
+    pub(super) async fn tell_clients(&mut self, message: &str, code: u8, except: Option<u64>) {
+        let leaving: Vec<u64> = self
+            .clients
+            .keys()
+            .copied()
+            .filter(|c| Some(*c) != except)
+            .collect();
+        for id in leaving {
+            if let Some(client) = self.clients.remove(&id) {
+                let notice = ExitNotice {
+                    message: message.to_string(),
+                    code,
+                };
+                let _ = client.control.send(ClientControl::Exit(notice)).await;
+            }
+        }
+    }
+
+    /// The window area: the session minus the status line.
+    pub fn window_rect(&self) -> Rect {
+        let status = u16::from(self.options.status && self.rows > 1);
+        let row = if self.options.status_position == StatusPosition::Top {
+            status
+        } else {
+            0
+        };
+        Rect {
+            col: 0,
+            row,
+            cols: self.cols,
+            rows: self.rows - status,
+        }
+    }
+
+    /// Starts a pane running `command` (the shell when empty) at a size; it belongs to no
+    /// window until the caller places it.
+    pub fn spawn(
+        &mut self,
+        command: Vec<String>,
+        cwd: Option<String>,
+        cols: u16,
+        rows: u16,
+    ) -> Result<PaneHandle, CommandError> {
+        let id = self.ids.pane();
+        let mut spawn = self.template.spawn.clone();
+        spawn.command = command.into_iter().map(Into::into).collect();
+        if cwd.is_some() {
+            spawn.cwd = cwd.map(Into::into);
+        }
+        spawn.cols = cols.max(1);
+        spawn.rows = rows.max(1);
+        spawn.env.retain(|(k, _)| k != "WEFT_PANE");
+        spawn
+            .env
+            .push(("WEFT_PANE".into(), format!("%{id}").into()));
+        let pane = spawn_pane(
+            PaneSpec {
+                id,
+                cols: spawn.cols,
+                rows: spawn.rows,
+                spawn,
+                scrollback_lines: self.template.scrollback_lines,
+                remain_on_exit: self.options.remain_on_exit,
+                metrics: (self.template.metrics.clone(), self.name.clone()),
+                priority: self.template.priority.clone(),
+            },
+            self.exits.clone(),
+        )
+        .map_err(|e| CommandError::failed(format!("cannot start the program: {e}")))?;
+        self.panes.insert(id, pane.clone());
+        Ok(pane)
+    }
+
+    /// A new window running `command` (the shell when empty) at the lowest free index.
+    pub fn new_window(
+        &mut self,
+        name: Option<String>,
+        command: Vec<String>,
+        cwd: Option<String>,
+        detached: bool,
+    ) -> Result<u64, CommandError> {
+        self.new_window_at(None, name, command, cwd, detached)
+    }
+
+    /// A new window at `index` (free: the caller checked), or the lowest free index.
+    pub fn new_window_at(
+        &mut self,
+        index: Option<u32>,
+        name: Option<String>,
+        command: Vec<String>,
+        cwd: Option<String>,
+        detached: bool,
+    ) -> Result<u64, CommandError> {
+        let area = self.window_rect();
+        let auto = window_name(&command, self.template.spawn.shell.as_deref());
+        let pane = self.spawn(command, cwd, area.cols, area.rows)?;
+        let (id, pos) = self.insert_window_at(pane.id(), name.unwrap_or(auto), index);
+        if !detached || self.windows.len() == 1 {
+            self.select_window_at(pos);
+        }
+        Ok(id)
+    }
+
+    /// A new window of pane `pane` at the lowest free index, placed in index order; keeps the
+    /// current window current. Returns its id and position.
+    pub fn insert_window(&mut self, pane: u64, name: String) -> (u64, usize) {
+        self.insert_window_at(pane, name, None)
+    }
+
+    /// [`SessionState::insert_window`] at `index` when given.
+    fn insert_window_at(&mut self, pane: u64, name: String, index: Option<u32>) -> (u64, usize) {
+        let area = self.window_rect();
+        let index = index.unwrap_or_else(|| {
+            (0..)
+                .find(|i| !self.windows.iter().any(|w| w.index == *i))
+                .unwrap_or(0)
+        });
+        let window = Window {
+            id: self.ids.window(),
+            index,
+            name,
+            layout: Layout::new(pane, area.cols, area.rows),
+            active: pane,
+            last_pane: None,
+            zoomed: false,
+            sync_panes: false,
+            preset: 0,
+        };
+        let id = window.id;
+        let pos = self
+            .windows
+            .iter()
+            .position(|w| w.index > index)
+            .unwrap_or(self.windows.len());
+        self.windows.insert(pos, window);
+        if self.windows.len() > 1 && pos <= self.current {
+            self.current += 1;
+        }
+        (id, pos)
+    }
+
+    /// Makes the window at `pos` current (the one before becomes the last window).
+    pub fn select_window_at(&mut self, pos: usize) {
+        if pos < self.windows.len() && pos != self.current {
+            self.last_window = self.windows.get(self.current).map(|w| w.id);
+            self.current = pos;
+        } else if pos < self.windows.len() {
+            self.current = pos;
+        }
+        self.generation += 1;
+    }
+
+    /// Removes a pane whose program ended; empty windows close.
+    pub(super) fn pane_gone(&mut self, pane: u64) {
+        if let Some(handle) = self.panes.remove(&pane) {
+            if self.dead.len() == DEAD_PANES_KEPT {
+                self.dead.pop_front();
+            }
+            self.dead.push_back(handle);
+        }
+        let Some(wpos) = self
+            .windows
+            .iter()
+            .position(|w| w.layout.panes().contains(&pane))
+        else {
+            return;
+        };
+        let window = &mut self.windows[wpos];
+        if !window.layout.remove(pane) {
+            // The last pane: the window closes.
+            let id = window.id;
+            self.windows.remove(wpos);
+            if self.last_window == Some(id) {
+                self.last_window = None;
+            }
+            if self.windows.is_empty() {
+                return;
+            }
+            if wpos < self.current || self.current >= self.windows.len() {
+                self.current = self.current.saturating_sub(1);
+            }
+            self.generation += 1;
+            return;
+        }
+        if window.active == pane {
+            window.active = window
+                .last_pane
+                .filter(|p| *p != pane && window.layout.panes().contains(p))
+                .unwrap_or_else(|| window.layout.panes()[0]);
+            window.zoomed = false;
+        }
+        self.generation += 1;
+        self.resize_panes_of(wpos);
+    }
+
+    pub(super) fn resize_to(&mut self, cols: u16, rows: u16) {
+        let (cols, rows) = (cols.max(1), rows.max(1));
+        if (cols, rows) != (self.cols, self.rows) {
+            self.cols = cols;
+            self.rows = rows;
+            let area = self.window_rect();
+            for w in &mut self.windows {
+                w.layout.resize(area.cols, area.rows);
+            }
+            for i in 0..self.windows.len() {
+                self.resize_panes_of(i);
+            }
+        }
+        self.generation += 1;
+        self.publish_view();
+    }
+
+    /// Tells each pane of window `wpos` its size from the layout (zoom: the whole window).
+    pub fn resize_panes_of(&self, wpos: usize) {
+        let Some(w) = self.windows.get(wpos) else {
+            return;
+        };
+        for (id, rect) in w.layout.rects() {
+            let (cols, rows) = if w.zoomed && id == w.active {
+                (w.layout.cols(), w.layout.rows())
+            } else {
+                (rect.cols, rect.rows)
+            };
+            if let Some(pane) = self.panes.get(&id) {
+                if pane.shared.size() != (cols, rows) {
+                    pane.resize_now(cols, rows);
+                }
+            }
+        }
+    }
+
+    /// Focuses pane `pane` of the window at `pos` and shows that window.
+    pub fn focus(&mut self, wpos: usize, pane: u64) {
+        let w = &mut self.windows[wpos];
+        if w.active != pane {
+            w.last_pane = Some(w.active);
+            w.active = pane;
+            if w.zoomed {
+                w.zoomed = false;
+                self.resize_panes_of(wpos);
+            }
+        }
+        self.select_window_at(wpos);
+    }
+}

@@ -1,0 +1,153 @@
+//! The session task's loop: commands from clients and the CLI, and pane exits.
+
+use super::state::ClientEntry;
+use super::{Attached, SessionCommand, SessionEnded, SessionState};
+use crate::outcome::{not_found, TargetKind};
+use std::sync::atomic::Ordering;
+use tokio::sync::{mpsc, oneshot};
+use weft_pty_io::ExitStatus;
+
+impl SessionState {
+    /// Runs the session until its last window closes.
+    pub(super) async fn run(
+        mut self,
+        mut commands: mpsc::Receiver<SessionCommand>,
+        mut exits: mpsc::Receiver<(u64, ExitStatus)>,
+        ended: mpsc::Sender<SessionEnded>,
+    ) {
+        self.publish_view();
+        loop {
+            tokio::select! {
+                command = commands.recv() => match command {
+                    Some(command) => self.handle(command).await,
+                    None => break,
+                },
+                exit = exits.recv() => {
+                    let Some((pane, _status)) = exit else { break };
+                    self.pane_gone(pane);
+                    if self.windows.is_empty() {
+                        break;
+                    }
+                    self.publish_view();
+                }
+            }
+        }
+        // The registry first: when this was the last session, the server's socket is gone
+        // before any client hears "[exited]", so what a user runs next finds no server.
+        // Commands are refused from here on, so the registry never waits on this session
+        // while it waits on the registry.
+        drop(commands);
+        let (done, acted) = oneshot::channel();
+        if ended.send((self.id, done)).await.is_ok() {
+            let _ = acted.await;
+        }
+        self.tell_clients("[exited]", 0, None).await;
+    }
+
+    async fn handle(&mut self, command: SessionCommand) {
+        match command {
+            SessionCommand::Attach {
+                client,
+                cols,
+                rows,
+                control,
+                reply,
+            } => {
+                self.clients.insert(
+                    client,
+                    ClientEntry {
+                        cols,
+                        rows,
+                        control,
+                    },
+                );
+                self.latest.store(client, Ordering::Relaxed);
+                self.resize_to(cols, rows);
+                let _ = reply.send(Attached {
+                    name: self.name.clone(),
+                    view: self.view.subscribe(),
+                    latest: self.latest.clone(),
+                });
+            }
+            SessionCommand::ClientResize { client, cols, rows } => {
+                if let Some(entry) = self.clients.get_mut(&client) {
+                    entry.cols = cols;
+                    entry.rows = rows;
+                }
+                self.latest.store(client, Ordering::Relaxed);
+                self.resize_to(cols, rows);
+            }
+            SessionCommand::ClientActive { client } => {
+                if let Some(entry) = self.clients.get(&client) {
+                    let (cols, rows) = (entry.cols, entry.rows);
+                    self.latest.store(client, Ordering::Relaxed);
+                    self.resize_to(cols, rows);
+                }
+            }
+            SessionCommand::ClientGone { client } => {
+                self.clients.remove(&client);
+                if self.latest.load(Ordering::Relaxed) == client {
+                    if let Some((&id, entry)) = self.clients.iter().next() {
+                        let (cols, rows) = (entry.cols, entry.rows);
+                        self.latest.store(id, Ordering::Relaxed);
+                        self.resize_to(cols, rows);
+                    }
+                }
+            }
+            SessionCommand::Detach { except } => {
+                let message = format!("[detached (from session {})]", self.name);
+                self.tell_clients(&message, 0, except).await;
+            }
+            SessionCommand::Refresh => {
+                self.generation += 1;
+                self.publish_view();
+            }
+            SessionCommand::Kill => {
+                for pane in self.panes.values() {
+                    pane.kill();
+                }
+            }
+            SessionCommand::Info { reply } => {
+                let _ = reply.send(self.info());
+            }
+            SessionCommand::Run {
+                action,
+                scope,
+                reply,
+            } => {
+                let result = action(self, &scope);
+                self.publish_view();
+                let _ = reply.send(result);
+            }
+            SessionCommand::HasPane { pane, reply } => {
+                let known =
+                    self.panes.contains_key(&pane) || self.dead.iter().any(|p| p.id() == pane);
+                let _ = reply.send(known);
+            }
+            SessionCommand::ResolvePane { scope, reply } => {
+                let dead = scope
+                    .target()
+                    .and_then(|t| t.strip_prefix('%'))
+                    .and_then(|n| n.parse::<u64>().ok())
+                    .and_then(|id| self.dead.iter().find(|p| p.id() == id).cloned());
+                let result = match dead {
+                    Some(p) => Ok(p),
+                    None => self.find_pane(&scope).and_then(|(_, id)| {
+                        self.panes
+                            .get(&id)
+                            .cloned()
+                            .ok_or_else(|| not_found(TargetKind::Pane, format!("%{id}")))
+                    }),
+                };
+                let _ = reply.send(result);
+            }
+            SessionCommand::Options(options) => {
+                self.options = options;
+                self.generation += 1;
+                let (cols, rows) = (self.cols, self.rows);
+                self.cols = 0;
+                self.resize_to(cols, rows);
+            }
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! What clients draw: the session's current window, its panes and their places, and the status
+//! line, published by the session task on a watch channel.
+
+use super::SessionState;
+use crate::config::StatusPosition;
+use crate::layout::Rect;
+use crate::pane::PaneHandle;
+
+/// A window as the status line shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WindowTab {
+    /// Index (`0`-`9`, ...).
+    pub index: u32,
+    /// Name.
+    pub name: String,
+    /// The current window.
+    pub active: bool,
+    /// The window used before it.
+    pub last: bool,
+    /// Its active pane is zoomed.
+    pub zoomed: bool,
+}
+
+/// What the status line shows (the clock is the renderer's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StatusLine {
+    /// Row in session cells.
+    pub row: u16,
+    /// Session name.
+    pub session: String,
+    /// Windows.
+    pub windows: Vec<WindowTab>,
+}
+
+/// What clients draw.
+#[derive(Clone, Debug)]
+pub struct View {
+    /// Session width.
+    pub cols: u16,
+    /// Session height (status line included).
+    pub rows: u16,
+    /// The window's area.
+    pub window: Rect,
+    /// Visible panes and their places (session cells).
+    pub panes: Vec<(PaneHandle, Rect)>,
+    /// The pane with focus.
+    pub active: u64,
+    /// The active pane fills the window.
+    pub zoomed: bool,
+    /// Keys go to every pane of the window.
+    pub sync_panes: bool,
+    /// The status line, when on.
+    pub status: Option<StatusLine>,
+    /// Bumped when every client should repaint fully.
+    pub generation: u64,
+}
+
+impl View {
+    /// The focused pane.
+    pub fn active_pane(&self) -> Option<&PaneHandle> {
+        self.panes
+            .iter()
+            .map(|(p, _)| p)
+            .find(|p| p.id() == self.active)
+    }
+
+    /// The pane at a session cell, if any.
+    pub fn pane_at(&self, col: u16, row: u16) -> Option<(&PaneHandle, Rect)> {
+        self.panes
+            .iter()
+            .find(|(_, r)| {
+                col >= r.col && col < r.col + r.cols && row >= r.row && row < r.row + r.rows
+            })
+            .map(|(p, r)| (p, *r))
+    }
+}
+
+impl View {
+    /// A view with nothing in it yet.
+    pub(super) fn empty(cols: u16, rows: u16) -> Self {
+        View {
+            cols,
+            rows,
+            window: Rect {
+                col: 0,
+                row: 0,
+                cols,
+                rows,
+            },
+            panes: Vec::new(),
+            active: 0,
+            zoomed: false,
+            sync_panes: false,
+            status: None,
+            generation: 0,
+        }
+    }
+}
+
+impl SessionState {
+    /// Publishes what clients draw now.
+    pub fn publish_view(&self) {
+        let Some(w) = self.windows.get(self.current) else {
+            return;
+        };
+        let area = self.window_rect();
+        let offset = |r: Rect| Rect {
+            col: r.col + area.col,
+            row: r.row + area.row,
+            ..r
+        };
+        let panes: Vec<(PaneHandle, Rect)> = if w.zoomed {
+            self.panes
+                .get(&w.active)
+                .map(|p| vec![(p.clone(), area)])
+                .unwrap_or_default()
+        } else {
+            w.layout
+                .rects()
+                .into_iter()
+                .filter_map(|(id, r)| self.panes.get(&id).map(|p| (p.clone(), offset(r))))
+                .collect()
+        };
+        let status = (self.options.status && self.rows > 1).then(|| StatusLine {
+            row: if self.options.status_position == StatusPosition::Top {
+                0
+            } else {
+                self.rows - 1
+            },
+            session: self.name.clone(),
+            windows: self
+                .windows
+                .iter()
+                .enumerate()
+                .map(|(i, win)| WindowTab {
+                    index: win.index,
+                    name: win.name.clone(),
+                    active: i == self.current,
+                    last: Some(win.id) == self.last_window,
+                    zoomed: win.zoomed,
+                })
+                .collect(),
+        });
+        let view = View {
+            cols: self.cols,
+            rows: self.rows,
+            window: area,
+            panes,
+            active: w.active,
+            zoomed: w.zoomed,
+            sync_panes: w.sync_panes,
+            status,
+            generation: self.generation,
+        };
+        self.view.send_replace(view);
+    }
+}

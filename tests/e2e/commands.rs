@@ -1,0 +1,172 @@
+//! The command table through each way in: the CLI, the `:` prompt, key bindings, and help.
+
+use serde_json::Value;
+use weft_testkit::TestTerminal;
+use weft_tests::{stderr_of, stdout_of, TestServer, TEST_SHELL};
+
+fn session(server: &TestServer, name: &str) -> TestTerminal {
+    let mut args = vec!["new", "-s", name, "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let mut client = server.client(&args, 80, 24);
+    client.wait_for_text("$").expect("prompt");
+    client
+}
+
+fn windows(server: &TestServer) -> Vec<Value> {
+    let out = server.weft(&["list-windows", "--json"]);
+    assert!(out.status.success(), "{out:?}");
+    serde_json::from_slice::<Value>(&out.stdout)
+        .unwrap()
+        .as_array()
+        .cloned()
+        .unwrap()
+}
+
+/// The status line's text (the last row).
+fn status(screen: &weft_testkit::Screen) -> String {
+    screen
+        .row(screen.rows() - 1)
+        .map(|r| r.text())
+        .unwrap_or_default()
+}
+
+#[test]
+fn help_and_the_command_list_come_from_the_table() {
+    let out = weft_tests::run_weft(&["split-window", "--help"], b"");
+    assert!(out.status.success(), "{out:?}");
+    let help = stdout_of(&out);
+    assert!(
+        help.contains("usage: weft split-window [-dhv] [-c start-directory]")
+            && help.contains("splitw"),
+        "{help}"
+    );
+    let out = weft_tests::run_weft(&["bogus-command"], b"");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        stderr_of(&out).contains("unknown command: bogus-command"),
+        "{out:?}"
+    );
+    let server = TestServer::new("lscm");
+    let out = server.weft(&["new", "-d", "-s", "x", "--", "sleep", "30"]);
+    assert!(out.status.success(), "{out:?}");
+    let list = stdout_of(&server.weft(&["list-commands"]));
+    for name in [
+        "split-window (splitw)",
+        "send-keys (send)",
+        "list-sessions (ls)",
+        "kill-server",
+    ] {
+        assert!(list.contains(name), "{name} missing from:\n{list}");
+    }
+}
+
+#[test]
+fn errors_are_sentences_with_the_right_status() {
+    let server = TestServer::new("errs");
+    let out = server.weft(&["new", "-d", "-s", "e", "--", "sleep", "30"]);
+    assert!(out.status.success(), "{out:?}");
+    let out = server.weft(&["set", "-g", "mouse", "off"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = stderr_of(&out);
+    assert!(
+        err.contains("mouse cannot be changed while weft runs yet") && !err.contains('{'),
+        "{err}"
+    );
+    let out = server.weft(&["kill-pane", "-x"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        stderr_of(&out).contains("kill-pane: unknown flag -x; usage: kill-pane [-t target-pane]"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn new_window_with_a_target_that_names_nothing_creates_nothing() {
+    let server = TestServer::new("nwtgt");
+    let out = server.weft(&["new", "-d", "-s", "w", "--", "sleep", "30"]);
+    assert!(out.status.success(), "{out:?}");
+    let out = server.weft(&["new-window", "-t", "nosuch", "--", "sleep", "30"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        stderr_of(&out).contains("can't find window: nosuch"),
+        "{out:?}"
+    );
+    assert_eq!(windows(&server).len(), 1);
+    // A free index is a target new-window accepts; a taken one is refused.
+    let out = server.weft(&["new-window", "-d", "-t", "w:5", "--", "sleep", "30"]);
+    assert!(out.status.success(), "{out:?}");
+    let indexes: Vec<u64> = windows(&server)
+        .iter()
+        .map(|w| w["index"].as_u64().unwrap())
+        .collect();
+    assert_eq!(indexes, [0, 5]);
+    let out = server.weft(&["new-window", "-t", "w:5", "--", "sleep", "30"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(stderr_of(&out).contains("index 5 is in use"), "{out:?}");
+}
+
+#[test]
+fn the_prompt_runs_commands_and_shows_their_output() {
+    let server = TestServer::new("prompt");
+    let mut c = session(&server, "p");
+    c.send_keys("C-b :").unwrap();
+    c.wait_for(|s| status(s) == ":").unwrap();
+    c.send_text("rename-window typed").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|s| s.text().contains("0:typed*")).unwrap();
+    // A listing covers the window until the next key.
+    c.send_keys("C-b :").unwrap();
+    c.send_text("list-windows").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("0: typed* (1 panes)").unwrap();
+    c.send_keys("q").unwrap();
+    c.wait_for(|s| !s.text().contains("(1 panes)")).unwrap();
+    // An error is one line in the status line.
+    c.send_keys("C-b :").unwrap();
+    c.send_text("nonsense").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|s| status(s).contains("unknown command: nonsense"))
+        .unwrap();
+}
+
+#[test]
+fn rename_window_prompt_starts_from_the_current_name() {
+    let server = TestServer::new("renprompt");
+    let mut c = session(&server, "r");
+    c.send_keys("C-b ,").unwrap();
+    c.wait_for(|s| status(s).starts_with("(rename-window) bash"))
+        .unwrap();
+    c.send_keys("C-u").unwrap();
+    c.send_text("my \"quoted\" name").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|s| s.text().contains("0:my \"quoted\" name*"))
+        .unwrap();
+    assert_eq!(windows(&server)[0]["name"], "my \"quoted\" name");
+}
+
+#[test]
+fn detach_all_others_from_the_prompt_keeps_the_client_that_typed_it() {
+    let server = TestServer::new("detacha");
+    let mut first = session(&server, "d");
+    let mut second = server.client(&["attach", "-t", "d"], 80, 24);
+    second.wait_for_text("$").unwrap();
+    first.send_keys("C-b :").unwrap();
+    first.send_text("detach -a").unwrap();
+    first.send_keys("Enter").unwrap();
+    let exit = second.wait_exit().unwrap();
+    assert_eq!(exit.code, 0);
+    assert!(
+        second
+            .screen()
+            .text()
+            .contains("[detached (from session d)]"),
+        "{}",
+        second.screen().text()
+    );
+    // The client that typed it is still attached and working.
+    first.send_text("echo still-$((20+3))").unwrap();
+    first.send_keys("Enter").unwrap();
+    first.wait_for_text("still-23").unwrap();
+    let ls = stdout_of(&server.weft(&["ls"]));
+    assert!(ls.contains("(attached)"), "{ls}");
+}
