@@ -91,12 +91,21 @@ pub enum PaneCommand {
     },
 }
 
+/// A renderer that lends itself, while idle, to whoever applies a quiet change to a pane (an
+/// echo), so the frame is drawn at once on that thread instead of after a task switch. The
+/// renderer implements it (`render::FastSlot`); the pane only calls it, under the screen's lock.
+pub trait EchoDrawer: Send + Sync + std::fmt::Debug {
+    /// Draws the quiet change of pane `shared` from `screen` (locked by the caller) if the
+    /// renderer is idle and can; false: the caller wakes the renderer instead.
+    fn try_draw(&self, shared: &PaneShared, screen: &Screen) -> bool;
+}
+
 /// A renderer watching a pane: woken on change, or, for a quiet change while it is idle, given
-/// the frame to draw at once by whoever applied the change (see [`crate::render::FastSlot`]).
+/// the frame to draw at once by whoever applied the change (see [`EchoDrawer`]).
 #[derive(Debug)]
 struct Watcher {
     notify: Weak<Notify>,
-    fast: Option<Weak<crate::render::FastSlot>>,
+    fast: Option<Weak<dyn EchoDrawer>>,
 }
 
 /// Pane state others may read without asking the pane task.
@@ -404,11 +413,11 @@ impl PaneHandle {
 
     /// Wakes `notify` whenever the pane changes, or for a quiet change draws it through `fast`
     /// when that renderer is idle.
-    pub fn watch_with(&self, notify: &Arc<Notify>, fast: Option<&Arc<crate::render::FastSlot>>) {
+    pub fn watch_with(&self, notify: &Arc<Notify>, fast: Option<Weak<dyn EchoDrawer>>) {
         if let Ok(mut w) = self.shared.watchers.lock() {
             w.push(Watcher {
                 notify: Arc::downgrade(notify),
-                fast: fast.map(Arc::downgrade),
+                fast,
             });
         }
     }

@@ -5,7 +5,7 @@
 
 use crate::config::Config;
 use crate::deadline::Deadline;
-use crate::pane::PaneHandle;
+use crate::pane::{EchoDrawer, PaneHandle};
 use crate::session::View;
 use bytes::Bytes;
 use std::collections::HashMap;
@@ -169,11 +169,13 @@ impl FastSlot {
     fn take_back(&self) -> Option<Box<RenderCore>> {
         self.core.lock().ok()?.take()
     }
+}
 
+impl EchoDrawer for FastSlot {
     /// Draws pane `shared`'s quiet change from `screen` (locked by the caller) if the renderer
     /// is idle and showing that pane focused, the view is unchanged and nothing is queued for
     /// the terminal. False: the caller wakes the render task instead.
-    pub(crate) fn try_draw(
+    fn try_draw(
         &self,
         shared: &crate::pane::PaneShared,
         screen: &weft_screen_model::Screen,
@@ -299,7 +301,8 @@ impl RenderTask {
                 }
                 for (pane, _) in &view.panes {
                     if !watched.contains(&pane.id()) {
-                        pane.watch_with(&notify, self.direct.is_some().then_some(&fast));
+                        let drawer = Arc::downgrade(&fast) as std::sync::Weak<dyn EchoDrawer>;
+                        pane.watch_with(&notify, self.direct.is_some().then_some(drawer));
                         watched.push(pane.id());
                         deadline = Some(Instant::now());
                     }
