@@ -4,6 +4,7 @@
 
 mod commands;
 mod diag;
+mod pane_events;
 mod panes;
 mod replay;
 mod scripting;

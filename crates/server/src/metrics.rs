@@ -317,6 +317,9 @@ pub struct PaneMetrics {
     pub key_since_ns: AtomicU64,
     /// Reply bytes dropped because the program's input stayed full.
     pub dropped_reply_bytes: AtomicU64,
+    /// Events (bells, clipboard writes, ...) dropped because the program sent more than the
+    /// session could take.
+    pub dropped_events: AtomicU64,
 }
 
 impl PaneMetrics {
@@ -372,6 +375,7 @@ impl PaneMetrics {
         self.bytes_to_screen.reset();
         self.keystroke_to_echo.reset();
         self.dropped_reply_bytes.store(0, Ordering::Relaxed);
+        self.dropped_events.store(0, Ordering::Relaxed);
     }
 }
 
@@ -436,6 +440,8 @@ pub struct PaneReport {
     pub keystroke_to_echo: LatencyReport,
     /// Should stay zero.
     pub dropped_reply_bytes: u64,
+    /// Should stay zero.
+    pub dropped_events: u64,
 }
 
 /// A client's figures.
@@ -496,6 +502,7 @@ impl MetricsRegistry {
                         bytes_to_screen: m.bytes_to_screen.report(),
                         keystroke_to_echo: m.keystroke_to_echo.report(),
                         dropped_reply_bytes: m.dropped_reply_bytes.load(Ordering::Relaxed),
+                        dropped_events: m.dropped_events.load(Ordering::Relaxed),
                     })
                 })
                 .collect(),

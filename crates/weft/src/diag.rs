@@ -87,6 +87,10 @@ pub fn table(report: &Value) -> String {
         if dropped > 0 {
             out.push_str(&format!("  dropped reply bytes {dropped}\n"));
         }
+        let dropped = p["dropped_events"].as_u64().unwrap_or(0);
+        if dropped > 0 {
+            out.push_str(&format!("  dropped events {dropped}\n"));
+        }
     }
     for c in report["clients"].as_array().into_iter().flatten() {
         out.push_str(&format!(

@@ -20,6 +20,7 @@ impl SessionState {
                 .iter()
                 .map(|(i, id, r)| {
                     let p = self.panes.get(id);
+                    let meta = self.pane_meta.get(id);
                     serde_json::json!({
                         "id": format!("%{id}"),
                         "index": i,
@@ -32,6 +33,9 @@ impl SessionState {
                         "active": *id == w.active,
                         "pid": p.and_then(|p| p.shared.pid),
                         "title": p.map(|p| p.shared.title()).unwrap_or_default(),
+                        "current_path": meta.and_then(|m| m.cwd.clone()),
+                        "last_mark": meta.and_then(|m| m.last_mark).map(mark_name),
+                        "clipboard_bytes": meta.and_then(|m| m.clipboard.as_ref()).map(Vec::len),
                     })
                 })
                 .collect();
@@ -66,6 +70,7 @@ impl SessionState {
                         "panes": w.layout.panes().len(),
                         "active": i == self.current,
                         "zoomed": w.zoomed,
+                        "bell": w.bell,
                         "cols": w.layout.cols(),
                         "rows": w.layout.rows(),
                     })
@@ -120,5 +125,16 @@ impl SessionState {
                 })
                 .collect(),
         }
+    }
+}
+
+/// An OSC 133 mark's name in listings.
+fn mark_name(mark: weft_screen_model::handler::PromptMark) -> &'static str {
+    use weft_screen_model::handler::PromptMark;
+    match mark {
+        PromptMark::PromptStart => "prompt-start",
+        PromptMark::CommandStart => "command-start",
+        PromptMark::OutputStart => "output-start",
+        PromptMark::CommandEnd => "command-end",
     }
 }

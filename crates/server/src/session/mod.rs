@@ -12,7 +12,7 @@ mod targets;
 mod task;
 mod view;
 
-pub use state::{SessionState, Window};
+pub use state::{path_of_file_url, PaneMeta, SessionState, Window, MAX_CLIPBOARD_BYTES};
 pub use view::{StatusLine, View, WindowTab};
 
 use crate::config::StatusPosition;
@@ -286,12 +286,13 @@ pub fn spawn_session(
     ended: mpsc::Sender<SessionEnded>,
 ) -> Result<SessionHandle, CommandError> {
     let (exit_tx, exit_rx) = mpsc::channel(PANE_EXIT_CAPACITY);
+    let (event_tx, event_rx) = mpsc::channel(crate::pane::PANE_EVENT_CAPACITY);
     let (command_tx, command_rx) = mpsc::channel(SESSION_COMMAND_CAPACITY);
     let (id, name) = (spec.id, spec.name.clone());
     let (command, cwd) = (spec.command.clone(), spec.cwd.clone());
-    let mut state = SessionState::new(spec, ids, exit_tx);
+    let mut state = SessionState::new(spec, ids, exit_tx, event_tx);
     state.new_window(None, command, cwd, false)?;
-    tokio::spawn(state.run(command_rx, exit_rx, ended));
+    tokio::spawn(state.run(command_rx, exit_rx, event_rx, ended));
     Ok(SessionHandle {
         id,
         name,

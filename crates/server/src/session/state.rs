@@ -13,6 +13,7 @@ use std::sync::Arc;
 use tokio::sync::{mpsc, watch};
 use weft_protocol::ExitNotice;
 use weft_pty_io::ExitStatus;
+use weft_screen_model::{handler::PromptMark, Event};
 
 /// Exited panes remembered for `wait --exit`.
 const DEAD_PANES_KEPT: usize = 32;
@@ -43,6 +44,8 @@ pub struct Window {
     pub zoomed: bool,
     /// Keys go to every pane.
     pub sync_panes: bool,
+    /// A pane rang the bell while the window was not current (tmux's `!` flag).
+    pub bell: bool,
     /// Position in the preset cycle.
     pub preset: usize,
 }
@@ -73,11 +76,28 @@ pub struct SessionState {
     pub template: PaneTemplate,
     pub(super) options: SessionOptions,
     exits: mpsc::Sender<(u64, ExitStatus)>,
+    events: mpsc::Sender<(u64, Event)>,
+    /// What the panes' programs said about themselves (working directory, marks, clipboard).
+    pub pane_meta: HashMap<u64, PaneMeta>,
     /// Bumped when every client should repaint fully (the layout changed).
     pub generation: u64,
     /// Panes whose program exited recently, newest last (for `wait --exit`).
     pub(super) dead: VecDeque<PaneHandle>,
 }
+
+/// What a pane's program told the session about itself through its output.
+#[derive(Clone, Debug, Default)]
+pub struct PaneMeta {
+    /// The working directory from OSC 7 (`file://host/path`), decoded.
+    pub cwd: Option<String>,
+    /// The last OSC 133 shell-integration mark.
+    pub last_mark: Option<PromptMark>,
+    /// The last OSC 52 clipboard write, as base64 (at most [`MAX_CLIPBOARD_BYTES`]).
+    pub clipboard: Option<Vec<u8>>,
+}
+
+/// The largest OSC 52 write kept per pane; larger ones are dropped.
+pub const MAX_CLIPBOARD_BYTES: usize = 1024 * 1024;
 
 /// The name of a window running `command` (or the shell): the program's base name.
 pub fn window_name(command: &[String], shell: Option<&str>) -> String {
@@ -102,6 +122,7 @@ impl SessionState {
         spec: SessionSpec,
         ids: Arc<IdAllocator>,
         exits: mpsc::Sender<(u64, ExitStatus)>,
+        events: mpsc::Sender<(u64, Event)>,
     ) -> Self {
         let created = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -125,6 +146,8 @@ impl SessionState {
             template: spec.template,
             options: spec.options,
             exits,
+            events,
+            pane_meta: HashMap::new(),
             generation: 0,
             dead: VecDeque::new(),
         }
@@ -203,6 +226,7 @@ impl SessionState {
                 priority: self.template.priority.clone(),
             },
             self.exits.clone(),
+            self.events.clone(),
         )
         .map_err(|e| CommandError::failed(format!("cannot start the program: {e}")))?;
         self.panes.insert(id, pane.clone());
@@ -262,6 +286,7 @@ impl SessionState {
             last_pane: None,
             zoomed: false,
             sync_panes: false,
+            bell: false,
             preset: 0,
         };
         let id = window.id;
@@ -279,6 +304,9 @@ impl SessionState {
 
     /// Makes the window at `pos` current (the one before becomes the last window).
     pub fn select_window_at(&mut self, pos: usize) {
+        if let Some(w) = self.windows.get_mut(pos) {
+            w.bell = false;
+        }
         if pos < self.windows.len() && pos != self.current {
             self.last_window = self.windows.get(self.current).map(|w| w.id);
             self.current = pos;
@@ -290,6 +318,7 @@ impl SessionState {
 
     /// Removes a pane whose program ended; empty windows close.
     pub(super) fn pane_gone(&mut self, pane: u64) {
+        self.pane_meta.remove(&pane);
         if let Some(handle) = self.panes.remove(&pane) {
             if self.dead.len() == DEAD_PANES_KEPT {
                 self.dead.pop_front();
@@ -379,5 +408,80 @@ impl SessionState {
             }
         }
         self.select_window_at(wpos);
+    }
+
+    /// Acts on an event from pane `pane`'s screen.
+    pub(super) fn pane_event(&mut self, pane: u64, event: Event) {
+        match event {
+            Event::Bell => {
+                if let Some(w) = self.window_of(pane).filter(|w| *w != self.current) {
+                    self.windows[w].bell = true;
+                }
+            }
+            Event::CwdChanged(url) => {
+                if let Some(path) = path_of_file_url(&url) {
+                    self.pane_meta.entry(pane).or_default().cwd = Some(path);
+                }
+            }
+            Event::ClipboardWrite { base64, .. } => {
+                if base64.len() <= MAX_CLIPBOARD_BYTES {
+                    self.pane_meta.entry(pane).or_default().clipboard = Some(base64);
+                }
+            }
+            Event::Prompt { mark, .. } => {
+                self.pane_meta.entry(pane).or_default().last_mark = Some(mark);
+            }
+            // Never answered: a program may not read the user's clipboard (the paste buffers'
+            // `get-clipboard` option will decide, as tmux's does).
+            Event::ClipboardRead { .. } => {}
+            // Kept by the pane itself, for renderers.
+            Event::TitleChanged(_) => {}
+        }
+    }
+}
+
+/// The path of an OSC 7 `file://host/path` URL, percent-decoded; `None` for anything else.
+pub fn path_of_file_url(url: &str) -> Option<String> {
+    let rest = url.strip_prefix("file://")?;
+    let path = &rest[rest.find('/')?..];
+    let bytes = path.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| char::from(b).to_digit(16);
+        match (
+            bytes[i],
+            bytes.get(i + 1).copied(),
+            bytes.get(i + 2).copied(),
+        ) {
+            (b'%', Some(h), Some(l)) if hex(h).is_some() && hex(l).is_some() => {
+                let value = hex(h).unwrap_or(0) * 16 + hex(l).unwrap_or(0);
+                out.push(u8::try_from(value).unwrap_or(b'?'));
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    let path = String::from_utf8(out).ok()?;
+    // A path for display and for starting programs in: no control characters.
+    (!path.chars().any(char::is_control)).then_some(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::path_of_file_url;
+
+    #[test]
+    fn osc7_urls_become_paths() {
+        assert_eq!(
+            path_of_file_url("file://host/home/me/my%20dir").as_deref(),
+            Some("/home/me/my dir")
+        );
+        assert_eq!(path_of_file_url("file:///tmp").as_deref(), Some("/tmp"));
+        assert_eq!(path_of_file_url("http://x/y"), None);
+        assert_eq!(path_of_file_url("file://host/a%0Ab"), None);
     }
 }

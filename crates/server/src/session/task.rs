@@ -6,6 +6,7 @@ use crate::outcome::{not_found, TargetKind};
 use std::sync::atomic::Ordering;
 use tokio::sync::{mpsc, oneshot};
 use weft_pty_io::ExitStatus;
+use weft_screen_model::Event;
 
 impl SessionState {
     /// Runs the session until its last window closes.
@@ -13,6 +14,7 @@ impl SessionState {
         mut self,
         mut commands: mpsc::Receiver<SessionCommand>,
         mut exits: mpsc::Receiver<(u64, ExitStatus)>,
+        mut events: mpsc::Receiver<(u64, Event)>,
         ended: mpsc::Sender<SessionEnded>,
     ) {
         self.publish_view();
@@ -28,6 +30,10 @@ impl SessionState {
                     if self.windows.is_empty() {
                         break;
                     }
+                    self.publish_view();
+                }
+                Some((pane, event)) = events.recv() => {
+                    self.pane_event(pane, event);
                     self.publish_view();
                 }
             }

@@ -19,6 +19,8 @@ pub struct WindowTab {
     pub last: bool,
     /// Its active pane is zoomed.
     pub zoomed: bool,
+    /// A pane rang the bell since the window was last current.
+    pub bell: bool,
 }
 
 /// What the status line shows (the clock is the renderer's).
@@ -138,6 +140,7 @@ impl SessionState {
                     active: i == self.current,
                     last: Some(win.id) == self.last_window,
                     zoomed: win.zoomed,
+                    bell: win.bell,
                 })
                 .collect(),
         });

@@ -1,0 +1,313 @@
+//! A pane: a program on a pty and the screen that shows it.
+//!
+//! ```text
+//!  pty reader task --[PTY_OUTPUT_CAPACITY]--> pane task (parses into the Screen) --notify--> renderers
+//!  clients, replies --(straight to the pty when nothing is queued)
+//!                   --[PANE_INPUT_CAPACITY]--> pty writer task
+//!  renderers, session --[PANE_COMMAND_CAPACITY]--> pane task (snapshot, history, capture)
+//!  pane task --[PANE_EVENT_CAPACITY]--> session task (bell, working directory, clipboard, marks)
+//!  exit waiter task --oneshot--> pane task
+//! ```
+//! The reader waits when the pane task is behind, so the program blocks on output (lossless
+//! backpressure). The pane task never waits on a full input channel: replies queue locally and
+//! go out when there is room, so a program blocked on output cannot deadlock its own pane.
+//!
+//! Who writes the screen: output is parsed in the order it was read, by the pane task, or by
+//! the reader itself for a small read when nothing is queued for the pane task (an echo then
+//! reaches the screen without a task switch). [`order::OutputOrder`] is that rule as a type: the
+//! reader may parse only with a turn it hands out, and it hands one out only when nothing is in
+//! flight. Renderers read the screen under its lock when it is free and ask the pane task
+//! otherwise; an idle renderer may be lent to the parsing thread to draw an echo at once
+//! ([`EchoDrawer`]).
+
+mod order;
+mod reader;
+mod shared;
+mod snapshot;
+mod task;
+
+pub use shared::PaneShared;
+pub(crate) use snapshot::outer_modes;
+#[cfg(test)]
+pub(crate) use snapshot::snapshot_of;
+pub use snapshot::PaneSnapshot;
+
+use crate::direct::DirectWriter;
+use bytes::Bytes;
+use order::OutputOrder;
+use reader::read_pty;
+use shared::Watcher;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use task::{wait_child, write_pty, PaneTask};
+use tokio::sync::{mpsc, oneshot, Notify};
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
+use weft_pty_io::{ExitStatus, SpawnOptions};
+use weft_screen_model::{Cell, Screen};
+
+/// Chunks (up to 64 KiB each) read ahead of the pane task: enough to keep the reader busy while
+pub const PTY_OUTPUT_CAPACITY: usize = 4;
+/// Input messages (keys, pastes, replies) waiting for the pty: a program that stops reading
+/// fills this and then senders wait, rather than memory growing.
+pub const PANE_INPUT_CAPACITY: usize = 256;
+/// Requests (snapshots, history, capture) waiting for the pane task; renderers send one at a
+/// time each.
+pub const PANE_COMMAND_CAPACITY: usize = 32;
+/// Events (bell, working directory, clipboard, prompt marks) waiting for the session task. They
+/// are rare; a program that floods them loses the excess, counted (`dropped_events`), rather
+/// than stalling its output.
+pub const PANE_EVENT_CAPACITY: usize = 64;
+/// Replies to the program held while its input is full; more are dropped.
+const MAX_PENDING_REPLY_BYTES: usize = 64 * 1024;
+/// The reader's buffer until a read fills it (then [`weft_pty_io::READ_CHUNK_BYTES`]): a pty
+/// hands out about 4 KiB at a time, so shells and editors never need more.
+const FIRST_READ_BYTES: usize = 4 * 1024;
+/// A read at least this large means output is streaming: renderers pace frames, and the
+/// reader and the pane task count it towards their fair slice.
+const STREAMING_CHUNK_BYTES: usize = 16 * 1024;
+/// After the program exits, how long to keep reading output a background job may hold open.
+const EXIT_DRAIN_GRACE: std::time::Duration = std::time::Duration::from_millis(200);
+/// Requests to the pane task.
+#[derive(Debug)]
+pub enum PaneCommand {
+    /// Rows changed after `since` (0: all), cursor and modes.
+    Snapshot {
+        /// Last revision the asker saw.
+        since: u64,
+        /// Where to answer.
+        reply: oneshot::Sender<PaneSnapshot>,
+    },
+    /// `rows` rows ending `offset` lines above the live screen (history view), and how many
+    /// history lines there are.
+    History {
+        /// Lines above the bottom of the live screen.
+        offset: usize,
+        /// Rows wanted.
+        rows: usize,
+        /// The answer.
+        reply: oneshot::Sender<(Vec<Vec<Cell>>, usize)>,
+    },
+    /// The screen as text, escapes or JSON, with its revision.
+    Capture {
+        /// How.
+        options: crate::capture::CaptureOptions,
+        /// The answer: output and revision.
+        reply: oneshot::Sender<(String, u64)>,
+    },
+}
+/// A renderer that lends itself, while idle, to whoever applies a quiet change to a pane (an
+/// echo), so the frame is drawn at once on that thread instead of after a task switch. The
+/// renderer implements it (`render::FastSlot`); the pane only calls it, under the screen's lock.
+pub trait EchoDrawer: Send + Sync + std::fmt::Debug {
+    /// Draws the quiet change of pane `shared` from `screen` (locked by the caller) if the
+    /// renderer is idle and can; false: the caller wakes the renderer instead.
+    fn try_draw(&self, shared: &PaneShared, screen: &Screen) -> bool;
+}
+/// A cheap, cloneable handle on a pane.
+#[derive(Clone, Debug)]
+pub struct PaneHandle {
+    commands: mpsc::Sender<PaneCommand>,
+    /// Cancelled to end the program (and, with remain-on-exit, the dead pane).
+    kill: CancellationToken,
+    input: mpsc::Sender<Bytes>,
+    pty_in: Arc<DirectWriter>,
+    /// Shared state.
+    pub shared: Arc<PaneShared>,
+}
+
+impl PaneHandle {
+    /// The `%N` number.
+    pub fn id(&self) -> u64 {
+        self.shared.id
+    }
+
+    /// The rows changed after `since`; `None` once the pane is gone. Read directly when the
+    /// screen is free, else asked of the pane task (which answers between chunks).
+    pub async fn snapshot(&self, since: u64) -> Option<PaneSnapshot> {
+        if self.commands.is_closed() {
+            return None;
+        }
+        if let Some(snapshot) = self.shared.try_snapshot(since) {
+            return Some(snapshot);
+        }
+        let (reply, answer) = oneshot::channel();
+        self.commands
+            .send(PaneCommand::Snapshot { since, reply })
+            .await
+            .ok()?;
+        answer.await.ok()
+    }
+
+    /// Resizes the pane (and its program's pty). Never waits: the latest size wins.
+    pub fn resize_now(&self, cols: u16, rows: u16) {
+        self.shared
+            .wanted_size
+            .store(u64::from(cols) << 16 | u64::from(rows), Ordering::Release);
+        self.shared.resize.notify_one();
+    }
+
+    /// Ends the pane's program. Never waits.
+    pub fn kill(&self) {
+        self.kill.cancel();
+    }
+
+    /// Sends bytes to the program, waiting while its input is full. False once it is gone.
+    /// Starts the keystroke-to-echo clock.
+    pub async fn send_input(&self, bytes: Bytes) -> bool {
+        self.shared.metrics.key_arrived();
+        self.shared.priority.key_sent(self.id());
+        match self.pty_in.write_or_queue(bytes) {
+            None => true,
+            Some(rest) => self.input.send(rest).await.is_ok(),
+        }
+    }
+
+    /// The screen as text (or escapes, or JSON) and its revision; `None` once the pane is gone.
+    pub async fn capture(&self, options: crate::capture::CaptureOptions) -> Option<(String, u64)> {
+        let (reply, answer) = oneshot::channel();
+        self.commands
+            .send(PaneCommand::Capture { options, reply })
+            .await
+            .ok()?;
+        answer.await.ok()
+    }
+
+    /// History view rows: `rows` rows ending `offset` lines above the live screen, and the
+    /// number of history lines.
+    pub async fn history(&self, offset: usize, rows: usize) -> Option<(Vec<Vec<Cell>>, usize)> {
+        let (reply, answer) = oneshot::channel();
+        self.commands
+            .send(PaneCommand::History {
+                offset,
+                rows,
+                reply,
+            })
+            .await
+            .ok()?;
+        answer.await.ok()
+    }
+
+    /// The program's exit code, once it exited.
+    pub fn exit_code(&self) -> Option<i64> {
+        let code = self.shared.exit_code.load(Ordering::Acquire);
+        (code >= 0).then_some(code)
+    }
+
+    /// Wakes `notify` whenever the pane changes.
+    pub fn watch(&self, notify: &Arc<Notify>) {
+        self.watch_with(notify, None);
+    }
+
+    /// Wakes `notify` whenever the pane changes, or for a quiet change draws it through `fast`
+    /// when that renderer is idle.
+    pub fn watch_with(&self, notify: &Arc<Notify>, fast: Option<Weak<dyn EchoDrawer>>) {
+        if let Ok(mut w) = self.shared.watchers.lock() {
+            w.push(Watcher {
+                notify: Arc::downgrade(notify),
+                fast,
+            });
+        }
+    }
+}
+
+/// Everything needed to start a pane.
+#[derive(Clone, Debug)]
+pub struct PaneSpec {
+    /// `%N` number.
+    pub id: u64,
+    /// Size.
+    pub cols: u16,
+    /// Size.
+    pub rows: u16,
+    /// How to start the program.
+    pub spawn: SpawnOptions,
+    /// History lines.
+    pub scrollback_lines: usize,
+    /// Keep the pane (showing the exit status) after its program exits, until killed.
+    pub remain_on_exit: bool,
+    /// Where `weft diag` finds the pane's figures, and the session it belongs to.
+    pub metrics: (Arc<crate::metrics::MetricsRegistry>, String),
+    /// Server-wide: keystroke echoes before floods.
+    pub priority: Arc<crate::priority::EchoPriority>,
+}
+/// Starts the program and the pane's tasks. `exited` gets the pane id and exit status once;
+/// `events` the screen's events (all but title changes), each with the pane id.
+pub fn spawn_pane(
+    spec: PaneSpec,
+    exited: mpsc::Sender<(u64, ExitStatus)>,
+    events: mpsc::Sender<(u64, weft_screen_model::Event)>,
+) -> Result<PaneHandle, weft_pty_io::PtyError> {
+    let (pty, child, reader, writer) = weft_pty_io::spawn(&spec.spawn)?;
+    let (output_tx, output_rx) = mpsc::channel(PTY_OUTPUT_CAPACITY);
+    let (input_tx, input_rx) = mpsc::channel(PANE_INPUT_CAPACITY);
+    let (command_tx, command_rx) = mpsc::channel(PANE_COMMAND_CAPACITY);
+    let (exit_tx, exit_rx) = oneshot::channel();
+    let (kill_tx, kill_rx) = oneshot::channel();
+    let stop = CancellationToken::new();
+    let kill_requested = CancellationToken::new();
+    let shared = Arc::new(PaneShared {
+        id: spec.id,
+        seq: AtomicU64::new(0),
+        sync: AtomicBool::new(false),
+        streaming: AtomicBool::new(false),
+        bracketed_paste: AtomicBool::new(false),
+        mouse_reporting: std::sync::atomic::AtomicU8::new(0),
+        mouse_sgr: AtomicBool::new(false),
+        application_cursor: AtomicBool::new(false),
+        alternate_screen: AtomicBool::new(false),
+        exit_code: std::sync::atomic::AtomicI64::new(-1),
+        metrics: Arc::new(crate::metrics::PaneMetrics::default()),
+        pid: child.pid(),
+        size: AtomicU64::new(u64::from(spec.cols) << 16 | u64::from(spec.rows)),
+        wanted_size: AtomicU64::new(u64::from(spec.cols) << 16 | u64::from(spec.rows)),
+        resize: Notify::new(),
+        title: Mutex::new(String::new()),
+        watchers: Mutex::new(Vec::new()),
+        order: OutputOrder::default(),
+        events,
+        replies: Mutex::new(Vec::new()),
+        replies_ready: Notify::new(),
+        priority: spec.priority.clone(),
+        screen: Mutex::new(Screen::with_scrollback(
+            usize::from(spec.cols),
+            usize::from(spec.rows),
+            spec.scrollback_lines,
+        )),
+    });
+    spec.metrics
+        .0
+        .add_pane(spec.id, &spec.metrics.1, &shared.metrics);
+    tokio::spawn(
+        read_pty(reader, output_tx, stop.clone(), shared.clone())
+            .instrument(tracing::info_span!("pty_read", pane = spec.id)),
+    );
+    let pty_in = Arc::new(DirectWriter::new(writer));
+    tokio::spawn(
+        write_pty(pty_in.clone(), input_rx, stop.clone())
+            .instrument(tracing::info_span!("pty_write", pane = spec.id)),
+    );
+    tokio::spawn(wait_child(child, exit_tx, kill_rx));
+    let task = PaneTask {
+        id: spec.id,
+        pty,
+        pty_in: pty_in.clone(),
+        shared: shared.clone(),
+        input: input_tx.clone(),
+        kill: Some(kill_tx),
+        kill_requested: kill_requested.clone(),
+        stop,
+        remain_on_exit: spec.remain_on_exit,
+    };
+    tokio::spawn(
+        task.run(output_rx, command_rx, exit_rx, exited)
+            .instrument(tracing::info_span!("pane", pane = spec.id)),
+    );
+    Ok(PaneHandle {
+        commands: command_tx,
+        kill: kill_requested,
+        input: input_tx,
+        pty_in: pty_in.clone(),
+        shared,
+    })
+}

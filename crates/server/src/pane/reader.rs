@@ -1,0 +1,121 @@
+//! The pty reader task: reads the program's output into chunks for the pane task, or parses a
+//! small read itself when its turn allows (an echo).
+
+use super::shared::PaneShared;
+use super::{FIRST_READ_BYTES, STREAMING_CHUNK_BYTES};
+use bytes::Bytes;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+use weft_pty_io::{PtyReader, READ_CHUNK_BYTES};
+
+/// Longest a flooding pane's reader or parser keeps a worker before letting other tasks run,
+/// when tokio's LIFO slot is on (built without `tokio_unstable`): a task the flood woke (a
+/// renderer) sits in that slot, which no other worker may take, for tokio's whole budget (tens
+/// of ms) unless the flood yields. With the slot off (the normal build, see `server_main.rs`)
+/// a free worker takes such tasks at once and yields only cost throughput. Measured on 2 cores
+/// with the slot off (cat 200k lines; echo p99 with another pane flooding): no yields 0.95x
+/// no-mux and 3.6 ms; a yield per 1 ms, 1.25x and 2.2 ms, but in other runs 1.7x and 4 ms:
+/// on 2 busy cores the echo waits for the OS scheduler more than for tokio.
+#[cfg(not(tokio_unstable))]
+const FAIR_SLICE: Option<std::time::Duration> = Some(std::time::Duration::from_millis(1));
+/// See above: no yields when the LIFO slot is off.
+#[cfg(tokio_unstable)]
+const FAIR_SLICE: Option<std::time::Duration> = None;
+
+/// Yields once a task has worked through large chunks for [`FAIR_SLICE`].
+pub(super) struct FairSlice {
+    since: std::time::Instant,
+}
+
+impl FairSlice {
+    pub(super) fn new() -> Self {
+        FairSlice {
+            since: std::time::Instant::now(),
+        }
+    }
+
+    /// After handling a chunk of `bytes`: a small one means the pty was drained (the task is
+    /// about to wait anyway), a large one counts towards the slice.
+    pub(super) async fn after_chunk(&mut self, bytes: usize) {
+        if bytes < STREAMING_CHUNK_BYTES {
+            self.since = std::time::Instant::now();
+        } else if FAIR_SLICE.is_some_and(|slice| self.since.elapsed() >= slice) {
+            tokio::task::yield_now().await;
+            self.since = std::time::Instant::now();
+        }
+    }
+}
+
+/// A chunk of program output and when it was read (for bytes-to-screen latency).
+pub(super) type Chunk = (Bytes, u64);
+
+/// Reads the pty into chunks; waits when the pane task is behind.
+pub(super) async fn read_pty(
+    mut reader: PtyReader,
+    output: mpsc::Sender<Chunk>,
+    stop: CancellationToken,
+    shared: Arc<PaneShared>,
+) {
+    let metrics = &shared.metrics;
+    // Small until output streams: an idle pane does not hold a 64 KiB buffer.
+    let mut buf = vec![0u8; FIRST_READ_BYTES];
+    let mut slice = FairSlice::new();
+    // Registered once: a fresh `cancelled()` per read would join and leave the token's waiter
+    // list on every keystroke's echo.
+    let stopped = stop.cancelled();
+    tokio::pin!(stopped);
+    loop {
+        let waited = crate::metrics::Tick::now();
+        let n = tokio::select! {
+            biased;
+            _ = &mut stopped => return,
+            n = reader.read_available(&mut buf) => n,
+        };
+        let started = crate::metrics::Tick::now();
+        metrics.pty_read.idle(started - waited);
+        match n {
+            Ok(0) | Err(_) => return,
+            Ok(n) => {
+                let chunk = Bytes::copy_from_slice(&buf[..n]);
+                if n == buf.len() && buf.len() < READ_CHUNK_BYTES {
+                    buf.resize(READ_CHUNK_BYTES, 0);
+                }
+                let read_at = crate::metrics::now_ns();
+                metrics.pty_read.item(n);
+                tracing::trace!(bytes = n, "pty read");
+                let copied = crate::metrics::Tick::now();
+                metrics.pty_read.busy(copied - started);
+                if n < STREAMING_CHUNK_BYTES {
+                    if let Some(_turn) = shared.order.turn() {
+                        // Nothing queued for the pane task and a small read: an echo. Parsed
+                        // here, it reaches the screen (and an idle renderer, the terminal)
+                        // without waking another task.
+                        shared.streaming.store(false, Ordering::Release);
+                        shared.apply_output(&chunk, read_at, true);
+                        continue;
+                    }
+                }
+                shared.order.queued();
+                if output.send((chunk, read_at)).await.is_err() {
+                    return;
+                }
+                metrics.pty_read.blocked(copied.elapsed());
+                // A flood always finds the pty readable and the channel open: give the worker
+                // up now and then (see `FairSlice`). A small read drained the pty, so the next
+                // one waits anyway.
+                slice.after_chunk(n).await;
+                if n >= STREAMING_CHUNK_BYTES {
+                    // Streaming: another pane's echo goes first (counted as blocked).
+                    let held = crate::metrics::Tick::now();
+                    tokio::select! {
+                        _ = &mut stopped => return,
+                        _ = shared.priority.wait_turn(shared.id) => {}
+                    }
+                    metrics.pty_read.blocked(held.elapsed());
+                }
+            }
+        }
+    }
+}

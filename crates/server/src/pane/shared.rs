@@ -1,0 +1,235 @@
+//! Pane state others may read without asking the pane task: the screen behind its lock, and
+//! atomics mirroring its revision and modes.
+
+use super::order::OutputOrder;
+use super::snapshot::{snapshot_of, PaneSnapshot};
+use super::{EchoDrawer, MAX_PENDING_REPLY_BYTES, STREAMING_CHUNK_BYTES};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use tokio::sync::{mpsc, Notify};
+use weft_screen_model::{Event, Screen};
+
+/// A renderer watching a pane: woken on change, or, for a quiet change while it is idle, given
+/// the frame to draw at once by whoever applied the change (see [`EchoDrawer`]).
+#[derive(Debug)]
+pub(super) struct Watcher {
+    pub(super) notify: Weak<Notify>,
+    pub(super) fast: Option<Weak<dyn EchoDrawer>>,
+}
+
+/// Pane state others may read without asking the pane task.
+#[derive(Debug)]
+pub struct PaneShared {
+    /// `%N` number.
+    pub id: u64,
+    /// Latest screen revision.
+    pub seq: AtomicU64,
+    /// The program is inside a synchronized update (DECSET 2026).
+    pub sync: AtomicBool,
+    /// The last output applied was a large read or had more queued behind it: output is
+    /// streaming, so renderers pace frames. False once a small read drained the pty.
+    pub streaming: AtomicBool,
+    /// The program enabled bracketed paste (2004).
+    pub bracketed_paste: AtomicBool,
+    /// Mouse reports the program wants: 0 none, 1 presses, 2 drags, 3 all motion.
+    pub mouse_reporting: std::sync::atomic::AtomicU8,
+    /// The program wants SGR (1006) mouse reports.
+    pub mouse_sgr: AtomicBool,
+    /// The program wants application cursor keys (DECCKM).
+    pub application_cursor: AtomicBool,
+    /// The alternate screen is shown (no history to scroll).
+    pub alternate_screen: AtomicBool,
+    /// The program's exit code once it exited, else -1.
+    pub exit_code: std::sync::atomic::AtomicI64,
+    /// The program's pid.
+    pub pid: Option<u32>,
+    /// Size, packed as cols << 16 | rows.
+    pub(super) size: AtomicU64,
+    /// Size the session wants, packed like `size`; applied by the pane task when woken.
+    pub(super) wanted_size: AtomicU64,
+    /// Wakes the pane task to apply `wanted_size`.
+    pub(super) resize: Notify,
+    /// Title set by the program.
+    pub(super) title: Mutex<String>,
+    /// Renderers to wake on change.
+    pub(super) watchers: Mutex<Vec<Watcher>>,
+    /// Where the screen's events go (the session task).
+    pub(super) events: mpsc::Sender<(u64, Event)>,
+    /// Who parses the next chunk: the reader itself only when nothing is in flight.
+    pub(super) order: OutputOrder,
+    /// Replies to the program (terminal answers to its queries), for the pane task to send.
+    pub(super) replies: Mutex<Vec<u8>>,
+    /// Wakes the pane task to send `replies`.
+    pub(super) replies_ready: Notify,
+    /// Figures for `weft diag`.
+    pub metrics: Arc<crate::metrics::PaneMetrics>,
+    /// Server-wide: keystroke echoes before floods (renderers report shown echoes here).
+    pub priority: Arc<crate::priority::EchoPriority>,
+    /// The screen. Only the pane task changes it; renderers read it directly when it is free
+    /// (no round trip through the pane task for an echo), and ask the pane task when it is
+    /// busy parsing.
+    pub(super) screen: Mutex<Screen>,
+}
+
+impl PaneShared {
+    /// The screen, locked; a poisoned lock still gives it (a panic mid-parse leaves a screen
+    /// that is at worst partly updated, which the next output repairs).
+    pub(super) fn screen(&self) -> std::sync::MutexGuard<'_, Screen> {
+        self.screen
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// What a renderer needs, read directly when the pane task is not holding the screen.
+    pub(super) fn try_snapshot(&self, since: u64) -> Option<PaneSnapshot> {
+        match self.screen.try_lock() {
+            Ok(screen) => Some(snapshot_of(&screen, since)),
+            Err(std::sync::TryLockError::Poisoned(p)) => Some(snapshot_of(&p.into_inner(), since)),
+            Err(std::sync::TryLockError::WouldBlock) => None,
+        }
+    }
+
+    /// Wakes every renderer watching this pane; forgets those that went away.
+    pub(super) fn notify_watchers(&self) {
+        for notify in self.watchers_to_wake(None) {
+            notify.notify_one();
+        }
+    }
+
+    /// The renderers to wake for a change; forgets those that went away. With `quiet` (a
+    /// quiet change: the screen, locked by the caller), idle renderers draw it here and now
+    /// instead, and are not woken: an echo reaches the terminal without a task switch.
+    pub(super) fn watchers_to_wake(&self, quiet: Option<&Screen>) -> Vec<Arc<Notify>> {
+        let mut wake = Vec::new();
+        if let Ok(mut watchers) = self.watchers.lock() {
+            watchers.retain(|w| {
+                let Some(notify) = w.notify.upgrade() else {
+                    return false;
+                };
+                let drawn = match (quiet, w.fast.as_ref().and_then(Weak::upgrade)) {
+                    (Some(screen), Some(slot)) => slot.try_draw(self, screen),
+                    _ => false,
+                };
+                if !drawn {
+                    wake.push(notify);
+                }
+                true
+            });
+        }
+        wake
+    }
+
+    /// Program output read at `read_at`: parsed, timed, and shown to renderers. `quiet`: the
+    /// pty was drained by a small read (an echo, not a stream).
+    pub(super) fn apply_output(&self, chunk: &[u8], read_at: u64, quiet: bool) {
+        let m = &self.metrics;
+        m.parse.idle_ends();
+        let started = crate::metrics::Tick::now();
+        // A flood's chunk is bulk work: this thread should not preempt others for it.
+        let bulk = (chunk.len() >= STREAMING_CHUNK_BYTES).then(crate::sched::BulkWork::start);
+        self.feed(chunk, Some(read_at), quiet);
+        drop(bulk);
+        let took = m.parse.busy_since(started);
+        m.parse.item(chunk.len());
+        tracing::trace!(bytes = chunk.len(), us = took.as_micros() as u64, "parse");
+    }
+
+    /// Feeds bytes to the screen and tells renderers; queues the screen's replies. `read_at`:
+    /// when the program's output was read (none for weft's own notes).
+    pub(super) fn feed(&self, chunk: &[u8], read_at: Option<u64>, quiet: bool) {
+        let mut screen = self.screen();
+        screen.feed(chunk);
+        // Under the screen's lock, before any renderer can draw it (an idle one does so just
+        // below): the frame that shows this output ends its bytes-to-screen time.
+        if let Some(read_at) = read_at {
+            self.metrics.output_applied(read_at);
+        }
+        let replies = screen.has_replies().then(|| screen.take_replies());
+        for event in screen.take_events() {
+            match event {
+                Event::TitleChanged(title) => {
+                    if let Ok(mut t) = self.title.lock() {
+                        *t = title;
+                    }
+                }
+                // The rest are the session's: it owns what they mean (bell flags, the working
+                // directory, buffers). Never waits: a flood of them loses the excess, counted.
+                event => {
+                    if self.events.try_send((self.id, event)).is_err() {
+                        self.metrics.dropped_events.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
+        self.publish_from(&screen);
+        // Inside a synchronized update nothing is drawn before it ends.
+        let quiet = quiet && !screen.modes().synchronized_output;
+        let wake = self.watchers_to_wake(quiet.then_some(&*screen));
+        // Renderers woken now find the screen free.
+        drop(screen);
+        for notify in wake {
+            notify.notify_one();
+        }
+        if let Some(replies) = replies {
+            self.queue_replies(&replies);
+        }
+    }
+
+    /// Hands replies to the pane task, which writes them to the program; beyond
+    /// [`MAX_PENDING_REPLY_BYTES`] waiting (the program is not reading) they are dropped.
+    pub(super) fn queue_replies(&self, replies: &[u8]) {
+        if let Ok(mut pending) = self.replies.lock() {
+            if pending.len() + replies.len() <= MAX_PENDING_REPLY_BYTES {
+                pending.extend_from_slice(replies);
+            } else {
+                self.metrics
+                    .dropped_reply_bytes
+                    .fetch_add(replies.len() as u64, Ordering::Relaxed);
+            }
+        }
+        self.replies_ready.notify_one();
+    }
+
+    /// Whether replies wait for the pane task.
+    pub(super) fn has_replies(&self) -> bool {
+        self.replies.lock().is_ok_and(|r| !r.is_empty())
+    }
+
+    /// Mirrors the screen's revision and modes into the shared atomics.
+    pub(super) fn publish_from(&self, screen: &Screen) {
+        self.seq.store(screen.seqno(), Ordering::Release);
+        let modes = screen.modes();
+        self.sync
+            .store(modes.synchronized_output, Ordering::Release);
+        self.bracketed_paste
+            .store(modes.bracketed_paste, Ordering::Relaxed);
+        self.mouse_reporting.store(
+            match modes.mouse_tracking {
+                weft_screen_model::MouseTracking::Off => 0,
+                weft_screen_model::MouseTracking::Press => 1,
+                weft_screen_model::MouseTracking::Drag => 2,
+                weft_screen_model::MouseTracking::Motion => 3,
+            },
+            Ordering::Relaxed,
+        );
+        self.mouse_sgr.store(
+            modes.mouse_encoding == weft_screen_model::MouseEncoding::Sgr,
+            Ordering::Relaxed,
+        );
+        self.application_cursor
+            .store(modes.application_cursor, Ordering::Relaxed);
+        self.alternate_screen
+            .store(screen.is_alternate_screen(), Ordering::Relaxed);
+    }
+
+    /// Current size as (cols, rows).
+    pub fn size(&self) -> (u16, u16) {
+        let packed = self.size.load(Ordering::Relaxed);
+        ((packed >> 16) as u16, packed as u16)
+    }
+
+    /// The title the program set.
+    pub fn title(&self) -> String {
+        self.title.lock().map(|t| t.clone()).unwrap_or_default()
+    }
+}

@@ -1,0 +1,265 @@
+//! The pane task: parses queued output into the screen, answers renderers and the session,
+//! applies resizes, writes replies to the program, and reports the program's exit.
+
+use super::reader::{Chunk, FairSlice};
+use super::shared::PaneShared;
+use super::snapshot::snapshot_of;
+use super::{PaneCommand, EXIT_DRAIN_GRACE, STREAMING_CHUNK_BYTES};
+use crate::deadline::Deadline;
+use crate::direct::DirectWriter;
+use bytes::Bytes;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+use weft_pty_io::{ChildProcess, ExitStatus, Pty};
+
+/// Writes queued input to the pty in order; waits while the program is not reading.
+pub(super) async fn write_pty(
+    pty_in: Arc<DirectWriter>,
+    mut input: mpsc::Receiver<Bytes>,
+    stop: CancellationToken,
+) {
+    loop {
+        let data = tokio::select! {
+            _ = stop.cancelled() => return,
+            data = input.recv() => data,
+        };
+        let Some(data) = data else { return };
+        let written = tokio::select! {
+            _ = stop.cancelled() => return,
+            r = pty_in.write_queued(&data) => r,
+        };
+        if written.is_err() {
+            return;
+        }
+        tracing::trace!(bytes = data.len(), "pty write");
+    }
+}
+
+/// Waits for the program to exit (or kills it on request) and reports the status.
+pub(super) async fn wait_child(
+    mut child: ChildProcess,
+    exit: oneshot::Sender<ExitStatus>,
+    kill: oneshot::Receiver<()>,
+) {
+    let status = tokio::select! {
+        status = child.wait_exit() => status,
+        _ = kill => {
+            let _ = child.kill();
+            child.wait_exit().await
+        }
+    };
+    let status = status.unwrap_or(ExitStatus {
+        code: 1,
+        signal: None,
+    });
+    let _ = exit.send(status);
+}
+
+pub(super) struct PaneTask {
+    pub(super) id: u64,
+    pub(super) pty: Pty,
+    pub(super) pty_in: Arc<DirectWriter>,
+    pub(super) shared: Arc<PaneShared>,
+    pub(super) input: mpsc::Sender<Bytes>,
+    pub(super) kill: Option<oneshot::Sender<()>>,
+    /// Cancelled by [`PaneHandle::kill`].
+    pub(super) kill_requested: CancellationToken,
+    pub(super) stop: CancellationToken,
+    pub(super) remain_on_exit: bool,
+}
+
+impl PaneTask {
+    pub(super) async fn run(
+        mut self,
+        mut output: mpsc::Receiver<Chunk>,
+        mut commands: mpsc::Receiver<PaneCommand>,
+        mut exit: oneshot::Receiver<ExitStatus>,
+        exited: mpsc::Sender<(u64, ExitStatus)>,
+    ) {
+        let mut output_open = true;
+        let input = self.input.clone();
+        let mut slice = FairSlice::new();
+        // While another pane's echo is pending, a streaming pane parses nothing more.
+        let mut hold: Option<tokio::time::Instant> = None;
+        let mut hold_timer = Deadline::new();
+        let priority = self.shared.priority.clone();
+        // Registered once, like the reader's stop token.
+        let kill_requested = self.kill_requested.clone();
+        let killed = kill_requested.cancelled();
+        tokio::pin!(killed);
+        let status = loop {
+            let released = priority.released();
+            tokio::pin!(released);
+            released.as_mut().enable();
+            if hold.is_some() {
+                hold = priority.hold_for(self.id);
+            }
+            hold_timer.set(hold);
+            tokio::select! {
+                biased;
+                status = &mut exit => {
+                    break status.unwrap_or(ExitStatus { code: 1, signal: None });
+                }
+                command = commands.recv() => match command {
+                    Some(command) => self.handle(command),
+                    None => self.request_kill(),
+                },
+                _ = &mut killed, if self.kill.is_some() => self.request_kill(),
+                _ = self.shared.resize.notified() => self.apply_wanted_size(),
+                _ = self.shared.replies_ready.notified() => {}
+                permit = input.reserve(), if self.shared.has_replies() => {
+                    if let Ok(permit) = permit {
+                        let replies = self
+                            .shared
+                            .replies
+                            .lock()
+                            .map(|mut r| std::mem::take(&mut *r))
+                            .unwrap_or_default();
+                        let replies = Bytes::from(replies);
+                        if let Some(rest) = self.pty_in.write_or_queue(replies) {
+                            permit.send(rest);
+                        }
+                    }
+                }
+                _ = &mut released, if hold.is_some() => hold = None,
+                _ = hold_timer.wait() => hold = None,
+                chunk = output.recv(), if output_open && hold.is_none() => match chunk {
+                    Some((chunk, read_at)) => {
+                        let streaming = chunk.len() >= STREAMING_CHUNK_BYTES || !output.is_empty();
+                        self.shared.streaming.store(streaming, Ordering::Release);
+                        self.shared.apply_output(&chunk, read_at, !streaming);
+                        self.shared.order.parsed();
+                        slice.after_chunk(chunk.len()).await;
+                        if streaming {
+                            hold = priority.hold_for(self.id);
+                        }
+                    }
+                    None => output_open = false,
+                },
+            }
+        };
+        self.shared
+            .exit_code
+            .store(i64::from(status.code), Ordering::Release);
+        // Show what the program printed last: read until the pty closes, or until a deadline
+        // when a background job keeps it open.
+        let deadline = tokio::time::Instant::now() + EXIT_DRAIN_GRACE;
+        while output_open {
+            tokio::select! {
+                chunk = output.recv() => match chunk {
+                    Some((chunk, read_at)) => {
+                        self.shared.apply_output(&chunk, read_at, false);
+                        self.shared.order.parsed();
+                    }
+                    None => output_open = false,
+                },
+                command = commands.recv() => match command {
+                    Some(command) => self.handle(command),
+                    None => break,
+                },
+                _ = tokio::time::sleep_until(deadline) => break,
+            }
+        }
+        self.stop.cancel();
+        // Waiters for the exit wake now.
+        self.shared.notify_watchers();
+        if self.remain_on_exit && self.kill.is_some() {
+            // Keep showing the screen, with the status, until the pane is killed.
+            let note = match &status.signal {
+                Some(sig) => format!(
+                    "\r\n\x1b[0mPane is dead (signal {sig}, status {})",
+                    status.code
+                ),
+                None => format!("\r\n\x1b[0mPane is dead (status {})", status.code),
+            };
+            self.apply(note.as_bytes());
+            loop {
+                tokio::select! {
+                    _ = &mut killed => break,
+                    command = commands.recv() => match command {
+                        None => break,
+                        Some(command) => self.handle(command),
+                    },
+                    _ = self.shared.resize.notified() => self.apply_wanted_size(),
+                }
+            }
+        }
+        let _ = exited.send((self.id, status)).await;
+    }
+
+    /// Resizes the screen and the pty to the size the session wants.
+    fn apply_wanted_size(&mut self) {
+        let packed = self.shared.wanted_size.load(Ordering::Acquire);
+        let (cols, rows) = (((packed >> 16) as u16).max(1), (packed as u16).max(1));
+        self.shared
+            .screen()
+            .resize(usize::from(cols), usize::from(rows));
+        let _ = self.pty.resize(cols, rows);
+        self.shared
+            .size
+            .store(u64::from(cols) << 16 | u64::from(rows), Ordering::Relaxed);
+        self.publish();
+    }
+
+    fn handle(&mut self, command: PaneCommand) {
+        match command {
+            PaneCommand::Snapshot { since, reply } => {
+                let snapshot = snapshot_of(&self.shared.screen(), since);
+                let _ = reply.send(snapshot);
+            }
+            PaneCommand::History {
+                offset,
+                rows,
+                reply,
+            } => {
+                let screen = self.shared.screen();
+                let history = screen.scrollback().len();
+                let visible = screen.rows();
+                let total = history + visible;
+                let end = total.saturating_sub(offset.min(history));
+                let start = end.saturating_sub(rows);
+                let lines = (start..end)
+                    .map(|i| {
+                        if i < history {
+                            screen
+                                .scrollback_row(i)
+                                .map(|r| r.cells().to_vec())
+                                .unwrap_or_default()
+                        } else {
+                            screen
+                                .row(i - history)
+                                .map(|r| r.cells().to_vec())
+                                .unwrap_or_default()
+                        }
+                    })
+                    .collect();
+                let _ = reply.send((lines, history));
+            }
+            PaneCommand::Capture { options, reply } => {
+                let (text, seq) = {
+                    let screen = self.shared.screen();
+                    (crate::capture::capture(&screen, &options), screen.seqno())
+                };
+                let _ = reply.send((text, seq));
+            }
+        }
+    }
+
+    fn request_kill(&mut self) {
+        if let Some(kill) = self.kill.take() {
+            let _ = kill.send(());
+        }
+    }
+
+    /// Feeds bytes of weft's own (the dead pane's note) to the screen.
+    fn apply(&mut self, chunk: &[u8]) {
+        self.shared.feed(chunk, None, false);
+    }
+
+    fn publish(&self) {
+        self.shared.publish_from(&self.shared.screen());
+        self.shared.notify_watchers();
+    }
+}
