@@ -65,9 +65,10 @@ pub struct PaneShared {
     pub metrics: Arc<crate::metrics::PaneMetrics>,
     /// Server-wide: keystroke echoes before floods (renderers report shown echoes here).
     pub priority: Arc<crate::priority::EchoPriority>,
-    /// The screen. Only the pane task changes it; renderers read it directly when it is free
-    /// (no round trip through the pane task for an echo), and ask the pane task when it is
-    /// busy parsing.
+    /// The screen. Output is parsed into it by the pane task, or by the reader when
+    /// [`OutputOrder`] gives it a turn (never both at once: the lock, and in order: the turn);
+    /// the pane task also resizes it. Renderers read it directly when it is free (no round
+    /// trip through the pane task for an echo), and ask the pane task when it is busy.
     pub(super) screen: Mutex<Screen>,
 }
 
