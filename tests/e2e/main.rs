@@ -6,6 +6,7 @@ mod commands;
 mod diag;
 mod pane_events;
 mod panes;
+mod reliability;
 mod replay;
 mod scripting;
 mod sessions;

@@ -2,6 +2,7 @@
 
 use futures::{SinkExt, StreamExt};
 use std::ffi::OsString;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
@@ -82,6 +83,10 @@ pub async fn connect(socket: &Path, version: &str) -> Result<Conn, ClientError> 
 }
 
 /// Connects, starting a server first when none answers (a stale socket is replaced by it).
+///
+/// Clients that find no server at the same time must not each start one: as tmux does, the
+/// first takes a lock beside the socket and starts the server; the others wait for the lock,
+/// then find the server it started.
 pub async fn connect_or_start(
     socket: &Path,
     version: &str,
@@ -91,6 +96,50 @@ pub async fn connect_or_start(
         Err(ClientError::NoServer(_)) => {}
         other => return other,
     }
+    let _lock = start_lock(socket).await?;
+    // Under the lock: another client may have started the server while this one waited.
+    match connect(socket, version).await {
+        Err(ClientError::NoServer(_)) => {}
+        other => return other,
+    }
+    // The lock is released (its file closed) when `_lock` drops: after the server answered.
+    start_server(socket, version, start).await
+}
+
+/// The lock beside `socket` (`SOCKET.lock`), held while a server starts. The file stays; only
+/// its lock matters, and the kernel drops that lock if this process dies.
+async fn start_lock(socket: &Path) -> Result<std::fs::File, ClientError> {
+    let mut path = socket.as_os_str().to_owned();
+    path.push(".lock");
+    let path = PathBuf::from(path);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .mode(0o600)
+        .open(&path)
+        .map_err(|e| {
+            ClientError::Io(std::io::Error::new(
+                e.kind(),
+                format!("cannot open the start-up lock {}: {e}", path.display()),
+            ))
+        })?;
+    // Waiting for the lock blocks a thread: not the runtime's.
+    tokio::task::spawn_blocking(move || {
+        rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive)
+            .map(|()| file)
+            .map_err(|e| ClientError::Io(e.into()))
+    })
+    .await
+    .map_err(|e| ClientError::Lost(format!("the start-up lock: {e}")))?
+}
+
+/// Starts a server on `socket` and connects to it once it says it is ready.
+async fn start_server(
+    socket: &Path,
+    version: &str,
+    start: &ServerStart,
+) -> Result<Conn, ClientError> {
     let mut child = tokio::process::Command::new(&start.program)
         .args(&start.args)
         .stdin(Stdio::null())
