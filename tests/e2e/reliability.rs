@@ -48,3 +48,83 @@ fn clients_starting_at_once_replace_a_stale_socket_once() {
     let outs = start_many(&server, 30);
     assert_all_started(&server, &outs);
 }
+
+/// A session that answers: `ls` lists it.
+fn answers(server: &TestServer, name: &str) -> bool {
+    stdout_of(&server.weft(&["ls"])).contains(&format!("{name}:"))
+}
+
+#[test]
+fn the_socket_is_the_owners_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let server = TestServer::new("mode");
+    assert!(server
+        .weft(&["new", "-d", "-s", "m", "--", "sleep", "30"])
+        .status
+        .success());
+    let mode = std::fs::metadata(&server.socket)
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+}
+
+#[test]
+fn another_user_always_hears_why_it_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    if rustix::process::geteuid().as_raw() != 0 {
+        eprintln!("skipped: connecting as another user needs root");
+        return;
+    }
+    let server = TestServer::new("otheruid");
+    assert!(server
+        .weft(&["new", "-d", "-s", "o", "--", "sleep", "60"])
+        .status
+        .success());
+    // Let the other user reach the socket, so the server's own check is what refuses it.
+    for dir in [&server.dir, &server.socket] {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    for _ in 0..20 {
+        let out = Command::new(weft_binary())
+            .arg("-S")
+            .arg(&server.socket)
+            .arg("ls")
+            .env("HOME", "/tmp")
+            .uid(65534)
+            .gid(65534)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        assert!(
+            stderr_of(&out).contains("this weft server belongs to another user"),
+            "{out:?}"
+        );
+    }
+    assert!(answers(&server, "o"));
+}
+
+#[test]
+fn a_huge_frame_before_the_hello_closes_that_connection_only() {
+    use std::io::{Read, Write};
+    let server = TestServer::new("prehello");
+    assert!(server
+        .weft(&["new", "-d", "-s", "h", "--", "sleep", "60"])
+        .status
+        .success());
+    let mut peers = Vec::new();
+    for _ in 0..20 {
+        let mut peer = std::os::unix::net::UnixStream::connect(&server.socket).unwrap();
+        // A frame header announcing 16 MiB, then some of its bytes.
+        peer.write_all(&(16u32 << 20).to_le_bytes()).unwrap();
+        let _ = peer.write_all(&[0u8; 64 * 1024]);
+        peers.push(peer);
+    }
+    for mut peer in peers {
+        // The server closes it: the read ends (EOF or reset), it does not wait for more.
+        let mut buf = [0u8; 16];
+        let _ = peer.read(&mut buf);
+    }
+    assert!(answers(&server, "h"));
+}

@@ -7,6 +7,12 @@ use tokio_util::codec::{Decoder, Encoder};
 /// Largest frame accepted: a full repaint of a very large terminal fits many times over; a
 /// peer sending more is broken or hostile.
 pub const MAX_FRAME_BYTES: usize = 16 << 20;
+/// Largest frame accepted before the peer's hello: a hello is a few dozen bytes, so a peer
+/// that has not said who it is cannot make the server hold more than this.
+pub const MAX_HELLO_FRAME_BYTES: usize = 4 << 10;
+/// Most buffer reserved ahead of a frame's bytes arriving: a frame announced as large grows the
+/// buffer as its bytes come, not at its header.
+const RESERVE_AHEAD_BYTES: usize = 64 << 10;
 
 const TAG_HELLO: u8 = 1;
 const TAG_REQUEST: u8 = 2;
@@ -34,8 +40,34 @@ pub enum ProtocolError {
 }
 
 /// Encodes and decodes [`Message`]s.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct FrameCodec;
+#[derive(Clone, Copy, Debug)]
+pub struct FrameCodec {
+    max_frame: usize,
+}
+
+impl Default for FrameCodec {
+    /// A codec for a connection past its hello: frames up to [`MAX_FRAME_BYTES`].
+    fn default() -> Self {
+        FrameCodec {
+            max_frame: MAX_FRAME_BYTES,
+        }
+    }
+}
+
+impl FrameCodec {
+    /// A codec for a connection whose peer has not said hello yet: frames up to
+    /// [`MAX_HELLO_FRAME_BYTES`]. Call [`FrameCodec::hello_done`] after the hello.
+    pub fn before_hello() -> Self {
+        FrameCodec {
+            max_frame: MAX_HELLO_FRAME_BYTES,
+        }
+    }
+
+    /// The peer said hello: frames up to [`MAX_FRAME_BYTES`] from now on.
+    pub fn hello_done(&mut self) {
+        self.max_frame = MAX_FRAME_BYTES;
+    }
+}
 
 impl Decoder for FrameCodec {
     type Item = Message;
@@ -46,11 +78,11 @@ impl Decoder for FrameCodec {
             return Ok(None);
         }
         let len = u32::from_le_bytes([src[0], src[1], src[2], src[3]]) as usize;
-        if len == 0 || len > MAX_FRAME_BYTES {
+        if len == 0 || len > self.max_frame {
             return Err(ProtocolError::TooLarge(len));
         }
         if src.len() < 4 + len {
-            src.reserve(4 + len - src.len());
+            src.reserve((4 + len - src.len()).min(RESERVE_AHEAD_BYTES));
             return Ok(None);
         }
         src.advance(4);
@@ -138,14 +170,14 @@ mod tests {
 
     fn round_trip(msg: Message) {
         let mut buf = BytesMut::new();
-        FrameCodec.encode(msg.clone(), &mut buf).unwrap();
+        FrameCodec::default().encode(msg.clone(), &mut buf).unwrap();
         // Split anywhere: incomplete frames wait for more.
         let whole = buf.clone();
         for cut in 0..whole.len() {
             let mut part = BytesMut::from(&whole[..cut]);
-            assert!(FrameCodec.decode(&mut part).unwrap().is_none());
+            assert!(FrameCodec::default().decode(&mut part).unwrap().is_none());
         }
-        assert_eq!(FrameCodec.decode(&mut buf).unwrap(), Some(msg));
+        assert_eq!(FrameCodec::default().decode(&mut buf).unwrap(), Some(msg));
         assert!(buf.is_empty());
     }
 
@@ -182,13 +214,31 @@ mod tests {
     fn oversized_and_unknown_frames_are_errors() {
         let mut buf = BytesMut::from(&u32::MAX.to_le_bytes()[..]);
         assert!(matches!(
-            FrameCodec.decode(&mut buf),
+            FrameCodec::default().decode(&mut buf),
             Err(ProtocolError::TooLarge(_))
         ));
         let mut buf = BytesMut::from(&[1, 0, 0, 0, 99][..]);
         assert!(matches!(
-            FrameCodec.decode(&mut buf),
+            FrameCodec::default().decode(&mut buf),
             Err(ProtocolError::UnknownTag(99))
         ));
+    }
+
+    #[test]
+    fn before_the_hello_only_small_frames_and_large_ones_grow_as_they_come() {
+        let header = |len: u32| BytesMut::from(&len.to_le_bytes()[..]);
+        let mut codec = FrameCodec::before_hello();
+        let mut buf = header(16 << 20);
+        assert!(matches!(
+            codec.decode(&mut buf),
+            Err(ProtocolError::TooLarge(_))
+        ));
+        let mut buf = header(100);
+        assert!(codec.decode(&mut buf).unwrap().is_none());
+        codec.hello_done();
+        // A 16 MiB frame announced: the buffer is not grown to 16 MiB by the header alone.
+        let mut buf = header(16 << 20);
+        assert!(codec.decode(&mut buf).unwrap().is_none());
+        assert!(buf.capacity() < 1 << 20, "{}", buf.capacity());
     }
 }

@@ -11,7 +11,7 @@ mod message;
 pub mod paths;
 pub mod tty_pass;
 
-pub use codec::{FrameCodec, ProtocolError, MAX_FRAME_BYTES};
+pub use codec::{FrameCodec, ProtocolError, MAX_FRAME_BYTES, MAX_HELLO_FRAME_BYTES};
 pub use message::{
     Attach, ExitNotice, Hello, Message, NewSession, PaneInfo, Reply, Request, SessionInfo,
     PROTOCOL_VERSION,

@@ -6,12 +6,16 @@ use crate::context::ServerContext;
 use crate::ids::IdAllocator;
 use crate::registry::Registry;
 use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::{UnixListener, UnixStream};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
+
+/// The socket's permissions: the owner's only.
+const SOCKET_MODE: u32 = 0o600;
 
 /// How long shutdown waits for connections to say goodbye before the process exits.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
@@ -51,6 +55,11 @@ pub async fn bind(socket: &Path) -> std::io::Result<UnixListener> {
 /// Runs the server until its last session ends or `kill-server`.
 pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
     let listener = bind(&options.socket).await?;
+    // Only the owner may connect, whatever the umask (the peer's uid is checked too).
+    std::fs::set_permissions(
+        &options.socket,
+        std::fs::Permissions::from_mode(SOCKET_MODE),
+    )?;
     if let Some(mut ready) = options.ready.take() {
         let _ = ready.write_all(b"ready\n");
         let _ = ready.flush();

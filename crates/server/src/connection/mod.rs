@@ -21,21 +21,31 @@ use weft_protocol::{FrameCodec, Hello, Message, Reply, Request, PROTOCOL_VERSION
 
 type Conn = Framed<tokio::net::UnixStream, FrameCodec>;
 
+/// How long a client has to say hello before its connection is closed.
+const HANDSHAKE_TIME: std::time::Duration = std::time::Duration::from_secs(5);
+/// How long a refused connection is given to send its hello before it hears why.
+const REFUSAL_READ_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Serves one connection until it ends.
 pub async fn serve(stream: tokio::net::UnixStream, ctx: ServerContext) {
     // Only the user who owns the server may talk to it.
     match stream.peer_cred() {
         Ok(cred) if cred.uid() == weft_protocol::paths::my_uid() => {}
         _ => {
-            let mut conn = Framed::new(stream, FrameCodec);
+            let mut conn = Framed::new(stream, FrameCodec::before_hello());
+            // Read the client's hello first: closing with it unread would reset the
+            // connection, and the client would see that instead of the reason.
+            let _ = tokio::time::timeout(REFUSAL_READ_TIME, conn.next()).await;
             let message = "permission denied: this weft server belongs to another user".into();
             reply(&mut conn, Reply::Error { message, code: 1 }).await;
             return;
         }
     }
-    let mut conn = Framed::new(stream, FrameCodec);
-    if !handshake(&mut conn, &ctx.version).await {
-        return;
+    let mut conn = Framed::new(stream, FrameCodec::before_hello());
+    // A peer that connects and says nothing does not hold a connection for long.
+    match tokio::time::timeout(HANDSHAKE_TIME, handshake(&mut conn, &ctx.version)).await {
+        Ok(true) => conn.codec_mut().hello_done(),
+        Ok(false) | Err(_) => return,
     }
     let Some(Ok(Message::Request(request))) = conn.next().await else {
         return;

@@ -62,7 +62,7 @@ pub async fn connect(socket: &Path, version: &str) -> Result<Conn, ClientError> 
         }
         Err(e) => return Err(e.into()),
     };
-    let mut conn = Framed::new(stream, FrameCodec);
+    let mut conn = Framed::new(stream, FrameCodec::default());
     conn.send(Message::Hello(Hello {
         protocol: PROTOCOL_VERSION,
         version: version.to_string(),
