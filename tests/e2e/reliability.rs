@@ -128,3 +128,42 @@ fn a_huge_frame_before_the_hello_closes_that_connection_only() {
     }
     assert!(answers(&server, "h"));
 }
+
+#[test]
+fn with_descriptors_used_up_commands_get_an_answer_and_recover() {
+    let server = TestServer::new("nofile");
+    // The server inherits a low limit on descriptors from the client that starts it.
+    let out = Command::new("prlimit")
+        .args(["--nofile=256:256", "--"])
+        .arg(weft_binary())
+        .arg("-S")
+        .arg(&server.socket)
+        .args(["new", "-d", "-s", "n", "--", "sleep", "60"])
+        .env("HOME", &server.dir)
+        .output()
+        .expect("prlimit (util-linux)");
+    assert!(out.status.success(), "{out:?}");
+    // 300 connections that never say hello.
+    let idle: Vec<_> = (0..300)
+        .filter_map(|_| std::os::unix::net::UnixStream::connect(&server.socket).ok())
+        .collect();
+    assert!(idle.len() > 200, "only {} connected", idle.len());
+    // A command meanwhile is answered: served, or told why not, never left hanging.
+    let out = server.weft(&["ls"]);
+    assert!(
+        out.status.success() || stderr_of(&out).contains("weft server has"),
+        "{out:?}"
+    );
+    drop(idle);
+    // Served again as soon as the server has seen them close: each try is answered at once,
+    // and one of the first few is served.
+    let served = (0..100).any(|_| {
+        let out = server.weft(&["ls"]);
+        assert!(
+            out.status.success() || stderr_of(&out).contains("weft server has"),
+            "{out:?}"
+        );
+        stdout_of(&out).contains("n:")
+    });
+    assert!(served, "never served again");
+}

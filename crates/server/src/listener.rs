@@ -1,10 +1,14 @@
 //! Binding the socket (replacing a stale one), accepting clients, and shutting down.
 
 use crate::config::Config;
-use crate::connection::serve;
+use crate::connection::{refuse, serve};
 use crate::context::ServerContext;
 use crate::ids::IdAllocator;
+use crate::limits::{
+    connection_limit, raise_descriptor_limit, ConnectionCount, MAX_UNAUTHENTICATED,
+};
 use crate::registry::Registry;
+use futures::FutureExt;
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -83,12 +87,37 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
         config: config_rx,
     };
     let tracker = TaskTracker::new();
+    let max_connections = connection_limit(raise_descriptor_limit());
+    let count = Arc::new(ConnectionCount::default());
+    // One descriptor kept free, to answer a client when all the others are in use.
+    let mut spare = open_spare();
     loop {
         tokio::select! {
             _ = shutdown.cancelled() => break,
             accepted = listener.accept() => match accepted {
                 Ok((stream, _)) => {
-                    tracker.spawn(serve(stream, ctx.clone()));
+                    let slot = count.slot();
+                    if count.open() > max_connections {
+                        tracker.spawn(refuse(stream, slot, TOO_MANY_CONNECTIONS));
+                    } else if count.unauthenticated() > MAX_UNAUTHENTICATED {
+                        tracker.spawn(refuse(stream, slot, TOO_MANY_SILENT));
+                    } else {
+                        tracker.spawn(serve(stream, ctx.clone(), slot));
+                    }
+                }
+                Err(e) if e.raw_os_error() == Some(libc::EMFILE) || e.raw_os_error() == Some(libc::ENFILE) => {
+                    // Out of descriptors: the spare lets one waiting client hear why; then
+                    // wait for a connection to close (or a moment) instead of spinning.
+                    let freed = count.freed.notified();
+                    drop(spare.take());
+                    if let Some(Ok((stream, _))) = listener.accept().now_or_never() {
+                        tracker.spawn(refuse(stream, count.slot(), OUT_OF_DESCRIPTORS));
+                    }
+                    tokio::select! {
+                        _ = freed => {}
+                        _ = tokio::time::sleep(DESCRIPTOR_BACKOFF) => {}
+                    }
+                    spare = open_spare();
                 }
                 Err(e) if is_transient(&e) => continue,
                 Err(e) => {
@@ -114,5 +143,22 @@ fn is_transient(e: &std::io::Error) -> bool {
             | std::io::ErrorKind::ConnectionReset
             | std::io::ErrorKind::Interrupted
             | std::io::ErrorKind::WouldBlock
-    ) || e.raw_os_error() == Some(24) // EMFILE: try again once descriptors free up
+    )
 }
+
+/// The spare descriptor (`/dev/null`, open for nothing but to be closed when needed).
+fn open_spare() -> Option<std::fs::File> {
+    std::fs::File::open("/dev/null").ok()
+}
+
+/// Most time the listener waits for a descriptor to be freed before trying again.
+const DESCRIPTOR_BACKOFF: Duration = Duration::from_millis(50);
+/// Said to a client when the connections use every descriptor the server may give them.
+const TOO_MANY_CONNECTIONS: &str = "the weft server has too many connections open; close some \
+                                    clients (or raise `ulimit -n` and restart it) and try again";
+/// Said to a client when too many connections have not said hello.
+const TOO_MANY_SILENT: &str =
+    "the weft server has too many connections that have not said hello; try again in a moment";
+/// Said to a client when the process has no descriptor left.
+const OUT_OF_DESCRIPTORS: &str = "the weft server has run out of file descriptors; close some \
+                                  clients (or raise `ulimit -n` and restart it) and try again";

@@ -13,6 +13,7 @@ mod ui;
 use crate::cmd::run::{execute, Origin, Ran};
 use crate::cmd::ClientRequest;
 use crate::context::ServerContext;
+use crate::limits::ConnectionSlot;
 use crate::outcome::{not_found, CommandError, Output, TargetKind};
 use crate::session::{SessionCommand, SessionHandle};
 use futures::{SinkExt, StreamExt};
@@ -23,28 +24,38 @@ type Conn = Framed<tokio::net::UnixStream, FrameCodec>;
 
 /// How long a client has to say hello before its connection is closed.
 const HANDSHAKE_TIME: std::time::Duration = std::time::Duration::from_secs(5);
-/// How long a refused connection is given to send its hello before it hears why.
-const REFUSAL_READ_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+/// How long a refused connection is given to send its hello before it hears why (a client
+/// sends it at once; a silent peer is not waited for long).
+const REFUSAL_READ_TIME: std::time::Duration = std::time::Duration::from_millis(500);
 
-/// Serves one connection until it ends.
-pub async fn serve(stream: tokio::net::UnixStream, ctx: ServerContext) {
+/// Tells a client why it is not served, and closes. The slot counts it until then.
+pub async fn refuse(stream: tokio::net::UnixStream, slot: ConnectionSlot, message: &str) {
+    let mut conn = Framed::new(stream, FrameCodec::before_hello());
+    // Read the client's hello first: closing with it unread would reset the connection, and
+    // the client would see that instead of the reason.
+    let _ = tokio::time::timeout(REFUSAL_READ_TIME, conn.next()).await;
+    let message = message.to_string();
+    reply(&mut conn, Reply::Error { message, code: 1 }).await;
+    drop(slot);
+}
+
+/// Serves one connection until it ends; `slot` counts it meanwhile.
+pub async fn serve(stream: tokio::net::UnixStream, ctx: ServerContext, mut slot: ConnectionSlot) {
     // Only the user who owns the server may talk to it.
     match stream.peer_cred() {
         Ok(cred) if cred.uid() == weft_protocol::paths::my_uid() => {}
         _ => {
-            let mut conn = Framed::new(stream, FrameCodec::before_hello());
-            // Read the client's hello first: closing with it unread would reset the
-            // connection, and the client would see that instead of the reason.
-            let _ = tokio::time::timeout(REFUSAL_READ_TIME, conn.next()).await;
-            let message = "permission denied: this weft server belongs to another user".into();
-            reply(&mut conn, Reply::Error { message, code: 1 }).await;
-            return;
+            let message = "permission denied: this weft server belongs to another user";
+            return refuse(stream, slot, message).await;
         }
     }
     let mut conn = Framed::new(stream, FrameCodec::before_hello());
     // A peer that connects and says nothing does not hold a connection for long.
     match tokio::time::timeout(HANDSHAKE_TIME, handshake(&mut conn, &ctx.version)).await {
-        Ok(true) => conn.codec_mut().hello_done(),
+        Ok(true) => {
+            conn.codec_mut().hello_done();
+            slot.authenticated();
+        }
         Ok(false) | Err(_) => return,
     }
     let Some(Ok(Message::Request(request))) = conn.next().await else {
