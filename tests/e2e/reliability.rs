@@ -167,3 +167,96 @@ fn with_descriptors_used_up_commands_get_an_answer_and_recover() {
     });
     assert!(served, "never served again");
 }
+
+/// Runs `script` in a new window of session `s` once Enter is typed into it, and returns what
+/// `wait --exit` prints for it.
+fn exit_of(server: &TestServer, script: &str) -> String {
+    let script = format!("read go; {script}");
+    let out = server.weft(&["new-window", "-d", "-n", "probe", "--", "sh", "-c", &script]);
+    assert!(out.status.success(), "{out:?}");
+    let panes: serde_json::Value = serde_json::from_slice(
+        &server
+            .weft(&["list-panes", "-t", "s:probe", "--json"])
+            .stdout,
+    )
+    .unwrap();
+    let pane = panes[0]["id"].as_str().unwrap().to_string();
+    assert!(server
+        .weft(&["send-keys", "-t", &pane, "Enter"])
+        .status
+        .success());
+    let out = server.weft(&["wait", "-t", &pane, "--exit", "--timeout", "20"]);
+    assert!(out.status.success(), "{out:?}");
+    stdout_of(&out).trim().to_string()
+}
+
+#[test]
+fn a_pane_killed_by_a_signal_reports_it_as_a_shell_would() {
+    let server = TestServer::new("signals");
+    assert!(server
+        .weft(&["new", "-d", "-s", "s", "--", "sleep", "120"])
+        .status
+        .success());
+    for (signal, number) in [
+        ("HUP", 1),
+        ("INT", 2),
+        ("QUIT", 3),
+        ("ABRT", 6),
+        ("KILL", 9),
+        ("SEGV", 11),
+        ("TERM", 15),
+    ] {
+        let code = exit_of(&server, &format!("kill -{signal} $$; sleep 5"));
+        assert_eq!(code, (128 + number).to_string(), "SIG{signal}");
+        assert!(answers(&server, "s"));
+    }
+}
+
+#[test]
+fn a_program_that_closes_its_terminal_and_keeps_running_ends_its_pane() {
+    let server = TestServer::new("closedtty");
+    assert!(server
+        .weft(&["new", "-d", "-s", "s", "--", "sleep", "120"])
+        .status
+        .success());
+    // The program lets go of the terminal (all three descriptors) and lives on; as when its
+    // terminal closes, it hears SIGHUP.
+    let code = exit_of(&server, "exec </dev/null >/dev/null 2>&1; sleep 60");
+    assert_eq!(code, "129");
+    let windows = stdout_of(&server.weft(&["list-windows"]));
+    assert!(!windows.contains("probe"), "{windows}");
+}
+
+#[test]
+fn kill_pane_ends_a_program_that_ignores_hangups() {
+    let server = TestServer::new("hupproof");
+    assert!(server
+        .weft(&["new", "-d", "-s", "s", "--", "sleep", "120"])
+        .status
+        .success());
+    let out = server.weft(&[
+        "new-window",
+        "-d",
+        "-n",
+        "stubborn",
+        "--",
+        "sh",
+        "-c",
+        "trap '' HUP; echo READY; sleep 60",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(server
+        .weft(&["wait", "-t", "s:stubborn", "--text", "READY"])
+        .status
+        .success());
+    let panes: serde_json::Value = serde_json::from_slice(
+        &server
+            .weft(&["list-panes", "-t", "s:stubborn", "--json"])
+            .stdout,
+    )
+    .unwrap();
+    let pane = panes[0]["id"].as_str().unwrap().to_string();
+    assert!(server.weft(&["kill-pane", "-t", &pane]).status.success());
+    let out = server.weft(&["wait", "-t", &pane, "--exit", "--timeout", "20"]);
+    assert_eq!(stdout_of(&out).trim(), "137", "{out:?}");
+}

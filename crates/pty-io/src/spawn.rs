@@ -51,15 +51,58 @@ pub struct SpawnOptions {
 pub struct ExitStatus {
     /// The exit code (128 + n for a signal, as shells report it).
     pub code: u32,
-    /// The signal that killed it, when one did.
+    /// The signal that killed it, when one did: its name (`SIGSEGV`) when known.
     pub signal: Option<String>,
 }
 
+/// Signals by number, with the descriptions glibc's `strsignal` gives them (what portable-pty
+/// reports a signal by). A data table: the number is what shells and `wait --exit` show.
+const SIGNALS: &[(u32, &str, &str)] = &[
+    (1, "SIGHUP", "Hangup"),
+    (2, "SIGINT", "Interrupt"),
+    (3, "SIGQUIT", "Quit"),
+    (4, "SIGILL", "Illegal instruction"),
+    (5, "SIGTRAP", "Trace/breakpoint trap"),
+    (6, "SIGABRT", "Aborted"),
+    (7, "SIGBUS", "Bus error"),
+    (8, "SIGFPE", "Floating point exception"),
+    (9, "SIGKILL", "Killed"),
+    (10, "SIGUSR1", "User defined signal 1"),
+    (11, "SIGSEGV", "Segmentation fault"),
+    (12, "SIGUSR2", "User defined signal 2"),
+    (13, "SIGPIPE", "Broken pipe"),
+    (14, "SIGALRM", "Alarm clock"),
+    (15, "SIGTERM", "Terminated"),
+    (24, "SIGXCPU", "CPU time limit exceeded"),
+    (25, "SIGXFSZ", "File size limit exceeded"),
+    (26, "SIGVTALRM", "Virtual timer expired"),
+    (27, "SIGPROF", "Profiling timer expired"),
+    (31, "SIGSYS", "Bad system call"),
+];
+
 impl ExitStatus {
     fn from_portable(status: &portable_pty::ExitStatus) -> Self {
+        match status.signal() {
+            Some(description) => Self::signalled(description),
+            None => ExitStatus {
+                code: status.exit_code(),
+                signal: None,
+            },
+        }
+    }
+
+    /// A program killed by the signal `description` names (`strsignal`'s text, or
+    /// `Signal N`): exit code 128 + its number, as a shell reports it.
+    fn signalled(description: &str) -> Self {
+        let known = SIGNALS.iter().find(|(_, _, d)| *d == description);
+        let number = known.map(|(n, _, _)| *n).or_else(|| {
+            description
+                .strip_prefix("Signal ")
+                .and_then(|n| n.trim().parse().ok())
+        });
         ExitStatus {
-            code: status.exit_code(),
-            signal: status.signal().map(str::to_string),
+            code: number.map_or(1, |n| 128 + n),
+            signal: Some(known.map_or(description, |(_, name, _)| name).to_string()),
         }
     }
 }
@@ -260,9 +303,24 @@ impl ChildProcess {
         }
     }
 
-    /// Ends the child (portable-pty sends `SIGHUP`, as closing a terminal does).
-    pub fn kill(&mut self) -> Result<(), PtyError> {
-        Ok(self.child.kill()?)
+    /// Sends the child `SIGHUP`, as closing its terminal does. Never waits (portable-pty's own
+    /// `kill` sleeps the thread up to 200 ms before `SIGKILL`: not on a runtime's worker).
+    pub fn hang_up(&mut self) -> Result<(), PtyError> {
+        self.signal(rustix::process::Signal::HUP)
+    }
+
+    /// Sends the child `SIGKILL`, for one that outlived its hang-up.
+    pub fn force_kill(&mut self) -> Result<(), PtyError> {
+        self.signal(rustix::process::Signal::KILL)
+    }
+
+    fn signal(&mut self, signal: rustix::process::Signal) -> Result<(), PtyError> {
+        let pid = self
+            .pid
+            .and_then(|p| i32::try_from(p).ok())
+            .and_then(rustix::process::Pid::from_raw)
+            .ok_or_else(|| PtyError::Io(std::io::Error::other("the child has no process id")))?;
+        rustix::process::kill_process(pid, signal).map_err(|e| PtyError::Io(e.into()))
     }
 }
 
@@ -476,4 +534,17 @@ fn working_dir(options: &SpawnOptions) -> std::path::PathBuf {
         .chain(home)
         .find(|dir| dir.is_dir())
         .unwrap_or_else(|| "/".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ExitStatus;
+
+    #[test]
+    fn a_signal_is_reported_as_a_shell_would() {
+        let segv = ExitStatus::signalled("Segmentation fault");
+        assert_eq!((segv.code, segv.signal.as_deref()), (139, Some("SIGSEGV")));
+        let odd = ExitStatus::signalled("Signal 40");
+        assert_eq!((odd.code, odd.signal.as_deref()), (168, Some("Signal 40")));
+    }
 }

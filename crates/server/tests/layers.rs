@@ -19,6 +19,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("sched", 0),
     ("keys", 0),
     ("capture", 0),
+    ("limits", 0),
     ("config", 1),
     ("pane", 1),
     ("layout", 2),

@@ -324,6 +324,7 @@ impl TestTerminal {
 
 impl Drop for TestTerminal {
     fn drop(&mut self) {
-        let _ = self.child.kill();
+        let _ = self.child.hang_up();
+        let _ = self.child.force_kill();
     }
 }

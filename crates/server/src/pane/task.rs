@@ -37,7 +37,11 @@ pub(super) async fn write_pty(
     }
 }
 
-/// Waits for the program to exit (or kills it on request) and reports the status.
+/// How long a program has to exit after `SIGHUP` before it gets `SIGKILL`.
+const HANG_UP_GRACE: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Waits for the program to exit (or ends it on request: `SIGHUP`, as closing its terminal
+/// does, then `SIGKILL` if it is still there after [`HANG_UP_GRACE`]) and reports the status.
 pub(super) async fn wait_child(
     mut child: ChildProcess,
     exit: oneshot::Sender<ExitStatus>,
@@ -46,8 +50,14 @@ pub(super) async fn wait_child(
     let status = tokio::select! {
         status = child.wait_exit() => status,
         _ = kill => {
-            let _ = child.kill();
-            child.wait_exit().await
+            let _ = child.hang_up();
+            match tokio::time::timeout(HANG_UP_GRACE, child.wait_exit()).await {
+                Ok(status) => status,
+                Err(_) => {
+                    let _ = child.force_kill();
+                    child.wait_exit().await
+                }
+            }
         }
     };
     let status = status.unwrap_or(ExitStatus {
@@ -136,7 +146,13 @@ impl PaneTask {
                             hold = priority.hold_for(self.id);
                         }
                     }
-                    None => output_open = false,
+                    None => {
+                        // Nothing holds the terminal open any more: a program that closed it
+                        // and kept running is gone as far as the pane goes (tmux marks such a
+                        // pane dead). It hears SIGHUP, as from a closed terminal.
+                        output_open = false;
+                        self.request_kill();
+                    }
                 },
             }
         };
