@@ -260,3 +260,41 @@ fn kill_pane_ends_a_program_that_ignores_hangups() {
     let out = server.weft(&["wait", "-t", &pane, "--exit", "--timeout", "20"]);
     assert_eq!(stdout_of(&out).trim(), "137", "{out:?}");
 }
+
+#[test]
+fn a_read_only_client_only_watches() {
+    let server = TestServer::new("readonly");
+    let mut args = vec!["new", "-s", "ro", "--"];
+    args.extend_from_slice(weft_tests::TEST_SHELL);
+    let mut owner = server.client(&args, 80, 24);
+    owner.wait_for_text("$").unwrap();
+    let size = || {
+        let panes: serde_json::Value =
+            serde_json::from_slice(&server.weft(&["list-panes", "--json"]).stdout).unwrap();
+        (panes[0]["cols"].clone(), panes[0]["rows"].clone())
+    };
+    let before = size();
+    let mut watcher = server.client(&["attach", "-r", "-t", "ro"], 120, 40);
+    watcher.wait_for_text("$").unwrap();
+    // Its keys reach no program, its bindings and prompt change nothing.
+    watcher.send_text("echo typed-by-watcher").unwrap();
+    watcher.send_keys("Enter").unwrap();
+    watcher.send_keys("C-b c").unwrap();
+    watcher.send_keys("C-b :").unwrap();
+    watcher
+        .send_text("split-window -- sh -c 'touch /tmp/never'")
+        .unwrap();
+    watcher.send_keys("Enter").unwrap();
+    watcher.wait_for_text("this client is read-only").unwrap();
+    // Nothing was typed or created, and the session kept the owner's size.
+    let windows = stdout_of(&server.weft(&["list-windows"]));
+    assert_eq!(windows.lines().count(), 1, "{windows}");
+    assert_eq!(size(), before);
+    owner.send_text("echo owner-$((2+2))").unwrap();
+    owner.send_keys("Enter").unwrap();
+    owner.wait_for_text("owner-4").unwrap();
+    assert!(!owner.screen().text().contains("typed-by-watcher"));
+    // It may leave.
+    watcher.send_keys("C-b d").unwrap();
+    assert_eq!(watcher.wait_exit().unwrap().code, 0);
+}

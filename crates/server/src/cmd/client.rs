@@ -1,7 +1,8 @@
 //! Commands about the client that typed them: detach-client, refresh-client, send-prefix,
 //! command-prompt, confirm-before. Each builds a [`ClientRequest`] that the client's loop
 //! carries out; from the command line only detach-client and refresh-client mean something
-//! (they act on a session's clients).
+//! (they act on a session's clients). A read-only client may use all of them: the commands a
+//! prompt or a confirmation runs are checked when they run.
 
 use super::{Action, Entry, Parsed};
 use crate::outcome::TargetKind;
@@ -50,6 +51,7 @@ pub static DETACH_CLIENT: Entry = Entry {
             the command line: the current session inside weft, else every session).",
     flags: "at:",
     long: &[],
+    read_only: true,
     target: Some(TargetKind::Session),
     build: |args| {
         args.no_arguments()?;
@@ -68,6 +70,7 @@ pub static REFRESH_CLIENT: Entry = Entry {
     about: "Repaint this client, or every client of a session.",
     flags: "t:",
     long: &[],
+    read_only: true,
     target: Some(TargetKind::Session),
     build: |args| {
         args.no_arguments()?;
@@ -85,6 +88,7 @@ pub static SEND_PREFIX: Entry = Entry {
     about: "Send the prefix key to the active pane.",
     flags: "",
     long: &[],
+    read_only: true,
     target: None,
     build: |args| {
         args.no_arguments()?;
@@ -101,6 +105,7 @@ pub static COMMAND_PROMPT: Entry = Entry {
             %% in it.",
     flags: "I:p:",
     long: &[],
+    read_only: true,
     target: None,
     build: |args| {
         Ok(Action::Client(ClientRequest::Prompt {
@@ -119,6 +124,7 @@ pub static CONFIRM_BEFORE: Entry = Entry {
     about: "Ask y/n in the status line, then run the command on y.",
     flags: "p:",
     long: &[],
+    read_only: true,
     target: None,
     build: |args| {
         if args.positional.is_empty() {

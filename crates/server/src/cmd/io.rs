@@ -20,6 +20,7 @@ pub static SEND_KEYS: Entry = Entry {
             hex bytes with -H.",
     flags: "lHt:",
     long: &[],
+    read_only: false,
     target: Some(TargetKind::Pane),
     build: |args| {
         if args.positional.is_empty() {
@@ -91,6 +92,7 @@ pub static CAPTURE_PANE: Entry = Entry {
         Long::alias("scrollback", 'S', true),
         Long::switch("json"),
     ],
+    read_only: true,
     target: Some(TargetKind::Pane),
     build: |args| {
         let scrollback = match args.value('S') {
@@ -149,6 +151,7 @@ pub static WAIT: Entry = Entry {
         Long::value("after"),
         Long::value("timeout"),
     ],
+    read_only: true,
     target: Some(TargetKind::Pane),
     build: |args| {
         args.no_arguments()?;

@@ -12,6 +12,7 @@ pub static SELECT_LAYOUT: Entry = Entry {
     about: "Arrange a window's panes in a preset layout.",
     flags: "t:",
     long: &[],
+    read_only: false,
     target: Some(TargetKind::Window),
     build: |args| {
         let name = args
@@ -36,6 +37,7 @@ pub static NEXT_LAYOUT: Entry = Entry {
     about: "Arrange a window's panes in the next preset layout.",
     flags: "t:",
     long: &[],
+    read_only: false,
     target: Some(TargetKind::Window),
     build: |args| {
         args.no_arguments()?;

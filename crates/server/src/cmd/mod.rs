@@ -45,6 +45,9 @@ pub struct Entry {
     pub long: &'static [Long],
     /// What `-t` names, if the command takes one.
     pub target: Option<TargetKind>,
+    /// A read-only client (`attach -r`) may run it: it changes nothing (tmux's
+    /// `CMD_READONLY`).
+    pub read_only: bool,
     /// Reads the flags and arguments into what the command does.
     pub build: fn(&Args) -> Result<Action, CommandError>,
 }

@@ -15,6 +15,7 @@ pub static SET_OPTION: Entry = Entry {
             without a value); the rest are set in the configuration file.",
     flags: "gqwt:",
     long: &[],
+    read_only: false,
     target: Some(TargetKind::Window),
     build: |args| {
         let (name, value) = match args.positional.as_slice() {
@@ -46,6 +47,7 @@ pub static SHOW_OPTIONS: Entry = Entry {
     about: "Print the options in force.",
     flags: "g",
     long: &[],
+    read_only: true,
     target: None,
     build: |args| {
         args.no_arguments()?;
@@ -61,6 +63,7 @@ pub static LIST_KEYS: Entry = Entry {
     about: "Print the key bindings.",
     flags: "",
     long: &[],
+    read_only: true,
     target: None,
     build: |args| {
         args.no_arguments()?;
@@ -84,6 +87,7 @@ pub static SOURCE_FILE: Entry = Entry {
             reported with its place and the rest still applies.",
     flags: "",
     long: &[],
+    read_only: false,
     target: None,
     build: |args| {
         let path = args.positional.first().map(std::path::PathBuf::from);

@@ -26,6 +26,7 @@ pub static SPLIT_WINDOW: Entry = Entry {
     about: "Split a pane in two: side by side (-h) or stacked (-v, the default).",
     flags: "dhvc:p:t:",
     long: &[],
+    read_only: false,
     target: Some(TargetKind::Pane),
     build: |args| {
         let percent = args.number('p', 1u16..=99)?.unwrap_or(50);
@@ -75,6 +76,7 @@ pub static SELECT_PANE: Entry = Entry {
     about: "Focus a pane, or the one beside it in a direction.",
     flags: "DLRUt:",
     long: &[],
+    read_only: false,
     target: Some(TargetKind::Pane),
     build: |args| {
         args.no_arguments()?;
@@ -102,6 +104,7 @@ pub static RESIZE_PANE: Entry = Entry {
     about: "Move a pane's border by some cells, or zoom it to fill its window (-Z).",
     flags: "DLRUZt:",
     long: &[],
+    read_only: false,
     target: Some(TargetKind::Pane),
     build: |args| {
         let range = 1u16..=10_000;
@@ -144,6 +147,7 @@ pub static KILL_PANE: Entry = Entry {
     about: "End a pane's program; the pane closes.",
     flags: "t:",
     long: &[],
+    read_only: false,
     target: Some(TargetKind::Pane),
     build: |args| {
         args.no_arguments()?;
@@ -165,6 +169,7 @@ pub static SWAP_PANE: Entry = Entry {
     about: "Swap a pane with the previous (-U) or next (-D, the default) pane.",
     flags: "DUt:",
     long: &[],
+    read_only: false,
     target: Some(TargetKind::Pane),
     build: |args| {
         args.no_arguments()?;
@@ -197,6 +202,7 @@ pub static BREAK_PANE: Entry = Entry {
     about: "Move a pane into a window of its own.",
     flags: "dt:",
     long: &[],
+    read_only: false,
     target: Some(TargetKind::Pane),
     build: |args| {
         args.no_arguments()?;
@@ -240,6 +246,7 @@ pub static LIST_PANES: Entry = Entry {
     about: "List a window's panes, with their ids, sizes and programs.",
     flags: "at:",
     long: &[Long::switch("json")],
+    read_only: true,
     target: Some(TargetKind::Window),
     build: |args| {
         args.no_arguments()?;

@@ -12,6 +12,7 @@ pub static LIST_SESSIONS: Entry = Entry {
     about: "List the sessions.",
     flags: "",
     long: &[Long::switch("json")],
+    read_only: true,
     target: None,
     build: |args| {
         args.no_arguments()?;
@@ -67,6 +68,7 @@ pub static KILL_SESSION: Entry = Entry {
     about: "End a session and its programs.",
     flags: "t:",
     long: &[],
+    read_only: false,
     target: Some(TargetKind::Session),
     build: |args| {
         args.no_arguments()?;
@@ -96,6 +98,7 @@ pub static KILL_SERVER: Entry = Entry {
     about: "End every session and the server; returns once the server is gone.",
     flags: "",
     long: &[],
+    read_only: false,
     target: None,
     build: |args| {
         args.no_arguments()?;
@@ -120,6 +123,7 @@ pub static LIST_COMMANDS: Entry = Entry {
     about: "List every command with its usage.",
     flags: "",
     long: &[],
+    read_only: true,
     target: None,
     build: |args| {
         args.no_arguments()?;

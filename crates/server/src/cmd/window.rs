@@ -13,6 +13,7 @@ pub static NEW_WINDOW: Entry = Entry {
     about: "Create a window (at the target's index when it names a free one).",
     flags: "dn:t:",
     long: &[],
+    read_only: false,
     target: Some(TargetKind::Window),
     build: |args| {
         let name = args.value('n').map(str::to_string);
@@ -51,6 +52,7 @@ pub static SELECT_WINDOW: Entry = Entry {
     about: "Show a window: the target, or the next (-n), previous (-p) or last (-l) one.",
     flags: "lnpt:",
     long: &[],
+    read_only: false,
     target: Some(TargetKind::Window),
     build: |args| {
         args.no_arguments()?;
@@ -78,6 +80,7 @@ pub static NEXT_WINDOW: Entry = Entry {
     about: "Show the next window.",
     flags: "t:",
     long: &[],
+    read_only: false,
     target: Some(TargetKind::Session),
     build: |args| step_command(args, Step::Next),
 };
@@ -90,6 +93,7 @@ pub static PREVIOUS_WINDOW: Entry = Entry {
     about: "Show the previous window.",
     flags: "t:",
     long: &[],
+    read_only: false,
     target: Some(TargetKind::Session),
     build: |args| step_command(args, Step::Previous),
 };
@@ -102,6 +106,7 @@ pub static LAST_WINDOW: Entry = Entry {
     about: "Show the window that was current before this one.",
     flags: "t:",
     long: &[],
+    read_only: false,
     target: Some(TargetKind::Session),
     build: |args| step_command(args, Step::Last),
 };
@@ -143,6 +148,7 @@ pub static KILL_WINDOW: Entry = Entry {
     about: "End a window and the programs in its panes.",
     flags: "t:",
     long: &[],
+    read_only: false,
     target: Some(TargetKind::Window),
     build: |args| {
         args.no_arguments()?;
@@ -166,6 +172,7 @@ pub static RENAME_WINDOW: Entry = Entry {
     about: "Rename a window.",
     flags: "t:",
     long: &[],
+    read_only: false,
     target: Some(TargetKind::Window),
     build: |args| {
         let name = args.positional.join(" ");
@@ -188,6 +195,7 @@ pub static LIST_WINDOWS: Entry = Entry {
     about: "List a session's windows, with their ids.",
     flags: "at:",
     long: &[Long::switch("json")],
+    read_only: true,
     target: Some(TargetKind::Session),
     build: |args| {
         args.no_arguments()?;

@@ -42,6 +42,7 @@ pub(super) async fn attached(
             client,
             cols,
             rows,
+            read_only: attach.read_only,
             control: control_tx,
             reply: reply_tx,
         })

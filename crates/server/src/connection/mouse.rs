@@ -87,7 +87,7 @@ impl ClientLoop {
         }
         match view.pane_at(event.col, event.row) {
             Some((pane, rect)) => {
-                if event.is_left_press() && pane.id() != view.active {
+                if event.is_left_press() && pane.id() != view.active && !self.read_only {
                     self.run_words(&["select-pane", "-t", &format!("%{}", pane.id())])
                         .await;
                 }
@@ -129,7 +129,7 @@ impl ClientLoop {
                     }
                 }
             }
-            None if event.is_left_press() => {
+            None if event.is_left_press() && !self.read_only => {
                 // On a border: find the pane whose right or bottom edge it is.
                 for (pane, r) in &view.panes {
                     if event.col == r.col + r.cols

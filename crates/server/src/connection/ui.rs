@@ -188,8 +188,17 @@ impl ClientLoop {
         }
     }
 
-    /// Runs a command as this client: without a target, on its session's active pane.
+    /// Runs a command as this client: without a target, on its session's active pane. A
+    /// read-only client runs only commands that change nothing.
     pub(super) async fn run(&mut self, command: Parsed) -> After {
+        if self.read_only && !command.entry.read_only {
+            let name = command.entry.name;
+            self.message(format!(
+                "{name}: this client is read-only (attach without -r to change the session)"
+            ))
+            .await;
+            return After::Continue;
+        }
         let origin = Origin {
             session: Some(format!("${}", self.session.id)),
             pane: Some(self.view.borrow().active),

@@ -95,6 +95,8 @@ pub enum SessionCommand {
         cols: u16,
         /// See `cols`.
         rows: u16,
+        /// It only watches: its size never becomes the session's.
+        read_only: bool,
         /// Where the session reaches the client.
         control: mpsc::Sender<ClientControl>,
         /// The answer.

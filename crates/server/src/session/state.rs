@@ -22,6 +22,7 @@ const DEAD_PANES_KEPT: usize = 32;
 pub(super) struct ClientEntry {
     pub(super) cols: u16,
     pub(super) rows: u16,
+    pub(super) read_only: bool,
     pub(super) control: mpsc::Sender<ClientControl>,
 }
 

@@ -56,6 +56,7 @@ impl SessionState {
                 client,
                 cols,
                 rows,
+                read_only,
                 control,
                 reply,
             } => {
@@ -64,11 +65,14 @@ impl SessionState {
                     ClientEntry {
                         cols,
                         rows,
+                        read_only,
                         control,
                     },
                 );
-                self.latest.store(client, Ordering::Relaxed);
-                self.resize_to(cols, rows);
+                if !read_only {
+                    self.latest.store(client, Ordering::Relaxed);
+                    self.resize_to(cols, rows);
+                }
                 let _ = reply.send(Attached {
                     name: self.name.clone(),
                     view: self.view.subscribe(),
@@ -76,15 +80,18 @@ impl SessionState {
                 });
             }
             SessionCommand::ClientResize { client, cols, rows } => {
-                if let Some(entry) = self.clients.get_mut(&client) {
-                    entry.cols = cols;
-                    entry.rows = rows;
+                let Some(entry) = self.clients.get_mut(&client) else {
+                    return;
+                };
+                entry.cols = cols;
+                entry.rows = rows;
+                if !entry.read_only {
+                    self.latest.store(client, Ordering::Relaxed);
+                    self.resize_to(cols, rows);
                 }
-                self.latest.store(client, Ordering::Relaxed);
-                self.resize_to(cols, rows);
             }
             SessionCommand::ClientActive { client } => {
-                if let Some(entry) = self.clients.get(&client) {
+                if let Some(entry) = self.clients.get(&client).filter(|e| !e.read_only) {
                     let (cols, rows) = (entry.cols, entry.rows);
                     self.latest.store(client, Ordering::Relaxed);
                     self.resize_to(cols, rows);
@@ -93,7 +100,7 @@ impl SessionState {
             SessionCommand::ClientGone { client } => {
                 self.clients.remove(&client);
                 if self.latest.load(Ordering::Relaxed) == client {
-                    if let Some((&id, entry)) = self.clients.iter().next() {
+                    if let Some((&id, entry)) = self.clients.iter().find(|(_, e)| !e.read_only) {
                         let (cols, rows) = (entry.cols, entry.rows);
                         self.latest.store(id, Ordering::Relaxed);
                         self.resize_to(cols, rows);
