@@ -298,3 +298,55 @@ fn a_read_only_client_only_watches() {
     watcher.send_keys("C-b d").unwrap();
     assert_eq!(watcher.wait_exit().unwrap().code, 0);
 }
+
+#[test]
+fn a_storm_of_resizes_reaches_the_program_coalesced_and_ends_at_the_last_size() {
+    let server = TestServer::new("winch");
+    // Counts every SIGWINCH it is sent, until Enter.
+    let script = "import os, signal, sys, time\n\
+                  n = 0\n\
+                  def count(*_):\n    global n\n    n += 1\n\
+                  signal.signal(signal.SIGWINCH, count)\n\
+                  print('READY', flush=True)\n\
+                  sys.stdin.readline()\n\
+                  size = os.get_terminal_size()\n\
+                  print(f'WINCH={n} SIZE={size.lines} {size.columns}', flush=True)\n\
+                  time.sleep(30)\n";
+    let mut client = server.client(&["new", "-s", "w", "--", "python3", "-c", script], 80, 24);
+    client.wait_for_text("READY").unwrap();
+    // Each resize reaches the server before the next (the client's screen shows the status line
+    // on its new last row), as when a user drags a window's corner.
+    let resizes = 200;
+    for i in 0..resizes {
+        let (cols, rows) = if i % 2 == 0 { (90, 28) } else { (100, 30) };
+        client.resize(cols, rows).unwrap();
+        client
+            .wait_for(|s| {
+                s.row(usize::from(rows) - 1)
+                    .is_some_and(|r| r.text().starts_with("[w]"))
+            })
+            .unwrap();
+    }
+    // The last size is 100x30: the pane gets 29 rows (the status line takes one).
+    client
+        .wait_for(|_| {
+            let panes: serde_json::Value =
+                serde_json::from_slice(&server.weft(&["list-panes", "--json"]).stdout).unwrap();
+            panes[0]["cols"] == 100 && panes[0]["rows"] == 29
+        })
+        .unwrap();
+    client.send_keys("Enter").unwrap();
+    client.wait_for_text("SIZE=29 100").unwrap();
+    let text = client.screen().text();
+    let count: usize = text
+        .split("WINCH=")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    eprintln!("{resizes} resizes reached the program as {count} SIGWINCH");
+    assert!(
+        count < resizes / 4,
+        "{count} SIGWINCH for {resizes} resizes"
+    );
+}

@@ -37,6 +37,65 @@ pub(super) async fn write_pty(
     }
 }
 
+/// Shortest time between two resizes of a program's terminal: a user dragging a window's corner
+/// sends hundreds of sizes a second, and each one applied is a SIGWINCH and a full redraw for
+/// the program. The first after a pause applies at once, the last always applies.
+const RESIZE_INTERVAL: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// When to apply a wanted size: at once after a quiet [`RESIZE_INTERVAL`], else at the end of
+/// it, so a storm of sizes reaches the program as at most one resize per interval, ending
+/// with the latest.
+#[derive(Debug)]
+struct ResizePacer {
+    last: Option<tokio::time::Instant>,
+    pending: Option<tokio::time::Instant>,
+    timer: Deadline,
+}
+
+impl Default for ResizePacer {
+    fn default() -> Self {
+        ResizePacer {
+            last: None,
+            pending: None,
+            timer: Deadline::new(),
+        }
+    }
+}
+
+impl ResizePacer {
+    /// A new size is wanted at `now`: true to apply it now, else it is due later.
+    fn wanted(&mut self, now: tokio::time::Instant) -> bool {
+        match self.last {
+            Some(last) if now < last + RESIZE_INTERVAL => {
+                let at = last + RESIZE_INTERVAL;
+                self.pending = Some(at);
+                self.timer.set(Some(at));
+                false
+            }
+            _ => {
+                self.applied(now);
+                true
+            }
+        }
+    }
+
+    /// A size was applied at `now`.
+    fn applied(&mut self, now: tokio::time::Instant) {
+        self.last = Some(now);
+        self.pending = None;
+        self.timer.set(None);
+    }
+
+    /// Resolves when a held size is due; never while none is held.
+    async fn due(&mut self) {
+        if self.pending.is_some() {
+            self.timer.wait().await;
+        } else {
+            std::future::pending::<()>().await;
+        }
+    }
+}
+
 /// How long a program has to exit after `SIGHUP` before it gets `SIGKILL`.
 const HANG_UP_GRACE: std::time::Duration = std::time::Duration::from_millis(500);
 
@@ -94,6 +153,7 @@ impl PaneTask {
         // While another pane's echo is pending, a streaming pane parses nothing more.
         let mut hold: Option<tokio::time::Instant> = None;
         let mut hold_timer = Deadline::new();
+        let mut resizes = ResizePacer::default();
         let priority = self.shared.priority.clone();
         // Registered once, like the reader's stop token.
         let kill_requested = self.kill_requested.clone();
@@ -117,7 +177,15 @@ impl PaneTask {
                     None => self.request_kill(),
                 },
                 _ = &mut killed, if self.kill.is_some() => self.request_kill(),
-                _ = self.shared.resize.notified() => self.apply_wanted_size(),
+                _ = self.shared.resize.notified() => {
+                    if resizes.wanted(tokio::time::Instant::now()) {
+                        self.apply_wanted_size();
+                    }
+                }
+                _ = resizes.due() => {
+                    resizes.applied(tokio::time::Instant::now());
+                    self.apply_wanted_size();
+                }
                 _ = self.shared.replies_ready.notified() => {}
                 permit = input.reserve(), if self.shared.has_replies() => {
                     if let Ok(permit) = permit {
@@ -277,5 +345,31 @@ impl PaneTask {
     fn publish(&self) {
         self.shared.publish_from(&self.shared.screen());
         self.shared.notify_watchers();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test(start_paused = true)]
+    async fn a_storm_of_sizes_applies_once_per_interval_and_the_last_one_lands() {
+        let mut pacer = ResizePacer::default();
+        let start = tokio::time::Instant::now();
+        assert!(pacer.wanted(start), "the first applies at once");
+        // More sizes within the interval are held, not applied.
+        for ms in (2..50).step_by(2) {
+            assert!(!pacer.wanted(start + std::time::Duration::from_millis(ms)));
+        }
+        // The held one is due at the end of the interval, and only then.
+        pacer.due().await;
+        let due = tokio::time::Instant::now();
+        assert_eq!(due, start + RESIZE_INTERVAL);
+        pacer.applied(due);
+        // Nothing held: never due.
+        let never = tokio::time::timeout(std::time::Duration::from_secs(3600), pacer.due()).await;
+        assert!(never.is_err());
+        // After a quiet interval a size applies at once again.
+        assert!(pacer.wanted(due + RESIZE_INTERVAL));
     }
 }
