@@ -350,3 +350,52 @@ fn a_storm_of_resizes_reaches_the_program_coalesced_and_ends_at_the_last_size() 
         "{count} SIGWINCH for {resizes} resizes"
     );
 }
+
+/// Waits for `child` to exit, failing the test if it has not within `limit` (a guard against a
+/// hang, far above the time it takes).
+fn wait_with_guard(mut child: std::process::Child, limit: std::time::Duration) -> Output {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(_status) = child.try_wait().expect("wait") {
+            return child.wait_with_output().expect("output");
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("still running after {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20)); // deadline-ok: hang guard
+    }
+}
+
+#[test]
+fn kill_server_returns_even_when_a_client_stops_reading() {
+    let server = TestServer::new("stuckkill");
+    let mut client = server.client(
+        &[
+            "new",
+            "-s",
+            "k",
+            "--",
+            "sh",
+            "-c",
+            "echo READY; exec yes flooding-the-terminal",
+        ],
+        80,
+        24,
+    );
+    client.wait_for_text("READY").unwrap();
+    // The client's terminal is no longer read: its buffers fill and the server's writes stall.
+    let kill = Command::new(weft_binary())
+        .arg("-S")
+        .arg(&server.socket)
+        .arg("kill-server")
+        .env("HOME", &server.dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = wait_with_guard(kill, std::time::Duration::from_secs(30));
+    assert!(out.status.success(), "{out:?}");
+    assert!(!server.socket.exists());
+    drop(client);
+}

@@ -234,6 +234,7 @@ impl RegistryTask {
             }
             RegistryCommand::KillServer => {
                 self.killing = true;
+                force_exit_after(KILL_SERVER_DEADLINE, self.socket.clone());
                 if self.sessions.is_empty() {
                     self.shut_down();
                 }
@@ -324,6 +325,26 @@ impl RegistryTask {
         )?;
         self.sessions.push(handle.clone());
         Ok(handle)
+    }
+}
+
+/// Longest `kill-server` waits for an orderly shutdown (programs hung up, clients told) before
+/// the process exits anyway: nothing a pane or a client does may keep the server alive.
+const KILL_SERVER_DEADLINE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Ends the process after `deadline` if it is still running, removing its socket first. A plain
+/// thread, so that it fires even when every runtime worker is stuck.
+fn force_exit_after(deadline: std::time::Duration, socket: std::path::PathBuf) {
+    let spawned = std::thread::Builder::new()
+        .name("weft-kill-deadline".into())
+        .spawn(move || {
+            std::thread::sleep(deadline); // deadline-ok: a last-resort exit, not a poll
+            tracing::warn!("kill-server: shutdown stalled; exiting now");
+            let _ = std::fs::remove_file(&socket);
+            std::process::exit(0);
+        });
+    if let Err(e) = spawned {
+        tracing::warn!("kill-server: no deadline thread ({e}); shutdown relies on its order");
     }
 }
 

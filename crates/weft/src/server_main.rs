@@ -10,6 +10,9 @@ use std::io::Write;
 /// echo elsewhere waits behind them (p99 several ms).
 const WORKER_THREADS: usize = 3;
 
+/// How long the runtime's remaining tasks get once the server has shut down.
+const RUNTIME_SHUTDOWN: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// Runs the server until its last session ends. Stdout is the readiness pipe.
 pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     // Leave the client's session and terminal: the server outlives them.
@@ -52,6 +55,9 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
             ready: Some(ready),
         }))
         .context("server")?;
+    // Tasks still running (a read that never ends) do not hold the process: the runtime is
+    // given a moment, then dropped.
+    runtime.shutdown_timeout(RUNTIME_SHUTDOWN);
     if let Some(trace) = trace {
         trace.finish();
     }
