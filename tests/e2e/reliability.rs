@@ -399,3 +399,34 @@ fn kill_server_returns_even_when_a_client_stops_reading() {
     assert!(!server.socket.exists());
     drop(client);
 }
+
+#[test]
+fn control_characters_in_names_never_reach_the_terminal() {
+    let server = TestServer::new("names");
+    let evil = "n\x1b]2;PWNED\x07\x1b[31mRED\u{202e}";
+    let out = server.weft(&["new", "-d", "-s", evil, "--", "sleep", "60"]);
+    assert!(out.status.success(), "{out:?}");
+    let ls = server.weft(&["ls"]);
+    let text = stdout_of(&ls);
+    assert!(text.starts_with("n]2;PWNED[31mRED:"), "{text:?}");
+    assert!(
+        !ls.stdout.iter().any(|b| *b == 0x1b || *b == 0x07),
+        "{text:?}"
+    );
+    let out = server.weft(&[
+        "rename-window",
+        "-t",
+        "n]2;PWNED[31mRED:0",
+        "w\x1b]0;W\x07\u{2066}x",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let windows = server.weft(&["list-windows"]);
+    let text = stdout_of(&windows);
+    assert!(text.contains("0: w]0;Wx*"), "{text:?}");
+    assert!(!windows.stdout.iter().any(|b| *b == 0x1b || *b == 0x07));
+    // Attached, the status line shows the cleaned names and the terminal's title is untouched.
+    let mut client = server.client(&["attach"], 100, 24);
+    client.wait_for_text("[n]2;PWNED[31mRED]").unwrap();
+    assert!(client.screen().text().contains("0:w]0;Wx*"));
+    assert_eq!(client.screen().title(), "");
+}

@@ -26,6 +26,7 @@ pub mod layout;
 pub mod limits;
 pub mod listener;
 pub mod metrics;
+pub mod names;
 pub mod outcome;
 pub mod pane;
 pub mod priority;

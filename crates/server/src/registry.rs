@@ -258,7 +258,11 @@ impl RegistryTask {
             return Err(CommandError::ShuttingDown);
         }
         let id = self.ids.session();
-        let name = match spec.name.filter(|n| !n.is_empty()) {
+        let name = match spec
+            .name
+            .map(|n| crate::names::clean_name(&n))
+            .filter(|n| !n.is_empty())
+        {
             Some(n) => {
                 if n.contains(':') || n.contains('.') || n.starts_with('$') {
                     return Err(CommandError::failed(format!(

@@ -224,7 +224,7 @@ pub static BREAK_PANE: Entry = Entry {
             let name = s
                 .panes
                 .get(&pane)
-                .map(|p| p.shared.title())
+                .map(|p| crate::names::clean_name(&p.shared.title()))
                 .filter(|t| !t.is_empty())
                 .unwrap_or_else(|| s.default_window_name(&[]));
             let (_, pos) = s.insert_window(pane, name);

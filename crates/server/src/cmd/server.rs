@@ -30,7 +30,7 @@ pub static LIST_SESSIONS: Entry = Entry {
                     .map(|s| {
                         format!(
                             "{}: {} windows (created {}) [{}x{}]{}",
-                            s.name,
+                            crate::names::clean_name(&s.name),
                             s.windows,
                             created(s.created),
                             s.cols,

@@ -16,7 +16,7 @@ pub static NEW_WINDOW: Entry = Entry {
     read_only: false,
     target: Some(TargetKind::Window),
     build: |args| {
-        let name = args.value('n').map(str::to_string);
+        let name = args.value('n').map(crate::names::clean_name);
         let detached = args.has('d');
         let command = args.positional.clone();
         Ok(on_session(move |s, scope| {
@@ -175,7 +175,7 @@ pub static RENAME_WINDOW: Entry = Entry {
     read_only: false,
     target: Some(TargetKind::Window),
     build: |args| {
-        let name = args.positional.join(" ");
+        let name = crate::names::clean_name(&args.positional.join(" "));
         if name.is_empty() {
             return Err(args.usage("a new name is needed"));
         }

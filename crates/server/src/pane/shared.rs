@@ -150,7 +150,9 @@ impl PaneShared {
             match event {
                 Event::TitleChanged(title) => {
                     if let Ok(mut t) = self.title.lock() {
-                        *t = title;
+                        // The screen drops controls already; bidirectional overrides too.
+                        *t =
+                            crate::names::clean(&title, weft_screen_model::screen::MAX_TITLE_BYTES);
                     }
                 }
                 // The rest are the session's: it owns what they mean (bell flags, the working

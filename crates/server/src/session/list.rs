@@ -2,6 +2,7 @@
 
 use super::SessionState;
 use crate::layout::Rect;
+use crate::names::clean_name;
 use weft_protocol::{PaneInfo, SessionInfo};
 
 impl SessionState {
@@ -32,7 +33,7 @@ impl SessionState {
                         "top": r.row,
                         "active": *id == w.active,
                         "pid": p.and_then(|p| p.shared.pid),
-                        "title": p.map(|p| p.shared.title()).unwrap_or_default(),
+                        "title": p.map(|p| clean_name(&p.shared.title())).unwrap_or_default(),
                         "current_path": meta.and_then(|m| m.cwd.clone()),
                         "last_mark": meta.and_then(|m| m.last_mark).map(mark_name),
                         "clipboard_bytes": meta.and_then(|m| m.clipboard.as_ref()).map(Vec::len),
@@ -65,7 +66,7 @@ impl SessionState {
                     serde_json::json!({
                         "id": format!("@{}", w.id),
                         "index": w.index,
-                        "name": w.name,
+                        "name": clean_name(&w.name),
                         "session": format!("${}", self.id),
                         "panes": w.layout.panes().len(),
                         "active": i == self.current,
@@ -85,7 +86,7 @@ impl SessionState {
                 format!(
                     "{}: {}{} ({} panes) [{}x{}] @{}",
                     w.index,
-                    w.name,
+                    clean_name(&w.name),
                     if i == self.current { "*" } else { "" },
                     w.layout.panes().len(),
                     w.layout.cols(),
@@ -120,7 +121,7 @@ impl SessionState {
                         cols,
                         rows,
                         pid: p.shared.pid,
-                        title: p.shared.title(),
+                        title: clean_name(&p.shared.title()),
                     }
                 })
                 .collect(),

@@ -109,12 +109,13 @@ pub fn window_name(command: &[String], shell: Option<&str>) -> String {
         .map(str::to_string)
         .or_else(|| std::env::var("SHELL").ok())
         .unwrap_or_else(|| "sh".into());
-    program
-        .rsplit('/')
-        .next()
-        .unwrap_or(&program)
-        .trim_start_matches('-')
-        .to_string()
+    crate::names::clean_name(
+        program
+            .rsplit('/')
+            .next()
+            .unwrap_or(&program)
+            .trim_start_matches('-'),
+    )
 }
 
 impl SessionState {
