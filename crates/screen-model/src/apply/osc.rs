@@ -1,0 +1,140 @@
+//! Operating system commands: titles, palette and dynamic colours, the working directory,
+//! hyperlinks and the clipboard.
+
+use crate::cell::Hyperlink;
+use crate::handler::{DynamicColor, Terminator};
+use crate::palette::{format_color_spec, parse_color_spec};
+use crate::screen::{Event, Screen, MAX_TITLE_BYTES};
+use std::sync::Arc;
+
+/// Longest hyperlink URI kept; longer links are ignored.
+const MAX_URI_BYTES: usize = 4096;
+
+impl Screen {
+    pub(super) fn apply_set_title(&mut self, title: &[u8], icon: bool, window: bool) {
+        let clean = clean_title(title);
+        if icon {
+            self.icon_title = clean.clone();
+        }
+        if window && self.title != clean {
+            self.title = clean.clone();
+            self.event(Event::TitleChanged(clean));
+        }
+    }
+
+    pub(super) fn apply_palette_color(
+        &mut self,
+        index: u8,
+        spec: Option<&[u8]>,
+        terminator: Terminator,
+    ) {
+        match spec {
+            None => {
+                let rgb = self.palette.get(index);
+                let reply = format!("\x1b]4;{index};{}", format_color_spec(rgb));
+                self.reply_with(reply, terminator);
+            }
+            Some(spec) => {
+                if let Some(rgb) = parse_color_spec(spec) {
+                    self.palette.set(index, rgb);
+                }
+            }
+        }
+    }
+
+    pub(super) fn apply_reset_palette(&mut self, indices: &[u8]) {
+        if indices.is_empty() {
+            (0..=255).for_each(|i| self.palette.reset(i));
+        } else {
+            indices.iter().for_each(|&i| self.palette.reset(i));
+        }
+    }
+
+    pub(super) fn apply_dynamic_color(
+        &mut self,
+        which: DynamicColor,
+        spec: Option<&[u8]>,
+        terminator: Terminator,
+    ) {
+        let (code, slot) = match which {
+            DynamicColor::Foreground => (10, &mut self.palette.foreground),
+            DynamicColor::Background => (11, &mut self.palette.background),
+            DynamicColor::Cursor => (12, &mut self.palette.cursor),
+        };
+        match spec {
+            None => {
+                let reply = format!("\x1b]{code};{}", format_color_spec(*slot));
+                self.reply_with(reply, terminator);
+            }
+            Some(spec) => {
+                if let Some(rgb) = parse_color_spec(spec) {
+                    *slot = rgb;
+                }
+            }
+        }
+    }
+
+    pub(super) fn apply_set_cwd(&mut self, url: &[u8]) {
+        if url.len() > MAX_URI_BYTES {
+            return;
+        }
+        let url = String::from_utf8_lossy(url).into_owned();
+        if self.cwd.as_deref() != Some(url.as_str()) {
+            self.cwd = Some(url.clone());
+            self.event(Event::CwdChanged(url));
+        }
+    }
+
+    pub(super) fn apply_set_hyperlink(&mut self, link: Option<Hyperlink>) {
+        let link = link.filter(|l| l.uri.len() <= MAX_URI_BYTES && l.id.len() <= MAX_URI_BYTES);
+        self.cursor
+            .pen
+            .update_extra(|e| e.hyperlink = link.map(Arc::new));
+        self.update_plain_print();
+    }
+
+    pub(super) fn apply_clipboard(&mut self, selection: &[u8], data: &[u8]) {
+        let selection: String = selection
+            .iter()
+            .filter(|b| b"cpqs01234567".contains(b))
+            .map(|&b| char::from(b))
+            .collect();
+        let selection = if selection.is_empty() {
+            "s0".to_string()
+        } else {
+            selection
+        };
+        if data == b"?" {
+            self.event(Event::ClipboardRead { selection });
+        } else if data
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || b"+/=".contains(b))
+        {
+            self.event(Event::ClipboardWrite {
+                selection,
+                base64: data.to_vec(),
+            });
+        }
+    }
+
+    fn reply_with(&mut self, mut reply: String, terminator: Terminator) {
+        reply.push_str(match terminator {
+            Terminator::Bel => "\x07",
+            Terminator::St => "\x1b\\",
+        });
+        self.reply(reply.as_bytes());
+    }
+}
+
+/// A title as shown: lossy UTF-8, control characters removed, capped at [`MAX_TITLE_BYTES`].
+fn clean_title(raw: &[u8]) -> String {
+    let text = String::from_utf8_lossy(raw);
+    let mut out = String::new();
+    for c in text.chars().filter(|c| !c.is_control()) {
+        if out.len() + c.len_utf8() > MAX_TITLE_BYTES {
+            break;
+        }
+        out.push(c);
+    }
+    out
+}

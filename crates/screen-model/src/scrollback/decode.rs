@@ -1,0 +1,98 @@
+//! Stored bytes back to cells, at any width.
+
+use super::format::{
+    read_color, read_varint, ESCAPE_CELL, FLAG_WRAPPED, MASK_ATTRS, MASK_BG, MASK_EXTRA, MASK_FG,
+    RUN_IN_HEADER,
+};
+use crate::cell::{Attrs, Cell, CellExtra, CellFlags, Pen};
+use crate::row::Row;
+use crate::width::char_width;
+use std::sync::Arc;
+
+/// A stored line as a row of `cols` cells (cut or padded).
+pub(super) fn decode_line(bytes: &[u8], extras: &[Arc<CellExtra>], cols: usize) -> Row {
+    let mut row = Row::new(cols);
+    let mut cells = Vec::with_capacity(cols);
+    let wrapped = decode_cells(bytes, extras, &mut cells).unwrap_or(false);
+    cells.resize(cols.max(cells.len()), Cell::BLANK);
+    cells.truncate(cols);
+    row.cells = cells;
+    row.resize(cols);
+    row.mark_unknown();
+    row.wrapped = wrapped;
+    row
+}
+
+fn decode_cells(bytes: &[u8], extras: &[Arc<CellExtra>], cells: &mut Vec<Cell>) -> Option<bool> {
+    let wrapped = bytes.first()? & FLAG_WRAPPED != 0;
+    let (count, mut pos) = read_varint(bytes, 1)?;
+    let count = count as usize;
+    let mut pen = Pen::default();
+    while cells.len() < count {
+        let head = *bytes.get(pos)?;
+        pos += 1;
+        let mask = head & 0x0f;
+        let run = match usize::from(head >> 4) {
+            RUN_IN_HEADER => {
+                let (run, p) = read_varint(bytes, pos)?;
+                pos = p;
+                run
+            }
+            short => short as u32,
+        };
+        if mask & MASK_FG != 0 {
+            (pen.fg, pos) = read_color(bytes, pos)?;
+        }
+        if mask & MASK_BG != 0 {
+            (pen.bg, pos) = read_color(bytes, pos)?;
+        }
+        if mask & MASK_ATTRS != 0 {
+            let raw = bytes.get(pos..pos + 2)?;
+            pen.attrs = Attrs::from_bits(u16::from_le_bytes([raw[0], raw[1]]));
+            pos += 2;
+        }
+        if mask & MASK_EXTRA != 0 {
+            let (index, p) = read_varint(bytes, pos)?;
+            pos = p;
+            pen.extra = extras.get(index as usize).cloned();
+        }
+        let run_end = cells.len() + run as usize;
+        while cells.len() < run_end {
+            if bytes.get(pos) == Some(&ESCAPE_CELL) {
+                let kind = *bytes.get(pos + 1)?;
+                let (len, p) = read_varint(bytes, pos + 2)?;
+                let text = std::str::from_utf8(bytes.get(p..p + len as usize)?).ok()?;
+                pos = p + len as usize;
+                let mut chars = text.chars();
+                let first = chars.next()?;
+                let flags = match kind {
+                    1 => CellFlags::WIDE,
+                    2 => CellFlags::SPACER,
+                    _ => CellFlags::empty(),
+                };
+                cells.push(Cell::from_parts(first, &pen, flags, Some(chars.as_str())));
+                continue;
+            }
+            let rest = bytes.get(pos..)?;
+            let len = utf8_len(*rest.first()?);
+            let ch = std::str::from_utf8(rest.get(..len)?).ok()?.chars().next()?;
+            pos += len;
+            if char_width(ch) == 2 {
+                cells.push(Cell::new(ch, &pen, CellFlags::WIDE));
+                cells.push(Cell::spacer(&pen));
+            } else {
+                cells.push(Cell::new(ch, &pen, CellFlags::empty()));
+            }
+        }
+    }
+    Some(wrapped)
+}
+
+fn utf8_len(first: u8) -> usize {
+    match first {
+        0x00..=0x7f => 1,
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        _ => 4,
+    }
+}

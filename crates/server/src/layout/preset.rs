@@ -1,0 +1,162 @@
+//! The preset layouts (`select-layout`, `C-b space`): their names, and rearranging a
+//! layout's panes into one.
+
+use super::geometry::fit;
+use super::{Dir, Layout, Node};
+
+/// The preset layouts `C-b space` cycles through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preset {
+    /// All panes side by side, equal widths.
+    EvenHorizontal,
+    /// All panes stacked, equal heights.
+    EvenVertical,
+    /// One large pane on top, the others side by side below.
+    MainHorizontal,
+    /// One large pane on the left, the others stacked on the right.
+    MainVertical,
+    /// A grid.
+    Tiled,
+}
+
+impl Preset {
+    /// Every preset, in cycling order.
+    pub const ALL: [Preset; 5] = [
+        Preset::EvenHorizontal,
+        Preset::EvenVertical,
+        Preset::MainHorizontal,
+        Preset::MainVertical,
+        Preset::Tiled,
+    ];
+
+    /// The tmux name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::EvenHorizontal => "even-horizontal",
+            Preset::EvenVertical => "even-vertical",
+            Preset::MainHorizontal => "main-horizontal",
+            Preset::MainVertical => "main-vertical",
+            Preset::Tiled => "tiled",
+        }
+    }
+
+    /// The preset called `name`.
+    pub fn from_name(name: &str) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
+impl Layout {
+    /// Rearranges the panes into `preset`, keeping their order; `main` is the large pane.
+    pub fn apply_preset(&mut self, preset: Preset, main: u64) {
+        let mut panes = self.panes();
+        if let Some(pos) = panes.iter().position(|&p| p == main) {
+            let m = panes.remove(pos);
+            panes.insert(0, m);
+        }
+        let even = |dir: Dir, ids: &[u64]| Node::Split {
+            dir,
+            children: ids.iter().map(|&p| (Node::Pane(p), 1)).collect(),
+        };
+        self.root = if panes.len() == 1 {
+            Node::Pane(panes[0])
+        } else {
+            match preset {
+                Preset::EvenHorizontal => even(Dir::Horizontal, &panes),
+                Preset::EvenVertical => even(Dir::Vertical, &panes),
+                Preset::MainHorizontal | Preset::MainVertical => {
+                    let (outer, inner) = if preset == Preset::MainHorizontal {
+                        (Dir::Vertical, Dir::Horizontal)
+                    } else {
+                        (Dir::Horizontal, Dir::Vertical)
+                    };
+                    let rest = if panes.len() == 2 {
+                        Node::Pane(panes[1])
+                    } else {
+                        even(inner, &panes[1..])
+                    };
+                    // The main pane gets about two thirds.
+                    Node::Split {
+                        dir: outer,
+                        children: vec![(Node::Pane(panes[0]), 2), (rest, 1)],
+                    }
+                }
+                Preset::Tiled => {
+                    let n = panes.len();
+                    let cols = (1..=n).find(|c| c * c >= n).unwrap_or(1);
+                    let rows: Vec<Node> = panes
+                        .chunks(cols)
+                        .map(|row| {
+                            if row.len() == 1 {
+                                Node::Pane(row[0])
+                            } else {
+                                even(Dir::Horizontal, row)
+                            }
+                        })
+                        .collect();
+                    if rows.len() == 1 {
+                        rows.into_iter().next().unwrap_or(Node::Pane(panes[0]))
+                    } else {
+                        Node::Split {
+                            dir: Dir::Vertical,
+                            children: rows.into_iter().map(|r| (r, 1)).collect(),
+                        }
+                    }
+                }
+            }
+        };
+        // Weights become cells.
+        scale_weights(&mut self.root, self.cols, self.rows);
+        fit(&mut self.root, self.cols, self.rows);
+    }
+}
+
+/// Converts preset weights into cells for the first fit.
+fn scale_weights(node: &mut Node, cols: u16, rows: u16) {
+    if let Node::Split { dir, children } = node {
+        let extent = match dir {
+            Dir::Horizontal => cols,
+            Dir::Vertical => rows,
+        };
+        let total: u16 = children.iter().map(|(_, w)| *w).sum();
+        for (child, w) in children.iter_mut() {
+            *w = (u32::from(*w) * u32::from(extent) / u32::from(total.max(1))).max(1) as u16;
+            let (c, r) = match dir {
+                Dir::Horizontal => (*w, rows),
+                Dir::Vertical => (cols, *w),
+            };
+            scale_weights(child, c, r);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::tests::covers_exactly;
+
+    #[test]
+    fn presets_arrange_every_pane() {
+        let mut l = Layout::new(1, 80, 24);
+        for p in 2..=5 {
+            l.split(p - 1, p, Dir::Horizontal, 50).unwrap_or(());
+        }
+        for preset in Preset::ALL {
+            l.apply_preset(preset, 1);
+            let mut ids = l.panes();
+            ids.sort_unstable();
+            assert_eq!(ids, vec![1, 2, 3, 4, 5], "{preset:?}");
+            covers_exactly(&l);
+        }
+        l.apply_preset(Preset::MainVertical, 3);
+        let main = l.rect_of(3).unwrap();
+        assert_eq!((main.col, main.row, main.rows), (0, 0, 24));
+        assert!(main.cols > 40);
+        l.apply_preset(Preset::EvenHorizontal, 1);
+        let widths: Vec<u16> = l.rects().iter().map(|(_, r)| r.cols).collect();
+        assert!(
+            widths.iter().max().unwrap() - widths.iter().min().unwrap() <= 1,
+            "{widths:?}"
+        );
+    }
+}
