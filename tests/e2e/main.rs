@@ -5,6 +5,7 @@
 mod commands;
 mod diag;
 mod panes;
+mod render;
 mod replay;
 mod scripting;
 mod sessions;

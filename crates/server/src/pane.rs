@@ -91,12 +91,14 @@ pub enum PaneCommand {
     },
 }
 
-/// A renderer that lends itself, while idle, to whoever applies a quiet change to a pane (an
+/// A renderer that lends its state, while idle, to whoever applies a quiet change to a pane (an
 /// echo), so the frame is drawn at once on that thread instead of after a task switch. The
-/// renderer implements it (`render::FastSlot`); the pane only calls it, under the screen's lock.
+/// renderer implements it (`render::fast::FastSlot`); the pane only calls it, under the
+/// screen's lock.
 pub trait EchoDrawer: Send + Sync + std::fmt::Debug {
     /// Draws the quiet change of pane `shared` from `screen` (locked by the caller) if the
-    /// renderer is idle and can; false: the caller wakes the renderer instead.
+    /// renderer is idle and can, without ever waiting for it; false: the caller wakes the
+    /// renderer instead.
     fn try_draw(&self, shared: &PaneShared, screen: &Screen) -> bool;
 }
 
