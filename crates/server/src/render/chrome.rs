@@ -1,5 +1,10 @@
 //! What weft draws around and over the panes: borders, the status line and the client's
 //! overlays (prompt, messages, listings).
+//!
+//! Text from outside the renderer (messages, typed input, session and window names) goes into
+//! cells only through [`write_line`], which shows terminal controls as plain characters: a
+//! cell's character is sent to the terminal as it is, so a line feed or an escape sequence in
+//! a cell would act on the user's terminal (scroll it, clear it) instead of showing.
 
 use super::compose::mouse_modes;
 use super::Overlay;
@@ -51,14 +56,9 @@ pub(super) fn draw_chrome(
         Some(Overlay::Prompt { label, input }) => {
             let row = status_row(view, frame);
             let text = format!("{label}{input}");
-            write_line(
-                frame,
-                row,
-                &text,
-                &pen(Color::Indexed(0), Color::Indexed(3)),
-            );
-            let col = text.chars().count().min(frame.cols().saturating_sub(1));
-            frame.cursor = Some((row, col));
+            let style = pen(Color::Indexed(0), Color::Indexed(3));
+            let end = write_line(frame, row, &text, &style);
+            frame.cursor = Some((row, end.min(frame.cols().saturating_sub(1))));
         }
         Some(Overlay::Message(text)) => {
             let row = status_row(view, frame);
@@ -90,14 +90,27 @@ fn status_row(view: &View, frame: &Frame) -> usize {
         .min(frame.rows().saturating_sub(1))
 }
 
-/// Writes `text` from column 0 of `row`, padding the row with the style.
-pub(super) fn write_line(frame: &mut Frame, row: usize, text: &str, style: &Pen) {
+/// How `c` shows in weft's own text. A terminal control (C0, DEL or C1) would act on the
+/// user's terminal rather than show: a tab shows as a space, any other as `_`.
+#[inline]
+fn shown(c: char) -> char {
+    match c {
+        '\t' => ' ',
+        c if c.is_control() => '_',
+        c => c,
+    }
+}
+
+/// Writes `text` from column 0 of `row`, padding the row with the style; returns the column
+/// after the text. Terminal controls show as plain characters (see [`shown`]); characters that
+/// take no column are left out.
+pub(super) fn write_line(frame: &mut Frame, row: usize, text: &str, style: &Pen) -> usize {
     if row >= frame.rows() {
-        return;
+        return 0;
     }
     let cols = frame.cols();
     let mut cells = Vec::with_capacity(cols);
-    for c in text.chars() {
+    for c in text.chars().map(shown) {
         let w = weft_screen_model::width::char_width(c);
         if w == 0 {
             continue;
@@ -112,8 +125,10 @@ pub(super) fn write_line(frame: &mut Frame, row: usize, text: &str, style: &Pen)
             cells.push(Cell::new(c, style, CellFlags::empty()));
         }
     }
+    let end = cells.len();
     cells.resize(cols, Cell::erased(style));
     frame.put(row, 0, &cells);
+    end
 }
 
 /// Lines between panes, highlighted next to the focused pane.
@@ -215,4 +230,149 @@ fn draw_status(status: &StatusLine, frame: &mut Frame) {
     let mut style = pen(Color::Indexed(0), Color::Indexed(2));
     style.attrs = Attrs::empty();
     write_line(frame, row, &text, &style);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::Rect;
+    use crate::session::WindowTab;
+    use weft_renderer::Renderer;
+    use weft_screen_model::Screen;
+
+    const COLS: u16 = 30;
+    const ROWS: u16 = 6;
+
+    /// A view of one window over the whole client but the status line at the bottom, with
+    /// `session` and `window` as the names it shows.
+    fn view(session: &str, window: &str) -> View {
+        View {
+            cols: COLS,
+            rows: ROWS,
+            window: Rect {
+                col: 0,
+                row: 0,
+                cols: COLS,
+                rows: ROWS - 1,
+            },
+            panes: Vec::new(),
+            active: 0,
+            zoomed: false,
+            sync_panes: false,
+            status: Some(StatusLine {
+                row: ROWS - 1,
+                session: session.into(),
+                windows: vec![WindowTab {
+                    index: 0,
+                    name: window.into(),
+                    active: true,
+                    last: false,
+                    zoomed: false,
+                }],
+            }),
+            generation: 0,
+            repaint: 0,
+        }
+    }
+
+    /// The text of each row of `screen`.
+    fn text_rows(screen: &Screen) -> Vec<String> {
+        (0..screen.rows())
+            .map(|r| screen.row(r).map(|row| row.text()).unwrap_or_default())
+            .collect()
+    }
+
+    /// Renders `overlay` over a frame whose top row says `top row`, as the terminal shows it
+    /// after the first frame and then the one with the overlay: the terminal's rows, and the
+    /// second frame's bytes.
+    fn shown_with(view: &View, overlay: &Overlay) -> (Vec<String>, Vec<u8>) {
+        let (cols, rows) = (usize::from(COLS), usize::from(ROWS));
+        let config = Config::default();
+        let mut frame = Frame::new(cols, rows);
+        let mut renderer = Renderer::new();
+        let mut terminal = Screen::new(cols, rows);
+        write_line(&mut frame, 0, "top row", &Pen::default());
+        draw_chrome(view, &mut frame, None, &config, true);
+        terminal.feed(&renderer.render(&mut frame));
+        assert_eq!(text_rows(&terminal)[0], "top row");
+        draw_chrome(view, &mut frame, Some(overlay), &config, true);
+        let bytes = renderer.render(&mut frame);
+        terminal.feed(&bytes);
+        (text_rows(&terminal), bytes)
+    }
+
+    /// The bytes of a frame hold no control but the escape sequences the renderer makes: no
+    /// line feed, carriage return, DEL, C1 control, and no clearing of the screen.
+    fn assert_no_stray_controls(bytes: &[u8]) {
+        let text = String::from_utf8_lossy(bytes);
+        assert!(
+            !bytes.iter().any(|&b| b != 0x1b && (b < 0x20 || b == 0x7f)),
+            "{text:?}"
+        );
+        assert!(
+            !text.chars().any(|c| ('\u{80}'..='\u{9f}').contains(&c)),
+            "{text:?}"
+        );
+        assert!(!text.contains("\x1b[2J"), "{text:?}");
+    }
+
+    #[test]
+    fn a_message_with_controls_stays_on_its_row_and_shows_them_as_text() {
+        let view = view("s", "bash");
+        let message = Overlay::Message("one\ntwo\x1b[2J\rthree\u{85}\x7f\tend".into());
+        let (shown, bytes) = shown_with(&view, &message);
+        assert_no_stray_controls(&bytes);
+        assert_eq!(shown[0], "top row", "nothing scrolled or cleared");
+        assert_eq!(shown[5], "one_two_[2J_three__ end");
+        assert!(shown[1..5].iter().all(String::is_empty), "{shown:#?}");
+    }
+
+    #[test]
+    fn names_prompts_and_listings_with_controls_show_them_as_text() {
+        let view = view("se\x1b[Hss", "win\ndow");
+        let lines = Overlay::Lines(vec![
+            "first\r\x1b[5;1H".into(),
+            "second\x1b]0;title\x07".into(),
+        ]);
+        let (shown, bytes) = shown_with(&view, &lines);
+        assert_no_stray_controls(&bytes);
+        assert_eq!(shown[0], "first__[5;1H");
+        assert_eq!(shown[1], "second_]0;title_");
+        assert!(shown[5].starts_with("[se_[Hss] 0:win_dow*"), "{shown:#?}");
+
+        let prompt = Overlay::Prompt {
+            label: ":".into(),
+            input: "rename\x1b[2J\u{9b}".into(),
+        };
+        let (cols, rows) = (usize::from(COLS), usize::from(ROWS));
+        let mut frame = Frame::new(cols, rows);
+        draw_chrome(&view, &mut frame, Some(&prompt), &Config::default(), true);
+        let bytes = Renderer::new().render(&mut frame);
+        let mut terminal = Screen::new(cols, rows);
+        terminal.feed(&bytes);
+        assert_eq!(text_rows(&terminal)[5], ":rename_[2J_");
+        assert_eq!(frame.cursor, Some((5, 12)), "the cursor is after the text");
+    }
+
+    #[test]
+    fn the_prompt_cursor_counts_columns_not_characters() {
+        let (cols, rows) = (usize::from(COLS), usize::from(ROWS));
+        let mut frame = Frame::new(cols, rows);
+        let prompt = Overlay::Prompt {
+            label: ":".into(),
+            input: "\u{5b57}e\u{301}".into(),
+        };
+        draw_chrome(
+            &view("s", "w"),
+            &mut frame,
+            Some(&prompt),
+            &Config::default(),
+            true,
+        );
+        assert_eq!(
+            frame.cursor,
+            Some((5, 4)),
+            "a wide character is two columns"
+        );
+    }
 }

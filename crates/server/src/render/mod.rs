@@ -194,6 +194,8 @@ struct RenderLoop {
     watched: Vec<u64>,
     /// The view's generation the frame was made for.
     generation: u64,
+    /// The view's repaint count the terminal was last repainted for.
+    repaint: u64,
     /// The status line last drawn.
     last_status: Option<StatusLine>,
     /// When the status line's clock next changes, while there is a status line.
@@ -230,6 +232,7 @@ impl RenderLoop {
             scene: Scene::new(interval),
             watched: Vec::new(),
             generation: u64::MAX,
+            repaint: 0,
             last_status: None,
             clock_at: None,
             focused_seq: 0,
@@ -251,6 +254,11 @@ impl RenderLoop {
             self.generation = view.generation;
             core.seen.clear();
             core.frame = Frame::new(usize::from(self.cols), usize::from(self.rows));
+            self.scene.chrome_changed();
+        }
+        if view.repaint != self.repaint {
+            self.repaint = view.repaint;
+            core.renderer.invalidate();
             self.scene.chrome_changed();
         }
         for (pane, _) in &view.panes {
@@ -494,14 +502,15 @@ mod tests {
             sync_panes: false,
             status: None,
             generation: 0,
+            repaint: 0,
         }
     }
 
     /// The first frame and each request are drawn at once; new settings change the frame
-    /// interval in force.
+    /// interval in force; a repaint asked through the view repaints the terminal.
     #[tokio::test(start_paused = true)]
     async fn the_loop_draws_at_once_and_follows_the_settings() {
-        let (_view_tx, view) = watch::channel(empty_view(20, 4));
+        let (view_tx, view) = watch::channel(empty_view(20, 4));
         let (config_tx, config) = watch::channel(Arc::new(Config::default()));
         let (frames, mut frames_rx) = mpsc::channel(FRAME_CAPACITY);
         let (control_tx, control) = mpsc::channel(RENDER_CONTROL_CAPACITY);
@@ -546,6 +555,11 @@ mod tests {
             !frame.windows(4).any(|w| w == b"\x1b[2J"),
             "only the change"
         );
+
+        view_tx.send_modify(|v| v.repaint += 1);
+        let frame = frames_rx.recv().await.unwrap();
+        assert!(frame.windows(4).any(|w| w == b"\x1b[2J"), "a full repaint");
+        assert!(frame.windows(5).any(|w| w == b"hello"), "of everything");
         assert_eq!(Instant::now(), start, "every frame at once");
 
         stop.cancel();

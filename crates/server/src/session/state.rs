@@ -75,6 +75,8 @@ pub struct SessionState {
     exits: mpsc::Sender<(u64, ExitStatus)>,
     /// Bumped when every client should repaint fully (the layout changed).
     pub generation: u64,
+    /// Bumped when every client should repaint its terminal from scratch (`refresh-client`).
+    pub(super) repaint: u64,
     /// Panes whose program exited recently, newest last (for `wait --exit`).
     pub(super) dead: VecDeque<PaneHandle>,
 }
@@ -126,6 +128,7 @@ impl SessionState {
             options: spec.options,
             exits,
             generation: 0,
+            repaint: 0,
             dead: VecDeque::new(),
         }
     }

@@ -100,6 +100,7 @@ impl SessionState {
             }
             SessionCommand::Refresh => {
                 self.generation += 1;
+                self.repaint += 1;
                 self.publish_view();
             }
             SessionCommand::Kill => {
