@@ -7,6 +7,7 @@ mod diag;
 mod pane_events;
 mod panes;
 mod reliability;
+mod render;
 mod replay;
 mod scripting;
 mod sessions;

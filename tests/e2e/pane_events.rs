@@ -56,7 +56,12 @@ fn a_bell_in_another_window_flags_it_until_it_is_shown() {
     let windows = list(&server, "list-windows");
     assert_eq!(windows[0]["bell"], false, "{windows:?}");
     assert_eq!(windows[1]["bell"], true, "{windows:?}");
+    // The status line flags it as tmux does, until it is shown.
+    let mut client = server.client(&["attach", "-t", "b"], 80, 24);
+    client.wait_for_text("1:sh!").unwrap();
     let out = server.weft(&["select-window", "-t", "b:1"]);
     assert!(out.status.success(), "{}", stdout_of(&out));
+    client.wait_for_text("1:sh*").unwrap();
+    assert!(!client.screen().text().contains("1:sh!"));
     assert_eq!(list(&server, "list-windows")[1]["bell"], false);
 }

@@ -6,12 +6,13 @@
 //! to end of line for blank tails — wrapped in synchronized output, as one buffer to write once.
 //! [`FramePacer`] decides when to render: at once for a change after a pause (a key's echo), at
 //! most once per frame interval while output streams, held (up to a cap) while the program has
-//! synchronized output on.
+//! synchronized output on, at once for anything that is not pane output; and whether a frame
+//! draws the focused pane alone ([`FrameScope`]).
 
 mod frame;
 mod pacer;
 mod render;
 
 pub use frame::{Frame, OuterModes};
-pub use pacer::{FocusedChange, FramePacer, MAX_SYNC_HOLD};
+pub use pacer::{FocusedChange, FramePacer, FrameScope, MAX_SYNC_HOLD};
 pub use render::{Renderer, KEPT_SCRATCH_BYTES};

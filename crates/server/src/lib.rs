@@ -23,6 +23,7 @@ mod direct;
 pub mod ids;
 pub mod keys;
 pub mod layout;
+mod lease;
 pub mod limits;
 pub mod listener;
 pub mod metrics;

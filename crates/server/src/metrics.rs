@@ -392,6 +392,9 @@ pub struct ClientMetrics {
     pub bytes_to_screen: Histogram,
     /// Key -> echo shown to this client.
     pub keystroke_to_echo: Histogram,
+    /// The frame interval the client's renderer paces streaming output by, in milliseconds (a
+    /// setting in force, not a figure: never reset).
+    pub frame_interval_ms: AtomicU64,
 }
 
 impl ClientMetrics {
@@ -457,6 +460,8 @@ pub struct ClientReport {
     pub write: StageReport,
     /// Renders that waited for a slow client.
     pub frames_skipped: u64,
+    /// The frame interval the renderer paces streaming output by, in milliseconds.
+    pub frame_interval_ms: u64,
     /// Latencies.
     pub bytes_to_screen: LatencyReport,
     /// See `bytes_to_screen`.
@@ -517,6 +522,7 @@ impl MetricsRegistry {
                         render: m.render.report(),
                         write: m.write.report(),
                         frames_skipped: m.frames_skipped.load(Ordering::Relaxed),
+                        frame_interval_ms: m.frame_interval_ms.load(Ordering::Relaxed),
                         bytes_to_screen: m.bytes_to_screen.report(),
                         keystroke_to_echo: m.keystroke_to_echo.report(),
                     })

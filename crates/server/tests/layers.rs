@@ -20,6 +20,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("keys", 0),
     ("capture", 0),
     ("limits", 0),
+    ("lease", 0),
     ("names", 0),
     ("config", 1),
     ("pane", 1),

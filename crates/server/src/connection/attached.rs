@@ -105,7 +105,6 @@ pub(super) async fn attached(
         frames: frames_tx,
         control: render_rx,
         stop: stop.clone(),
-        interval: ctx.config.borrow().frame_interval,
         metrics: client_metrics.clone(),
         direct: tty_out.clone(),
     };

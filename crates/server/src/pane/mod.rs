@@ -96,12 +96,14 @@ pub enum PaneCommand {
         reply: oneshot::Sender<(String, u64)>,
     },
 }
-/// A renderer that lends itself, while idle, to whoever applies a quiet change to a pane (an
+/// A renderer that lends its state, while idle, to whoever applies a quiet change to a pane (an
 /// echo), so the frame is drawn at once on that thread instead of after a task switch. The
-/// renderer implements it (`render::FastSlot`); the pane only calls it, under the screen's lock.
+/// renderer implements it (`render::fast::FastSlot`); the pane only calls it, under the
+/// screen's lock.
 pub trait EchoDrawer: Send + Sync + std::fmt::Debug {
     /// Draws the quiet change of pane `shared` from `screen` (locked by the caller) if the
-    /// renderer is idle and can; false: the caller wakes the renderer instead.
+    /// renderer is idle and can, without ever waiting for it; false: the caller wakes the
+    /// renderer instead.
     fn try_draw(&self, shared: &PaneShared, screen: &Screen) -> bool;
 }
 /// A cheap, cloneable handle on a pane.
@@ -139,8 +141,15 @@ impl PaneHandle {
         answer.await.ok()
     }
 
-    /// Resizes the pane (and its program's pty). Never waits: the latest size wins.
+    /// Resizes the pane (and its program's pty) at once. Never waits: the latest size wins.
     pub fn resize_now(&self, cols: u16, rows: u16) {
+        self.shared.resize_urgent.store(true, Ordering::Release);
+        self.resize_paced(cols, rows);
+    }
+
+    /// Resizes the pane as part of a stream of sizes (a user dragging a window's corner): at
+    /// most one resize of the program's pty per interval, the latest size last.
+    pub fn resize_paced(&self, cols: u16, rows: u16) {
         self.shared
             .wanted_size
             .store(u64::from(cols) << 16 | u64::from(rows), Ordering::Release);
@@ -262,6 +271,7 @@ pub fn spawn_pane(
         size: AtomicU64::new(u64::from(spec.cols) << 16 | u64::from(spec.rows)),
         wanted_size: AtomicU64::new(u64::from(spec.cols) << 16 | u64::from(spec.rows)),
         resize: Notify::new(),
+        resize_urgent: AtomicBool::new(false),
         title: Mutex::new(String::new()),
         watchers: Mutex::new(Vec::new()),
         order: OutputOrder::default(),

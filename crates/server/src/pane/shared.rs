@@ -47,6 +47,8 @@ pub struct PaneShared {
     pub(super) size: AtomicU64,
     /// Size the session wants, packed like `size`; applied by the pane task when woken.
     pub(super) wanted_size: AtomicU64,
+    /// The wanted size is to be applied at once, not paced.
+    pub(super) resize_urgent: AtomicBool,
     /// Wakes the pane task to apply `wanted_size`.
     pub(super) resize: Notify,
     /// Title set by the program.

@@ -178,7 +178,11 @@ impl PaneTask {
                 },
                 _ = &mut killed, if self.kill.is_some() => self.request_kill(),
                 _ = self.shared.resize.notified() => {
-                    if resizes.wanted(tokio::time::Instant::now()) {
+                    let now = tokio::time::Instant::now();
+                    if self.shared.resize_urgent.swap(false, Ordering::AcqRel) {
+                        resizes.applied(now);
+                        self.apply_wanted_size();
+                    } else if resizes.wanted(now) {
                         self.apply_wanted_size();
                     }
                 }

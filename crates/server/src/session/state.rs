@@ -82,6 +82,8 @@ pub struct SessionState {
     pub pane_meta: HashMap<u64, PaneMeta>,
     /// Bumped when every client should repaint fully (the layout changed).
     pub generation: u64,
+    /// Bumped when every client should repaint its terminal from scratch (`refresh-client`).
+    pub(super) repaint: u64,
     /// Panes whose program exited recently, newest last (for `wait --exit`).
     pub(super) dead: VecDeque<PaneHandle>,
 }
@@ -151,6 +153,7 @@ impl SessionState {
             events,
             pane_meta: HashMap::new(),
             generation: 0,
+            repaint: 0,
             dead: VecDeque::new(),
         }
     }
@@ -362,7 +365,9 @@ impl SessionState {
         self.resize_panes_of(wpos);
     }
 
-    pub(super) fn resize_to(&mut self, cols: u16, rows: u16) {
+    /// Gives the session a new size; `paced` for one of a stream of client resizes, whose
+    /// programs are resized at most once per interval (see `PaneHandle::resize_paced`).
+    pub(super) fn resize_to(&mut self, cols: u16, rows: u16, paced: bool) {
         let (cols, rows) = (cols.max(1), rows.max(1));
         if (cols, rows) != (self.cols, self.rows) {
             self.cols = cols;
@@ -372,7 +377,7 @@ impl SessionState {
                 w.layout.resize(area.cols, area.rows);
             }
             for i in 0..self.windows.len() {
-                self.resize_panes_of(i);
+                self.resize_panes_with(i, paced);
             }
         }
         self.generation += 1;
@@ -381,6 +386,11 @@ impl SessionState {
 
     /// Tells each pane of window `wpos` its size from the layout (zoom: the whole window).
     pub fn resize_panes_of(&self, wpos: usize) {
+        self.resize_panes_with(wpos, false);
+    }
+
+    /// [`SessionState::resize_panes_of`], paced or at once.
+    fn resize_panes_with(&self, wpos: usize, paced: bool) {
         let Some(w) = self.windows.get(wpos) else {
             return;
         };
@@ -391,7 +401,9 @@ impl SessionState {
                 (rect.cols, rect.rows)
             };
             if let Some(pane) = self.panes.get(&id) {
-                if pane.shared.size() != (cols, rows) {
+                if paced {
+                    pane.resize_paced(cols, rows);
+                } else if pane.shared.size() != (cols, rows) {
                     pane.resize_now(cols, rows);
                 }
             }

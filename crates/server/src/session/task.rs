@@ -71,7 +71,7 @@ impl SessionState {
                 );
                 if !read_only {
                     self.latest.store(client, Ordering::Relaxed);
-                    self.resize_to(cols, rows);
+                    self.resize_to(cols, rows, false);
                 }
                 let _ = reply.send(Attached {
                     name: self.name.clone(),
@@ -87,14 +87,14 @@ impl SessionState {
                 entry.rows = rows;
                 if !entry.read_only {
                     self.latest.store(client, Ordering::Relaxed);
-                    self.resize_to(cols, rows);
+                    self.resize_to(cols, rows, true);
                 }
             }
             SessionCommand::ClientActive { client } => {
                 if let Some(entry) = self.clients.get(&client).filter(|e| !e.read_only) {
                     let (cols, rows) = (entry.cols, entry.rows);
                     self.latest.store(client, Ordering::Relaxed);
-                    self.resize_to(cols, rows);
+                    self.resize_to(cols, rows, false);
                 }
             }
             SessionCommand::ClientGone { client } => {
@@ -103,7 +103,7 @@ impl SessionState {
                     if let Some((&id, entry)) = self.clients.iter().find(|(_, e)| !e.read_only) {
                         let (cols, rows) = (entry.cols, entry.rows);
                         self.latest.store(id, Ordering::Relaxed);
-                        self.resize_to(cols, rows);
+                        self.resize_to(cols, rows, false);
                     }
                 }
             }
@@ -113,6 +113,7 @@ impl SessionState {
             }
             SessionCommand::Refresh => {
                 self.generation += 1;
+                self.repaint += 1;
                 self.publish_view();
             }
             SessionCommand::Kill => {
@@ -159,7 +160,7 @@ impl SessionState {
                 self.generation += 1;
                 let (cols, rows) = (self.cols, self.rows);
                 self.cols = 0;
-                self.resize_to(cols, rows);
+                self.resize_to(cols, rows, false);
             }
         }
     }

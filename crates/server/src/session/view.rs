@@ -55,6 +55,9 @@ pub struct View {
     pub status: Option<StatusLine>,
     /// Bumped when every client should repaint fully.
     pub generation: u64,
+    /// Bumped by `refresh-client`: every client repaints its terminal from scratch, whatever
+    /// the terminal shows now (something else may have written to it).
+    pub repaint: u64,
 }
 
 impl View {
@@ -95,6 +98,7 @@ impl View {
             sync_panes: false,
             status: None,
             generation: 0,
+            repaint: 0,
         }
     }
 }
@@ -154,6 +158,7 @@ impl SessionState {
             sync_panes: w.sync_panes,
             status,
             generation: self.generation,
+            repaint: self.repaint,
         };
         self.view.send_replace(view);
     }

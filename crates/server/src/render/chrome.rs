@@ -1,0 +1,384 @@
+//! What weft draws around and over the panes: borders, the status line and the client's
+//! overlays (prompt, messages, listings).
+//!
+//! Text from outside the renderer (messages, typed input, session and window names) goes into
+//! cells only through [`write_line`], which shows terminal controls as plain characters: a
+//! cell's character is sent to the terminal as it is, so a line feed or an escape sequence in
+//! a cell would act on the user's terminal (scroll it, clear it) instead of showing.
+
+use super::compose::mouse_modes;
+use super::Overlay;
+use crate::config::Config;
+use crate::names::clean_name;
+use crate::session::{StatusLine, View};
+use std::time::Duration;
+use tokio::time::Instant;
+use weft_renderer::Frame;
+use weft_screen_model::{Attrs, Cell, CellFlags, Color, Pen};
+
+/// A pen of two colours and no attributes.
+pub(super) fn pen(fg: Color, bg: Color) -> Pen {
+    Pen {
+        fg,
+        bg,
+        ..Pen::default()
+    }
+}
+
+/// When the clock in the status line next changes: the next minute boundary.
+pub(super) fn next_minute() -> Instant {
+    let now = chrono::Local::now();
+    let secs = u64::from(chrono::Timelike::second(&now));
+    let nanos = u64::from(chrono::Timelike::nanosecond(&now)).min(999_999_999);
+    let left = Duration::from_secs(60 - secs) - Duration::from_nanos(nanos);
+    Instant::now() + left + Duration::from_millis(5)
+}
+
+/// Borders, status line and overlays. Borders and the status line only with `full` (they
+/// changed); the overlay and the mouse modes always (pane updates set the cursor and modes, and
+/// may cover the overlay's lines).
+pub(super) fn draw_chrome(
+    view: &View,
+    frame: &mut Frame,
+    overlay: Option<&Overlay>,
+    config: &Config,
+    full: bool,
+) {
+    if config.mouse {
+        mouse_modes(frame);
+    }
+    if full {
+        draw_borders(view, frame);
+        if let Some(status) = &view.status {
+            draw_status(status, frame);
+        }
+    }
+    match overlay {
+        Some(Overlay::Prompt { label, input }) => {
+            let row = status_row(view, frame);
+            let text = format!("{label}{input}");
+            let style = pen(Color::Indexed(0), Color::Indexed(3));
+            let end = write_line(frame, row, &text, &style);
+            frame.cursor = Some((row, end.min(frame.cols().saturating_sub(1))));
+        }
+        Some(Overlay::Message(text)) => {
+            let row = status_row(view, frame);
+            write_line(frame, row, text, &pen(Color::Indexed(0), Color::Indexed(3)));
+        }
+        Some(Overlay::Lines(lines)) => {
+            let top = usize::from(view.window.row);
+            let rows = usize::from(view.window.rows);
+            let style = pen(Color::Default, Color::Default);
+            for (i, line) in lines.iter().take(rows).enumerate() {
+                write_line(frame, top + i, line, &style);
+            }
+            for r in top + lines.len().min(rows)..top + rows {
+                if r < frame.rows() {
+                    frame.blank(r, 0, frame.cols());
+                }
+            }
+            frame.cursor = None;
+        }
+        None => {}
+    }
+}
+
+/// The row prompts and messages use: the status line's, else the last.
+fn status_row(view: &View, frame: &Frame) -> usize {
+    view.status
+        .as_ref()
+        .map_or(frame.rows().saturating_sub(1), |s| usize::from(s.row))
+        .min(frame.rows().saturating_sub(1))
+}
+
+/// How `c` shows in weft's own text. A terminal control (C0, DEL or C1) would act on the
+/// user's terminal rather than show: a tab shows as a space, any other as `_`.
+#[inline]
+fn shown(c: char) -> char {
+    match c {
+        '\t' => ' ',
+        c if c.is_control() => '_',
+        c => c,
+    }
+}
+
+/// Writes `text` from column 0 of `row`, padding the row with the style; returns the column
+/// after the text. Terminal controls show as plain characters (see [`shown`]); characters that
+/// take no column are left out.
+pub(super) fn write_line(frame: &mut Frame, row: usize, text: &str, style: &Pen) -> usize {
+    if row >= frame.rows() {
+        return 0;
+    }
+    let cols = frame.cols();
+    let mut cells = Vec::with_capacity(cols);
+    for c in text.chars().map(shown) {
+        let w = weft_screen_model::width::char_width(c);
+        if w == 0 {
+            continue;
+        }
+        if cells.len() + w > cols {
+            break;
+        }
+        if w == 2 {
+            cells.push(Cell::new(c, style, CellFlags::WIDE));
+            cells.push(Cell::spacer(style));
+        } else {
+            cells.push(Cell::new(c, style, CellFlags::empty()));
+        }
+    }
+    let end = cells.len();
+    cells.resize(cols, Cell::erased(style));
+    frame.put(row, 0, &cells);
+    end
+}
+
+/// Lines between panes, highlighted next to the focused pane.
+fn draw_borders(view: &View, frame: &mut Frame) {
+    if view.panes.len() < 2 {
+        return;
+    }
+    let w = view.window;
+    let covered = |c: u16, r: u16| {
+        view.panes
+            .iter()
+            .any(|(_, p)| c >= p.col && c < p.col + p.cols && r >= p.row && r < p.row + p.rows)
+    };
+    let in_window = |c: i32, r: i32| {
+        c >= i32::from(w.col)
+            && c < i32::from(w.col + w.cols)
+            && r >= i32::from(w.row)
+            && r < i32::from(w.row + w.rows)
+    };
+    let border = |c: i32, r: i32| in_window(c, r) && !covered(c as u16, r as u16);
+    let active = view
+        .panes
+        .iter()
+        .find(|(p, _)| p.id() == view.active)
+        .map(|(_, r)| *r);
+    let normal = Pen::default();
+    let highlight = pen(Color::Indexed(2), Color::Default);
+    for r in w.row..w.row + w.rows {
+        for c in w.col..w.col + w.cols {
+            if covered(c, r) {
+                continue;
+            }
+            let (ci, ri) = (i32::from(c), i32::from(r));
+            let up = border(ci, ri - 1);
+            let down = border(ci, ri + 1);
+            let left = border(ci - 1, ri);
+            let right = border(ci + 1, ri);
+            let glyph = match (up, down, left, right) {
+                (true, true, true, true) => '┼',
+                (true, true, false, true) => '├',
+                (true, true, true, false) => '┤',
+                (false, true, true, true) => '┬',
+                (true, false, true, true) => '┴',
+                (false, true, false, true) => '┌',
+                (false, true, true, false) => '┐',
+                (true, false, false, true) => '└',
+                (true, false, true, false) => '┘',
+                (_, _, true, _) | (_, _, _, true) => '─',
+                _ => '│',
+            };
+            let next_to_active = active.is_some_and(|a| {
+                ci >= i32::from(a.col) - 1
+                    && ci <= i32::from(a.col + a.cols)
+                    && ri >= i32::from(a.row) - 1
+                    && ri <= i32::from(a.row + a.rows)
+            });
+            let style = if next_to_active { &highlight } else { &normal };
+            let cell = Cell::new(glyph, style, CellFlags::empty());
+            frame.put(usize::from(r), usize::from(c), std::slice::from_ref(&cell));
+        }
+    }
+}
+
+/// The host name for the status line.
+fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_default()
+}
+
+/// The status line: session, windows, and on the right the host and the clock.
+fn draw_status(status: &StatusLine, frame: &mut Frame) {
+    let row = usize::from(status.row);
+    if row >= frame.rows() {
+        return;
+    }
+    let mut left = format!("[{}] ", clean_name(&status.session));
+    for w in &status.windows {
+        // tmux's window flags, in its order: bell, current or last, zoomed.
+        let bell = if w.bell { "!" } else { "" };
+        let flag = if w.active {
+            "*"
+        } else if w.last {
+            "-"
+        } else {
+            ""
+        };
+        let zoom = if w.zoomed { "Z" } else { "" };
+        let name = clean_name(&w.name);
+        left.push_str(&format!("{}:{name}{bell}{flag}{zoom} ", w.index));
+    }
+    let clock = chrono::Local::now().format("%H:%M %d-%b-%y").to_string();
+    let right = format!("\"{}\" {clock}", hostname());
+    let cols = frame.cols();
+    let mut text: String = left.chars().take(cols).collect();
+    let used = text.chars().count();
+    let right_len = right.chars().count();
+    if used + right_len < cols {
+        text.push_str(&" ".repeat(cols - used - right_len));
+        text.push_str(&right);
+    }
+    let mut style = pen(Color::Indexed(0), Color::Indexed(2));
+    style.attrs = Attrs::empty();
+    write_line(frame, row, &text, &style);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::Rect;
+    use crate::session::WindowTab;
+    use weft_renderer::Renderer;
+    use weft_screen_model::Screen;
+
+    const COLS: u16 = 30;
+    const ROWS: u16 = 6;
+
+    /// A view of one window over the whole client but the status line at the bottom, with
+    /// `session` and `window` as the names it shows.
+    fn view(session: &str, window: &str) -> View {
+        View {
+            cols: COLS,
+            rows: ROWS,
+            window: Rect {
+                col: 0,
+                row: 0,
+                cols: COLS,
+                rows: ROWS - 1,
+            },
+            panes: Vec::new(),
+            active: 0,
+            zoomed: false,
+            sync_panes: false,
+            status: Some(StatusLine {
+                row: ROWS - 1,
+                session: session.into(),
+                windows: vec![WindowTab {
+                    index: 0,
+                    name: window.into(),
+                    active: true,
+                    last: false,
+                    zoomed: false,
+                    bell: false,
+                }],
+            }),
+            generation: 0,
+            repaint: 0,
+        }
+    }
+
+    /// The text of each row of `screen`.
+    fn text_rows(screen: &Screen) -> Vec<String> {
+        (0..screen.rows())
+            .map(|r| screen.row(r).map(|row| row.text()).unwrap_or_default())
+            .collect()
+    }
+
+    /// Renders `overlay` over a frame whose top row says `top row`, as the terminal shows it
+    /// after the first frame and then the one with the overlay: the terminal's rows, and the
+    /// second frame's bytes.
+    fn shown_with(view: &View, overlay: &Overlay) -> (Vec<String>, Vec<u8>) {
+        let (cols, rows) = (usize::from(COLS), usize::from(ROWS));
+        let config = Config::default();
+        let mut frame = Frame::new(cols, rows);
+        let mut renderer = Renderer::new();
+        let mut terminal = Screen::new(cols, rows);
+        write_line(&mut frame, 0, "top row", &Pen::default());
+        draw_chrome(view, &mut frame, None, &config, true);
+        terminal.feed(&renderer.render(&mut frame));
+        assert_eq!(text_rows(&terminal)[0], "top row");
+        draw_chrome(view, &mut frame, Some(overlay), &config, true);
+        let bytes = renderer.render(&mut frame);
+        terminal.feed(&bytes);
+        (text_rows(&terminal), bytes)
+    }
+
+    /// The bytes of a frame hold no control but the escape sequences the renderer makes: no
+    /// line feed, carriage return, DEL, C1 control, and no clearing of the screen.
+    fn assert_no_stray_controls(bytes: &[u8]) {
+        let text = String::from_utf8_lossy(bytes);
+        assert!(
+            !bytes.iter().any(|&b| b != 0x1b && (b < 0x20 || b == 0x7f)),
+            "{text:?}"
+        );
+        assert!(
+            !text.chars().any(|c| ('\u{80}'..='\u{9f}').contains(&c)),
+            "{text:?}"
+        );
+        assert!(!text.contains("\x1b[2J"), "{text:?}");
+    }
+
+    #[test]
+    fn a_message_with_controls_stays_on_its_row_and_shows_them_as_text() {
+        let view = view("s", "bash");
+        let message = Overlay::Message("one\ntwo\x1b[2J\rthree\u{85}\x7f\tend".into());
+        let (shown, bytes) = shown_with(&view, &message);
+        assert_no_stray_controls(&bytes);
+        assert_eq!(shown[0], "top row", "nothing scrolled or cleared");
+        assert_eq!(shown[5], "one_two_[2J_three__ end");
+        assert!(shown[1..5].iter().all(String::is_empty), "{shown:#?}");
+    }
+
+    #[test]
+    fn names_prompts_and_listings_with_controls_show_them_as_text() {
+        let view = view("se\x1b[Hss", "win\ndow");
+        let lines = Overlay::Lines(vec![
+            "first\r\x1b[5;1H".into(),
+            "second\x1b]0;title\x07".into(),
+        ]);
+        let (shown, bytes) = shown_with(&view, &lines);
+        assert_no_stray_controls(&bytes);
+        assert_eq!(shown[0], "first__[5;1H");
+        assert_eq!(shown[1], "second_]0;title_");
+        // Names lose their controls, as everywhere they are shown.
+        assert!(shown[5].starts_with("[se[Hss] 0:window*"), "{shown:#?}");
+
+        let prompt = Overlay::Prompt {
+            label: ":".into(),
+            input: "rename\x1b[2J\u{9b}".into(),
+        };
+        let (cols, rows) = (usize::from(COLS), usize::from(ROWS));
+        let mut frame = Frame::new(cols, rows);
+        draw_chrome(&view, &mut frame, Some(&prompt), &Config::default(), true);
+        let bytes = Renderer::new().render(&mut frame);
+        let mut terminal = Screen::new(cols, rows);
+        terminal.feed(&bytes);
+        assert_eq!(text_rows(&terminal)[5], ":rename_[2J_");
+        assert_eq!(frame.cursor, Some((5, 12)), "the cursor is after the text");
+    }
+
+    #[test]
+    fn the_prompt_cursor_counts_columns_not_characters() {
+        let (cols, rows) = (usize::from(COLS), usize::from(ROWS));
+        let mut frame = Frame::new(cols, rows);
+        let prompt = Overlay::Prompt {
+            label: ":".into(),
+            input: "\u{5b57}e\u{301}".into(),
+        };
+        draw_chrome(
+            &view("s", "w"),
+            &mut frame,
+            Some(&prompt),
+            &Config::default(),
+            true,
+        );
+        assert_eq!(
+            frame.cursor,
+            Some((5, 4)),
+            "a wide character is two columns"
+        );
+    }
+}

@@ -1,0 +1,188 @@
+//! Putting panes into a client's frame: the rows of pane snapshots (or, on the echo path, of
+//! the locked screen itself) changed since the frame last showed them, and a pane's history.
+
+use super::chrome::pen;
+use crate::layout::Rect;
+use crate::pane::{PaneHandle, PaneSnapshot};
+use crate::session::View;
+use std::collections::HashMap;
+use weft_renderer::Frame;
+use weft_screen_model::{Cell, CellFlags, Color, MouseEncoding, MouseTracking, Screen};
+
+/// Updates `frame` with what changed in the view's panes (or only pane `only`) since the
+/// revisions in `seen`; returns the panes whose changes it shows, or `None` when a pane is gone
+/// mid-way (the view is about to change).
+pub(super) async fn compose(
+    view: &View,
+    frame: &mut Frame,
+    seen: &mut HashMap<u64, u64>,
+    only: Option<u64>,
+) -> Option<Vec<PaneHandle>> {
+    let mut cursor_set = false;
+    let mut changed = Vec::new();
+    for (pane, rect) in view
+        .panes
+        .iter()
+        .filter(|(p, _)| only.is_none_or(|id| id == p.id()))
+    {
+        let since = seen.get(&pane.id()).copied().unwrap_or(0);
+        let snapshot = pane.snapshot(since).await?;
+        if snapshot.seq > since {
+            changed.push(pane.clone());
+        }
+        let active = pane.id() == view.active;
+        put_snapshot(frame, &snapshot, *rect, active);
+        cursor_set |= active;
+        seen.insert(pane.id(), snapshot.seq);
+    }
+    if !cursor_set {
+        frame.cursor = None;
+    }
+    Some(changed)
+}
+
+/// Whether the frame shows every pane of `view` (each drawn at least once since the frame was
+/// made): only then may a frame update the focused pane alone.
+pub(super) fn shows_every_pane(view: &View, seen: &HashMap<u64, u64>) -> bool {
+    view.panes.iter().all(|(p, _)| seen.contains_key(&p.id()))
+}
+
+/// Whether a pane of `view` has changes the frame does not show yet.
+pub(super) fn has_undrawn_changes(view: &View, seen: &HashMap<u64, u64>) -> bool {
+    view.panes.iter().any(|(p, _)| {
+        p.shared.seq.load(std::sync::atomic::Ordering::Acquire)
+            > seen.get(&p.id()).copied().unwrap_or(0)
+    })
+}
+
+/// Puts a pane's changed rows into its place in `frame`; for the focused pane (`active`) also
+/// its cursor and modes.
+pub(super) fn put_snapshot(frame: &mut Frame, snapshot: &PaneSnapshot, rect: Rect, active: bool) {
+    let (col0, row0) = (usize::from(rect.col), usize::from(rect.row));
+    let width = usize::from(rect.cols).min(snapshot.cols);
+    for (r, cells) in &snapshot.changed {
+        if *r < usize::from(rect.rows) {
+            frame.put(row0 + r, col0, &cells[..width.min(cells.len())]);
+        }
+    }
+    if active {
+        frame.set_cursor_from(&snapshot.cursor, row0, col0);
+        frame.modes = snapshot.modes;
+    }
+}
+
+/// Puts the rows of the focused pane's `screen` changed after revision `since` into `rect` of
+/// `frame`, with its cursor and modes: [`put_snapshot`] without the snapshot, for a pane's
+/// thread drawing its own echo while it holds the screen.
+pub(super) fn put_screen(frame: &mut Frame, screen: &Screen, since: u64, rect: Rect) {
+    let (col0, row0) = (usize::from(rect.col), usize::from(rect.row));
+    let width = usize::from(rect.cols).min(screen.cols());
+    for (r, row) in screen
+        .visible_rows()
+        .enumerate()
+        .take(usize::from(rect.rows))
+    {
+        if since == 0 || screen.row_seq(r) > since {
+            let cells = row.cells();
+            frame.put(row0 + r, col0, &cells[..width.min(cells.len())]);
+        }
+    }
+    frame.set_cursor_from(&screen.cursor_state(), row0, col0);
+    frame.modes = crate::pane::outer_modes(screen.modes());
+}
+
+/// weft handles the mouse: the terminal reports presses, drags and the wheel in SGR form.
+pub(super) fn mouse_modes(frame: &mut Frame) {
+    if frame.modes.mouse_tracking != MouseTracking::Motion {
+        frame.modes.mouse_tracking = MouseTracking::Drag;
+    }
+    frame.modes.mouse_encoding = MouseEncoding::Sgr;
+}
+
+/// Draws pane `pane` scrolled `offset` lines into its history, with a position marker.
+pub(super) async fn draw_history(view: &View, frame: &mut Frame, pane: u64, offset: usize) {
+    let Some((handle, rect)) = view.panes.iter().find(|(p, _)| p.id() == pane) else {
+        return;
+    };
+    let rows = usize::from(rect.rows);
+    let Some((lines, history)) = handle.history(offset, rows).await else {
+        return;
+    };
+    let (col0, row0) = (usize::from(rect.col), usize::from(rect.row));
+    let width = usize::from(rect.cols);
+    for r in 0..rows {
+        frame.blank(row0 + r, col0, width);
+        if let Some(cells) = lines.get(r) {
+            frame.put(row0 + r, col0, &cells[..width.min(cells.len())]);
+        }
+    }
+    let marker = format!("[{}/{}]", offset.min(history), history);
+    let style = pen(Color::Indexed(0), Color::Indexed(3));
+    let len = marker.chars().count();
+    if len <= width {
+        let cells: Vec<Cell> = marker
+            .chars()
+            .map(|c| Cell::new(c, &style, CellFlags::empty()))
+            .collect();
+        frame.put(row0, col0 + width - len, &cells);
+    }
+    frame.cursor = None;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rows, cursor and modes of `frame`, comparable.
+    type Contents = (
+        Vec<Vec<Cell>>,
+        Option<(usize, usize)>,
+        u16,
+        weft_renderer::OuterModes,
+    );
+
+    fn contents(frame: &Frame) -> Contents {
+        let rows = (0..frame.rows()).map(|r| frame.row(r).to_vec()).collect();
+        (rows, frame.cursor, frame.cursor_style, frame.modes)
+    }
+
+    /// The echo path's direct copy from the screen puts the same cells, cursor and modes into
+    /// the frame as the render task's snapshot does, for a pane placed inside the frame and
+    /// cut at its edges, both for a first frame and for the rows changed since one.
+    #[test]
+    fn putting_from_the_screen_matches_putting_a_snapshot() {
+        let mut screen = Screen::new(12, 5);
+        screen.feed(b"\x1b[?1h\x1b[31mfirst line\r\nsecond \xe5\xad\x97 wide\r\nthird");
+        let rect = Rect {
+            col: 2,
+            row: 1,
+            cols: 8,
+            rows: 3,
+        };
+        let mut via_snapshot = Frame::new(14, 6);
+        let mut direct = Frame::new(14, 6);
+        put_snapshot(
+            &mut via_snapshot,
+            &crate::pane::snapshot_of(&screen, 0),
+            rect,
+            true,
+        );
+        put_screen(&mut direct, &screen, 0, rect);
+        assert_eq!(contents(&direct), contents(&via_snapshot));
+
+        let since = screen.seqno();
+        screen.feed(b"\x1b[2;1H\x1b[44mchanged\x1b[?25l");
+        put_snapshot(
+            &mut via_snapshot,
+            &crate::pane::snapshot_of(&screen, since),
+            rect,
+            true,
+        );
+        put_screen(&mut direct, &screen, since, rect);
+        assert_eq!(contents(&direct), contents(&via_snapshot));
+        assert!(
+            direct.row(2)[2..9].iter().any(|c| c.ch() == 'c'),
+            "the changed row was put"
+        );
+    }
+}

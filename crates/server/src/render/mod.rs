@@ -1,0 +1,568 @@
+//! One client's render task: waits for pane changes, renders on the pacer's deadline, and
+//! writes what changed to the client's terminal (directly when nothing is queued for it, else
+//! through a channel of one to the connection's writer: a slow client skips frames, and its
+//! next frame covers everything it missed). It composes panes (`compose`), borders, the
+//! status line and the client's own overlays (`chrome`) into one frame (`scene`). While it
+//! sleeps with everything drawn it lends its state to the panes' threads, which draw an echo at
+//! once (`fast`).
+//!
+//! The task is a loop: wait for the next wake-up, take the lent state back, handle what woke
+//! it. When to render is the [`weft_renderer::FramePacer`]'s decision; the loop only waits for
+//! the deadline it gives and draws what it says.
+
+mod chrome;
+mod compose;
+mod fast;
+mod scene;
+
+use crate::config::Config;
+use crate::deadline::Deadline;
+use crate::direct::DirectWriter;
+use crate::metrics::ClientMetrics;
+use crate::pane::EchoDrawer;
+use crate::session::{StatusLine, View};
+use bytes::Bytes;
+use chrome::next_minute;
+use fast::{FastSlot, FastTarget, RenderCore};
+use scene::{now, send, Scene};
+use std::ops::ControlFlow;
+use std::pin::Pin;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{mpsc, watch, Notify};
+use tokio::time::Instant;
+use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
+use weft_renderer::{FocusedChange, Frame};
+
+/// Finished frames waiting for the connection's writer: one, so the renderer never runs ahead
+/// of a slow client; it renders again only when that frame is gone.
+pub const FRAME_CAPACITY: usize = 1;
+/// Requests to a renderer (client resize, redraw, overlays) waiting to be handled.
+pub const RENDER_CONTROL_CAPACITY: usize = 8;
+
+/// Something drawn over the session for this client only.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Overlay {
+    /// A prompt in the status line, with what was typed so far.
+    Prompt {
+        /// Label, e.g. `:`.
+        label: String,
+        /// Typed text.
+        input: String,
+    },
+    /// A message in the status line until the next key.
+    Message(String),
+    /// Lines over the window (key list), until the next key.
+    Lines(Vec<String>),
+}
+
+/// Requests to a client's renderer.
+#[derive(Debug)]
+pub enum RenderControl {
+    /// The client's terminal changed size.
+    Resize {
+        /// Columns.
+        cols: u16,
+        /// Rows.
+        rows: u16,
+    },
+    /// Repaint everything.
+    Redraw,
+    /// Show or hide an overlay.
+    Overlay(Option<Overlay>),
+    /// Show pane `%id` scrolled `offset` lines into its history (0: live).
+    Scroll {
+        /// Pane.
+        pane: u64,
+        /// Lines above the live screen.
+        offset: usize,
+    },
+}
+
+/// The render task's inputs.
+pub struct RenderTask {
+    /// The client's terminal size.
+    pub cols: u16,
+    /// See `cols`.
+    pub rows: u16,
+    /// What to draw.
+    pub view: watch::Receiver<View>,
+    /// Settings (mouse, the frame interval, ...), followed as `source-file` changes them.
+    pub config: watch::Receiver<Arc<Config>>,
+    /// Where frames go.
+    pub frames: mpsc::Sender<Bytes>,
+    /// Resize, redraw and overlay requests.
+    pub control: mpsc::Receiver<RenderControl>,
+    /// Ends the task.
+    pub stop: CancellationToken,
+    /// Figures for `weft diag`.
+    pub metrics: Arc<ClientMetrics>,
+    /// The client's terminal, when it was handed over: frames are written to it here when
+    /// nothing is queued for the connection's writer (one hop less for an echo).
+    pub direct: Option<Arc<DirectWriter>>,
+}
+
+impl RenderTask {
+    /// Runs until stopped.
+    pub async fn run(self) {
+        let (mut task, mut core) = RenderLoop::new(self);
+        task.metrics.render.idle_starts();
+        loop {
+            task.follow_view(&mut core);
+            task.arm_timers();
+            // Idle with everything drawn: lend the core for echoes of the focused pane, and
+            // take it back on waking, before anything else.
+            let wake = match task.fast_target(&core) {
+                Some(target) => {
+                    core.fast = Some(target);
+                    task.fast.lend(core);
+                    let wake = task.wait().await;
+                    core = task.take_back();
+                    wake
+                }
+                None => task.wait().await,
+            };
+            match wake {
+                Wake::Stop | Wake::Control(None) => break,
+                // Taken in by `follow_view` at the top of the loop.
+                Wake::View => {}
+                Wake::Config(Ok(())) => task.on_config(),
+                Wake::Config(Err(_)) => task.config_open = false,
+                Wake::PaneChanged => task.on_pane_change(),
+                Wake::Clock => task.on_clock(),
+                Wake::Control(Some(control)) => task.on_control(&mut core, control),
+                Wake::Due => {
+                    if task.on_due(&mut core).await.is_break() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What woke the render task.
+enum Wake {
+    /// Stopped, or the session is gone.
+    Stop,
+    /// The view changed.
+    View,
+    /// The settings changed (`Ok`), or can no longer change (`Err`: the server is ending).
+    Config(Result<(), watch::error::RecvError>),
+    /// A watched pane changed.
+    PaneChanged,
+    /// The status line's clock turned to the next minute.
+    Clock,
+    /// A request from the connection; `None`: the connection is gone.
+    Control(Option<RenderControl>),
+    /// The pacer's deadline: a frame is due.
+    Due,
+}
+
+/// A render task's state between wake-ups. Its [`RenderCore`] is kept apart (passed to the
+/// methods that draw), since it is lent while the task sleeps.
+struct RenderLoop {
+    /// The client's terminal size.
+    cols: u16,
+    /// See `cols`.
+    rows: u16,
+    /// What to draw.
+    view: watch::Receiver<View>,
+    /// Settings.
+    config: watch::Receiver<Arc<Config>>,
+    /// The settings can still change (their sender is alive).
+    config_open: bool,
+    /// Where frames go when the terminal does not take them at once.
+    frames: mpsc::Sender<Bytes>,
+    /// Requests from the connection.
+    control: mpsc::Receiver<RenderControl>,
+    /// Resolves when the task is to stop; registered once, not on every turn (see
+    /// `pane::read_pty`).
+    stopped: Pin<Box<WaitForCancellationFutureOwned>>,
+    /// Figures for `weft diag`.
+    metrics: Arc<ClientMetrics>,
+    /// The client's terminal, when it was handed over.
+    direct: Option<Arc<DirectWriter>>,
+    /// Woken by the watched panes on change.
+    notify: Arc<Notify>,
+    /// Where the core is lent while the task sleeps.
+    fast: Arc<FastSlot>,
+    /// When the next frame is due, and what it draws besides pane changes.
+    scene: Scene,
+    /// Panes told to wake this task.
+    watched: Vec<u64>,
+    /// The view's generation the frame was made for.
+    generation: u64,
+    /// The view's repaint count the terminal was last repainted for.
+    repaint: u64,
+    /// The status line last drawn.
+    last_status: Option<StatusLine>,
+    /// When the status line's clock next changes, while there is a status line.
+    clock_at: Option<Instant>,
+    /// The focused pane's revision at the last pane wake-up.
+    focused_seq: u64,
+    /// The timer behind the pacer's deadline, kept across turns of the loop.
+    frame_timer: Deadline,
+    /// The timer behind `clock_at`, likewise.
+    clock_timer: Deadline,
+}
+
+impl RenderLoop {
+    /// The loop's state for `task`, and the core it draws with; the first frame is due at once.
+    fn new(task: RenderTask) -> (Self, Box<RenderCore>) {
+        let interval = task.config.borrow().frame_interval;
+        task.metrics
+            .frame_interval_ms
+            .store(millis(interval), Ordering::Relaxed);
+        let core = RenderCore::new(task.cols, task.rows);
+        let state = RenderLoop {
+            cols: task.cols,
+            rows: task.rows,
+            view: task.view,
+            config: task.config,
+            config_open: true,
+            frames: task.frames,
+            control: task.control,
+            stopped: Box::pin(task.stop.cancelled_owned()),
+            metrics: task.metrics,
+            direct: task.direct,
+            notify: Arc::new(Notify::new()),
+            fast: Arc::new(FastSlot::default()),
+            scene: Scene::new(interval),
+            watched: Vec::new(),
+            generation: u64::MAX,
+            repaint: 0,
+            last_status: None,
+            clock_at: None,
+            focused_seq: 0,
+            frame_timer: Deadline::new(),
+            clock_timer: Deadline::new(),
+        };
+        (state, core)
+    }
+
+    /// Takes in the view: a new layout or status line is drawn afresh, a repaint request
+    /// repaints the terminal, new panes are watched.
+    fn follow_view(&mut self, core: &mut RenderCore) {
+        let view = self.view.borrow_and_update();
+        if view.status != self.last_status {
+            self.last_status = view.status.clone();
+            self.scene.chrome_changed();
+        }
+        if view.generation != self.generation {
+            self.generation = view.generation;
+            core.seen.clear();
+            core.frame = Frame::new(usize::from(self.cols), usize::from(self.rows));
+            self.scene.chrome_changed();
+        }
+        if view.repaint != self.repaint {
+            self.repaint = view.repaint;
+            core.renderer.invalidate();
+            self.scene.chrome_changed();
+        }
+        for (pane, _) in &view.panes {
+            if !self.watched.contains(&pane.id()) {
+                let drawer = Arc::downgrade(&self.fast) as std::sync::Weak<dyn EchoDrawer>;
+                pane.watch_with(&self.notify, self.direct.is_some().then_some(drawer));
+                self.watched.push(pane.id());
+                self.scene.redraw_now();
+            }
+        }
+        self.clock_at = view
+            .status
+            .as_ref()
+            .map(|_| self.clock_at.unwrap_or_else(next_minute));
+    }
+
+    /// Sets the timers to what the pacer and the clock want.
+    fn arm_timers(&mut self) {
+        self.frame_timer
+            .set(self.scene.pacer.deadline().map(Instant::from_std));
+        self.clock_timer.set(self.clock_at);
+    }
+
+    /// What an idle renderer may let a quiet change draw: the focused pane, when no frame is
+    /// due, nothing is drawn over the panes, frames go straight to the terminal and every pane
+    /// is drawn up to date.
+    fn fast_target(&self, core: &RenderCore) -> Option<FastTarget> {
+        if !self.scene.is_settled() || injected_render_delay().is_some() {
+            return None;
+        }
+        let tty = self.direct.clone()?;
+        let view = self.view.borrow();
+        let (pane, rect) = view.panes.iter().find(|(p, _)| p.id() == view.active)?;
+        let drawn = view.panes.iter().all(|(p, _)| {
+            core.seen
+                .get(&p.id())
+                .is_some_and(|&seq| seq >= p.shared.seq.load(Ordering::Acquire))
+        });
+        drawn.then(|| FastTarget {
+            pane: pane.id(),
+            rect: *rect,
+            mouse: self.config.borrow().mouse,
+            tty,
+            frames: self.frames.clone(),
+            view: self.view.clone(),
+            metrics: self.metrics.clone(),
+        })
+    }
+
+    /// Waits for the next reason to wake.
+    async fn wait(&mut self) -> Wake {
+        tokio::select! {
+            _ = &mut self.stopped => Wake::Stop,
+            changed = self.view.changed() => match changed {
+                Ok(()) => Wake::View,
+                Err(_) => Wake::Stop,
+            },
+            changed = self.config.changed(), if self.config_open => Wake::Config(changed),
+            _ = self.notify.notified() => Wake::PaneChanged,
+            _ = self.clock_timer.wait() => Wake::Clock,
+            control = self.control.recv() => Wake::Control(control),
+            _ = self.frame_timer.wait() => Wake::Due,
+        }
+    }
+
+    /// The core back from the panes after a sleep; frames they drew count for the pace.
+    fn take_back(&mut self) -> Box<RenderCore> {
+        let mut core = match self.fast.take_back() {
+            Some(core) => core,
+            None => {
+                // Only a panic while drawing loses the core: start over with a repaint.
+                self.scene.chrome_changed();
+                RenderCore::new(self.cols, self.rows)
+            }
+        };
+        core.fast = None;
+        if let Some(at) = core.lent_frame_at.take() {
+            self.scene.pacer.on_frame(at);
+        }
+        core
+    }
+
+    /// New settings: the frame interval applies from now on, and everything is drawn again.
+    fn on_config(&mut self) {
+        let interval = self.config.borrow().frame_interval;
+        self.scene.pacer.set_interval(interval);
+        self.metrics
+            .frame_interval_ms
+            .store(millis(interval), Ordering::Relaxed);
+        self.scene.chrome_changed();
+    }
+
+    /// A watched pane changed: the pacer sets the deadline, knowing whether the focused pane
+    /// changed since the last wake-up and whether its output is still coming.
+    fn on_pane_change(&mut self) {
+        let (sync, seq, streaming) =
+            self.view
+                .borrow()
+                .active_pane()
+                .map_or((false, 0, false), |p| {
+                    (
+                        p.shared.sync.load(Ordering::Acquire),
+                        p.shared.seq.load(Ordering::Acquire),
+                        p.shared.streaming.load(Ordering::Acquire),
+                    )
+                });
+        let focused = seq != self.focused_seq;
+        self.focused_seq = seq;
+        let change = match (focused, streaming) {
+            (false, _) => FocusedChange::None,
+            (true, true) => FocusedChange::Streaming,
+            (true, false) => FocusedChange::Quiet,
+        };
+        self.scene.pacer.on_pane_change(now(), sync, change);
+    }
+
+    /// The status line's clock turned.
+    fn on_clock(&mut self) {
+        self.clock_at = Some(next_minute());
+        self.scene.chrome_changed();
+    }
+
+    /// A request from the connection.
+    fn on_control(&mut self, core: &mut RenderCore, control: RenderControl) {
+        match control {
+            RenderControl::Resize { cols, rows } => {
+                self.cols = cols.max(1);
+                self.rows = rows.max(1);
+                core.frame = Frame::new(usize::from(self.cols), usize::from(self.rows));
+                core.seen.clear();
+                self.scene.chrome_changed();
+            }
+            RenderControl::Redraw => {
+                core.renderer.invalidate();
+                self.scene.chrome_changed();
+            }
+            RenderControl::Scroll { pane, offset } => {
+                self.scene.scroll = (offset > 0).then_some((pane, offset));
+                core.seen.remove(&pane);
+                self.scene.redraw_now();
+            }
+            RenderControl::Overlay(overlay) => {
+                if matches!(self.scene.overlay, Some(Overlay::Lines(_)))
+                    && !matches!(overlay, Some(Overlay::Lines(_)))
+                {
+                    // The lines covered panes: draw them again.
+                    core.seen.clear();
+                }
+                self.scene.overlay = overlay;
+                self.scene.chrome_changed();
+            }
+        }
+    }
+
+    /// A frame is due: waits for the client to take its last one, then draws and sends this
+    /// one. Breaks when the task is to stop.
+    async fn on_due(&mut self, core: &mut RenderCore) -> ControlFlow<()> {
+        // Idle since this task's last frame or the last one drawn while it slept.
+        self.metrics.render.idle_ends();
+        // Wait for the client to take its last frame; changes meanwhile fold in.
+        let waiting = crate::metrics::Tick::now();
+        let permit = match self.frames.try_reserve() {
+            Ok(p) => p,
+            Err(mpsc::error::TrySendError::Closed(_)) => return ControlFlow::Break(()),
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                self.metrics.frames_skipped.fetch_add(1, Ordering::Relaxed);
+                tokio::select! {
+                    _ = &mut self.stopped => return ControlFlow::Break(()),
+                    permit = self.frames.reserve() => match permit {
+                        Ok(p) => p,
+                        Err(_) => return ControlFlow::Break(()),
+                    },
+                }
+            }
+        };
+        let started = crate::metrics::Tick::now();
+        self.metrics.render.blocked(started - waiting);
+        let view = self.view.borrow().clone();
+        let config = self.config.borrow().clone();
+        if let Some((bytes, changed)) = self.scene.draw(core, &view, &config).await {
+            self.metrics.render.busy(started.elapsed());
+            if !bytes.is_empty() {
+                send(
+                    &self.metrics,
+                    self.direct.as_deref(),
+                    permit,
+                    bytes,
+                    &changed,
+                );
+            }
+        }
+        self.metrics.render.idle_starts();
+        ControlFlow::Continue(())
+    }
+}
+
+/// `d` in whole milliseconds, for figures.
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// A delay added before each frame when `WEFT_DIAG_RENDER_DELAY_MS` is set: a slow stage on
+/// purpose, to see (and test) how `weft diag` and traces report one.
+async fn render_delay() {
+    if let Some(d) = injected_render_delay() {
+        tokio::time::sleep(d).await; // deadline-ok: an injected delay, off unless asked for
+    }
+}
+
+/// The delay `WEFT_DIAG_RENDER_DELAY_MS` asks for. With one, every frame comes from the render
+/// task (none through its [`FastSlot`]), so the slow stage shows where it is.
+fn injected_render_delay() -> Option<Duration> {
+    static DELAY: std::sync::OnceLock<Option<Duration>> = std::sync::OnceLock::new();
+    *DELAY.get_or_init(|| {
+        std::env::var("WEFT_DIAG_RENDER_DELAY_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .map(Duration::from_millis)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::Rect;
+
+    /// A view of nothing but the window: no panes, no status line.
+    fn empty_view(cols: u16, rows: u16) -> View {
+        View {
+            cols,
+            rows,
+            window: Rect {
+                col: 0,
+                row: 0,
+                cols,
+                rows,
+            },
+            panes: Vec::new(),
+            active: 0,
+            zoomed: false,
+            sync_panes: false,
+            status: None,
+            generation: 0,
+            repaint: 0,
+        }
+    }
+
+    /// The first frame and each request are drawn at once; new settings change the frame
+    /// interval in force; a repaint asked through the view repaints the terminal.
+    #[tokio::test(start_paused = true)]
+    async fn the_loop_draws_at_once_and_follows_the_settings() {
+        let (view_tx, view) = watch::channel(empty_view(20, 4));
+        let (config_tx, config) = watch::channel(Arc::new(Config::default()));
+        let (frames, mut frames_rx) = mpsc::channel(FRAME_CAPACITY);
+        let (control_tx, control) = mpsc::channel(RENDER_CONTROL_CAPACITY);
+        let stop = CancellationToken::new();
+        let metrics = Arc::new(ClientMetrics::default());
+        let task = tokio::spawn(
+            RenderTask {
+                cols: 20,
+                rows: 4,
+                view,
+                config,
+                frames,
+                control,
+                stop: stop.clone(),
+                metrics: metrics.clone(),
+                direct: None,
+            }
+            .run(),
+        );
+        let start = Instant::now();
+        let first = frames_rx.recv().await.unwrap();
+        assert!(first.windows(4).any(|w| w == b"\x1b[2J"), "a full repaint");
+        assert_eq!(metrics.frame_interval_ms.load(Ordering::Relaxed), 8);
+
+        let config = Config {
+            frame_interval: Duration::from_millis(40),
+            ..Config::default()
+        };
+        config_tx.send(Arc::new(config)).unwrap();
+        while metrics.frame_interval_ms.load(Ordering::Relaxed) != 40 {
+            tokio::task::yield_now().await;
+        }
+
+        let message = Overlay::Message("hello".into());
+        control_tx
+            .send(RenderControl::Overlay(Some(message)))
+            .await
+            .unwrap();
+        let frame = frames_rx.recv().await.unwrap();
+        assert!(frame.windows(5).any(|w| w == b"hello"));
+        assert!(
+            !frame.windows(4).any(|w| w == b"\x1b[2J"),
+            "only the change"
+        );
+
+        view_tx.send_modify(|v| v.repaint += 1);
+        let frame = frames_rx.recv().await.unwrap();
+        assert!(frame.windows(4).any(|w| w == b"\x1b[2J"), "a full repaint");
+        assert!(frame.windows(5).any(|w| w == b"hello"), "of everything");
+        assert_eq!(Instant::now(), start, "every frame at once");
+
+        stop.cancel();
+        task.await.unwrap();
+    }
+}
