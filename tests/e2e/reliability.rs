@@ -428,3 +428,17 @@ fn control_characters_in_names_never_reach_the_terminal() {
     assert!(client.screen().text().contains("0:w]0;Wx*"));
     assert_eq!(client.screen().title(), "");
 }
+
+#[test]
+fn output_after_an_unterminated_string_shows_again_after_a_while() {
+    let server = TestServer::new("oscstuck");
+    // A title that never ends, then a line a second.
+    let script = "printf '\\033]2;never ends'; while :; do echo TICK; sleep 1; done";
+    let out = server.weft(&["new", "-d", "-s", "o", "--", "sh", "-c", script]);
+    assert!(out.status.success(), "{out:?}");
+    let out = server.weft(&["wait", "-t", "o", "--text", "TICK", "--timeout", "30"]);
+    assert!(out.status.success(), "{out:?}");
+    let diag: serde_json::Value =
+        serde_json::from_slice(&server.weft(&["diag", "--json"]).stdout).unwrap();
+    assert_eq!(diag["panes"][0]["abandoned_strings"], 1, "{diag}");
+}

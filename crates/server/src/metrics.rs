@@ -320,6 +320,8 @@ pub struct PaneMetrics {
     /// Events (bells, clipboard writes, ...) dropped because the program sent more than the
     /// session could take.
     pub dropped_events: AtomicU64,
+    /// Unterminated strings given up on (the output after them was swallowed meanwhile).
+    pub abandoned_strings: AtomicU64,
 }
 
 impl PaneMetrics {
@@ -376,6 +378,7 @@ impl PaneMetrics {
         self.keystroke_to_echo.reset();
         self.dropped_reply_bytes.store(0, Ordering::Relaxed);
         self.dropped_events.store(0, Ordering::Relaxed);
+        self.abandoned_strings.store(0, Ordering::Relaxed);
     }
 }
 
@@ -445,6 +448,8 @@ pub struct PaneReport {
     pub dropped_reply_bytes: u64,
     /// Should stay zero.
     pub dropped_events: u64,
+    /// Should stay zero.
+    pub abandoned_strings: u64,
 }
 
 /// A client's figures.
@@ -508,6 +513,7 @@ impl MetricsRegistry {
                         keystroke_to_echo: m.keystroke_to_echo.report(),
                         dropped_reply_bytes: m.dropped_reply_bytes.load(Ordering::Relaxed),
                         dropped_events: m.dropped_events.load(Ordering::Relaxed),
+                        abandoned_strings: m.abandoned_strings.load(Ordering::Relaxed),
                     })
                 })
                 .collect(),

@@ -91,6 +91,10 @@ pub fn table(report: &Value) -> String {
         if dropped > 0 {
             out.push_str(&format!("  dropped events {dropped}\n"));
         }
+        let abandoned = p["abandoned_strings"].as_u64().unwrap_or(0);
+        if abandoned > 0 {
+            out.push_str(&format!("  unterminated strings given up on {abandoned}\n"));
+        }
     }
     for c in report["clients"].as_array().into_iter().flatten() {
         out.push_str(&format!(

@@ -45,6 +45,8 @@ struct PerformState {
     osc_overflowed: bool,
     /// Inside a DECRQSS string: the request so far.
     decrqss: Option<Vec<u8>>,
+    /// Inside a DCS string (between its hook and its unhook).
+    pub(super) in_dcs: bool,
     /// vte is in its ground state with no partial UTF-8 character, so text may bypass it.
     /// False means "not known": vte gets the bytes until a dispatch returns it to ground.
     vte_in_ground: bool,
@@ -55,6 +57,7 @@ impl Default for PerformState {
         PerformState {
             osc_overflowed: false,
             decrqss: None,
+            in_dcs: false,
             // A new vte parser starts in the ground state.
             vte_in_ground: true,
         }
@@ -71,6 +74,18 @@ impl Parser {
     /// waiting at the end of the last chunk. Bytes fed next are read from a clean start.
     pub(crate) fn at_rest(&self) -> bool {
         self.state.vte_in_ground && !self.osc_guard.in_osc && !self.osc_guard.esc_tail
+    }
+
+    /// Whether the stream stopped inside an OSC or DCS string: everything printed after it is
+    /// swallowed until its terminator (ST, BEL, CAN or SUB) comes.
+    pub fn in_string(&self) -> bool {
+        self.osc_guard.in_osc || self.state.in_dcs
+    }
+
+    /// Gives up on an unterminated string and returns to the ground state, as if it had been
+    /// cancelled: what comes next is read from a clean start.
+    pub fn abandon_string(&mut self) {
+        *self = Parser::new();
     }
 
     /// Feeds bytes, calling `handler` for everything they mean.

@@ -77,6 +77,7 @@ impl<H: Handler> Perform for Performer<'_, H> {
 
     fn hook(&mut self, _params: &Params, intermediates: &[u8], ignore: bool, action: char) {
         self.flush();
+        self.state.in_dcs = true;
         self.state.decrqss = (!ignore && intermediates == b"$" && action == 'q').then(Vec::new);
     }
 
@@ -94,6 +95,7 @@ impl<H: Handler> Perform for Performer<'_, H> {
 
     fn unhook(&mut self) {
         self.flush();
+        self.state.in_dcs = false;
         if let Some(request) = self.state.decrqss.take() {
             self.handler.request_status_string(&request);
         }

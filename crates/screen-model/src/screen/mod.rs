@@ -120,6 +120,8 @@ pub struct DropCounts {
     pub reply_bytes: u64,
     /// Events not queued because the queue was full.
     pub events: u64,
+    /// Unterminated OSC or DCS strings given up on ([`Screen::abandon_string`]).
+    pub strings: u64,
 }
 
 /// A terminal screen fed from bytes.
@@ -244,6 +246,22 @@ impl Screen {
         let mut parser = std::mem::take(&mut self.parser);
         self.feed_in_bulk(&mut parser, bytes);
         self.parser = parser;
+    }
+
+    /// Whether the output stopped inside an unterminated OSC or DCS string (all later output is
+    /// swallowed until it ends). The host gives up on it after a while with
+    /// [`Screen::abandon_string`]; the screen itself keeps no clock.
+    pub fn in_string(&self) -> bool {
+        self.parser.in_string()
+    }
+
+    /// Gives up on an unterminated string: the parser returns to its ground state, and the
+    /// string is counted in [`DropCounts::strings`].
+    pub fn abandon_string(&mut self) {
+        if self.parser.in_string() {
+            self.parser.abandon_string();
+            self.dropped.strings += 1;
+        }
     }
 
     /// Changes how many lines of history are kept.

@@ -98,3 +98,26 @@ fn short_osc_after_escape_and_controls_applies() {
     let s = screen(10, 2, "\x1b\x05]2;t\x07");
     assert_eq!(s.title(), "t");
 }
+
+#[test]
+fn an_unterminated_string_swallows_output_until_the_host_gives_up_on_it() {
+    let mut s = weft_screen_model::Screen::new(20, 3);
+    s.feed(b"\x1b]2;never ends");
+    assert!(s.in_string());
+    s.feed(b"swallowed");
+    assert!(!s.text().contains("swallowed"));
+    s.abandon_string();
+    assert!(!s.in_string());
+    s.feed(b"shown");
+    assert!(s.text().contains("shown"), "{}", s.text());
+    assert_eq!(s.dropped().strings, 1);
+    // A DCS too, and nothing is counted for a string that ended.
+    s.feed(b"\x1bP1$qm");
+    assert!(s.in_string());
+    s.feed(b"\x1b\\");
+    assert!(!s.in_string());
+    s.feed(b"\x1b]0;done\x07");
+    assert!(!s.in_string());
+    s.abandon_string();
+    assert_eq!(s.dropped().strings, 1);
+}

@@ -49,6 +49,12 @@ pub struct PaneShared {
     pub(super) wanted_size: AtomicU64,
     /// The wanted size is to be applied at once, not paced.
     pub(super) resize_urgent: AtomicBool,
+    /// The output stopped inside an unterminated OSC or DCS string.
+    pub(super) string_open: AtomicBool,
+    /// Counts the times output stopped inside a string (told apart by the pane task's timer).
+    pub(super) string_serial: AtomicU64,
+    /// Wakes the pane task to start the string's timer.
+    pub(super) string_opened: Notify,
     /// Wakes the pane task to apply `wanted_size`.
     pub(super) resize: Notify,
     /// Title set by the program.
@@ -166,6 +172,7 @@ impl PaneShared {
                 }
             }
         }
+        self.note_string(&screen);
         self.publish_from(&screen);
         // Inside a synchronized update nothing is drawn before it ends.
         let quiet = quiet && !screen.modes().synchronized_output;
@@ -198,6 +205,20 @@ impl PaneShared {
     /// Whether replies wait for the pane task.
     pub(super) fn has_replies(&self) -> bool {
         self.replies.lock().is_ok_and(|r| !r.is_empty())
+    }
+
+    /// Notes whether the output stopped inside an unterminated string, so the pane task can give
+    /// up on it after a while (see `STRING_TIMEOUT`).
+    #[inline]
+    fn note_string(&self, screen: &Screen) {
+        if screen.in_string() {
+            if !self.string_open.swap(true, Ordering::AcqRel) {
+                self.string_serial.fetch_add(1, Ordering::AcqRel);
+                self.string_opened.notify_one();
+            }
+        } else if self.string_open.load(Ordering::Relaxed) {
+            self.string_open.store(false, Ordering::Release);
+        }
     }
 
     /// Mirrors the screen's revision and modes into the shared atomics.

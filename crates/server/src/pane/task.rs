@@ -96,6 +96,10 @@ impl ResizePacer {
     }
 }
 
+/// How long output may stay inside an unterminated OSC or DCS string (everything after it
+/// swallowed) before the pane gives up on the string, as tmux does after 5 s.
+const STRING_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// How long a program has to exit after `SIGHUP` before it gets `SIGKILL`.
 const HANG_UP_GRACE: std::time::Duration = std::time::Duration::from_millis(500);
 
@@ -154,6 +158,9 @@ impl PaneTask {
         let mut hold: Option<tokio::time::Instant> = None;
         let mut hold_timer = Deadline::new();
         let mut resizes = ResizePacer::default();
+        // An unterminated string's deadline, and which string it is for.
+        let mut string_at: Option<(tokio::time::Instant, u64)> = None;
+        let mut string_timer = Deadline::new();
         let priority = self.shared.priority.clone();
         // Registered once, like the reader's stop token.
         let kill_requested = self.kill_requested.clone();
@@ -167,6 +174,7 @@ impl PaneTask {
                 hold = priority.hold_for(self.id);
             }
             hold_timer.set(hold);
+            string_timer.set(string_at.map(|(at, _)| at));
             tokio::select! {
                 biased;
                 status = &mut exit => {
@@ -184,6 +192,15 @@ impl PaneTask {
                         self.apply_wanted_size();
                     } else if resizes.wanted(now) {
                         self.apply_wanted_size();
+                    }
+                }
+                _ = self.shared.string_opened.notified() => {
+                    let serial = self.shared.string_serial.load(Ordering::Acquire);
+                    string_at = Some((tokio::time::Instant::now() + STRING_TIMEOUT, serial));
+                }
+                _ = string_timer.wait(), if string_at.is_some() => {
+                    if let Some((_, serial)) = string_at.take() {
+                        self.abandon_string(serial);
                     }
                 }
                 _ = resizes.due() => {
@@ -275,6 +292,25 @@ impl PaneTask {
             }
         }
         let _ = exited.send((self.id, status)).await;
+    }
+
+    /// Gives up on the unterminated string `serial` if the output is still stuck in it: later
+    /// output shows again.
+    fn abandon_string(&mut self, serial: u64) {
+        let shared = &self.shared;
+        if !shared.string_open.load(Ordering::Acquire)
+            || shared.string_serial.load(Ordering::Acquire) != serial
+        {
+            return;
+        }
+        shared.screen().abandon_string();
+        shared.string_open.store(false, Ordering::Release);
+        shared
+            .metrics
+            .abandoned_strings
+            .fetch_add(1, Ordering::Relaxed);
+        tracing::debug!(pane = self.id, "gave up on an unterminated string");
+        self.publish();
     }
 
     /// Resizes the screen and the pty to the size the session wants.
