@@ -4,6 +4,7 @@
 
 mod commands;
 mod diag;
+mod input;
 mod panes;
 mod replay;
 mod scripting;
