@@ -47,19 +47,27 @@ pub(super) async fn attached(
             cols,
             rows,
             control: control_tx,
+            terminal_session: terminal_session(&conn),
             reply: reply_tx,
         })
         .await;
-    let Some(info) = (if sent { reply_rx.await.ok() } else { None }) else {
-        reply(
-            &mut conn,
-            Reply::Error {
-                message: "the session ended".into(),
-                code: 1,
-            },
-        )
-        .await;
-        return;
+    let info = match if sent { reply_rx.await.ok() } else { None } {
+        Some(Ok(info)) => info,
+        Some(Err(refused)) => {
+            reply(&mut conn, super::error_reply(&refused)).await;
+            return;
+        }
+        None => {
+            reply(
+                &mut conn,
+                Reply::Error {
+                    message: "the session ended".into(),
+                    code: 1,
+                },
+            )
+            .await;
+            return;
+        }
     };
     reply(
         &mut conn,
@@ -310,6 +318,16 @@ impl TerminalKeys {
         self.escape.set(None);
         self.decoder.flush()
     }
+}
+
+/// The session id of the client process, which is the session its controlling terminal (the
+/// terminal it attaches through, handed over or not) belongs to; `None` when the kernel does
+/// not say who the peer is or it is gone. Known before anything changes, so a client whose
+/// terminal is one of the session's own panes is refused before the session takes its size.
+fn terminal_session(conn: &Conn) -> Option<u32> {
+    let pid = conn.get_ref().peer_cred().ok()?.pid()?;
+    let sid = rustix::process::getsid(Some(rustix::process::Pid::from_raw(pid)?)).ok()?;
+    u32::try_from(sid.as_raw_nonzero().get()).ok()
 }
 
 /// Largest read of keys from a handed-over terminal (a paste arrives in pieces of this size).
