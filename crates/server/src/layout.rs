@@ -97,7 +97,7 @@ impl Preset {
 
 /// A node of the tree.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Node {
+enum Node {
     /// A pane, by id.
     Pane(u64),
     /// A split: children with their sizes along the split's axis.
@@ -145,11 +145,6 @@ impl Layout {
     /// Height.
     pub fn rows(&self) -> u16 {
         self.rows
-    }
-
-    /// The tree.
-    pub fn root(&self) -> &Node {
-        &self.root
     }
 
     /// Pane ids in layout order (left to right, top to bottom).
