@@ -75,6 +75,9 @@ pub const TEST_ENV: &[(&str, &str)] = &[
     ("SHELL", "/bin/bash"),
     ("HISTFILE", "/dev/null"),
     ("XDG_CONFIG_HOME", "/nonexistent-weft-test-config"),
+    // Not inside weft, even when the tests run in a weft pane: an empty `$WEFT` is unset.
+    ("WEFT", ""),
+    ("WEFT_PANE", ""),
 ];
 
 /// The shell tests run in panes.

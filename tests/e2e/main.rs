@@ -4,6 +4,7 @@
 
 mod commands;
 mod diag;
+mod input;
 mod pane_events;
 mod panes;
 mod reliability;

@@ -409,3 +409,115 @@ fn plain_weft_creates_then_reattaches() {
     let mut second = server.client(&[], 80, 24);
     second.wait_for_text("first-42").unwrap();
 }
+
+/// The panes of `session` as `list-panes --json` describes them (ids and sizes).
+fn pane_list(server: &TestServer, session: &str) -> String {
+    let out = server.weft(&["list-panes", "-t", session, "--json"]);
+    assert!(out.status.success(), "{out:?}");
+    stdout_of(&out)
+}
+
+/// A wide session (messages fit on one line) whose shell knows `$W` (weft) and `$S` (the
+/// server's socket).
+fn session_with_weft(server: &TestServer, name: &str) -> TestTerminal {
+    let mut args = vec!["new", "-s", name, "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let mut client = server.client(&args, 160, 30);
+    client.wait_for_text("$").expect("prompt");
+    let setup = format!(
+        "W={}; S={}; echo $((2*3))-ready",
+        weft_tests::weft_binary().display(),
+        server.socket.display()
+    );
+    run(&mut client, &setup, "6-ready");
+    client
+}
+
+#[test]
+fn attaching_from_inside_weft_is_refused_and_the_session_is_left_alone() {
+    let server = TestServer::new("nested");
+    let mut c = session_with_weft(&server, "s1");
+    let before = pane_list(&server, "s1");
+    run(&mut c, "$W -S $S attach -t s1; echo attach=$?", "attach=1");
+    assert!(
+        c.screen()
+            .text()
+            .contains("weft: sessions should be nested with care, unset $WEFT to force"),
+        "{}",
+        c.screen().text()
+    );
+    // Plain `weft` and `weft new` would attach too; `weft new -d` and other commands work.
+    run(&mut c, "$W -S $S; echo plain=$?", "plain=1");
+    run(
+        &mut c,
+        "$W -S $S new -s s2 -- sleep 60; echo new=$?",
+        "new=1",
+    );
+    run(
+        &mut c,
+        "$W -S $S new -d -s s3 -- sleep 60; echo detached=$?",
+        "detached=0",
+    );
+    run(&mut c, "$W -S $S ls; echo ls=$?", "ls=0");
+    let ls = stdout_of(&server.weft(&["ls"]));
+    assert!(ls.contains("s3:") && !ls.contains("s2:"), "{ls}");
+    assert_eq!(
+        pane_list(&server, "s1"),
+        before,
+        "the session kept its size"
+    );
+    run(&mut c, "echo $((6*7))-usable", "42-usable");
+}
+
+#[test]
+fn attaching_a_session_to_its_own_pane_is_refused_by_the_server() {
+    let server = TestServer::new("ownpane");
+    let mut args = vec!["new", "-d", "-s", "other", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let out = server.weft(&args);
+    assert!(out.status.success(), "{out:?}");
+    let mut c = session_with_weft(&server, "s1");
+    let before = pane_list(&server, "s1");
+    let refusal = "weft: cannot attach session s1 to a terminal that is one of its own panes";
+    run(
+        &mut c,
+        "env -u WEFT $W -S $S attach -t s1; echo own=$?",
+        "own=1",
+    );
+    assert!(c.screen().text().contains(refusal), "{}", c.screen().text());
+    // The same when keys and frames would travel through the client.
+    run(
+        &mut c,
+        "clear; env -u WEFT WEFT_TTY_PROXY=1 $W -S $S attach -t s1; echo proxy=$?",
+        "proxy=1",
+    );
+    assert!(c.screen().text().contains(refusal), "{}", c.screen().text());
+    assert_eq!(
+        pane_list(&server, "s1"),
+        before,
+        "the session kept its size"
+    );
+    run(&mut c, "echo $((6*7))-usable", "42-usable");
+
+    // Another session may be shown in a pane, with `$WEFT` unset.
+    c.send_text("clear; env -u WEFT $W -S $S attach -t other; echo other=$?")
+        .unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|_| {
+        let ls = stdout_of(&server.weft(&["ls"]));
+        ls.lines()
+            .any(|l| l.starts_with("other:") && l.contains("(attached)"))
+    })
+    .unwrap();
+    let out = server.weft(&["detach-client", "-t", "other"]);
+    assert!(out.status.success(), "{out:?}");
+    c.wait_for_text("other=0").unwrap();
+    assert!(
+        c.screen()
+            .text()
+            .contains("[detached (from session other)]"),
+        "{}",
+        c.screen().text()
+    );
+    run(&mut c, "echo $((7*7))-back", "49-back");
+}

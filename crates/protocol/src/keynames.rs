@@ -1,33 +1,5 @@
 //! tmux key names to bytes: `Enter`, `Escape`, `C-c`, `M-x`, `Up`, `F1`, `PageDown`, ...
-//! Shared by `weft send-keys` and the test kit.
-
-/// A key name this module does not know.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeyError(pub String);
-
-impl std::fmt::Display for KeyError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "unknown key name: {}", self.0)
-    }
-}
-
-impl std::error::Error for KeyError {}
-
-/// Encodes space-separated key names; a word that is not a key name is sent as text. With
-/// `application_cursor`, arrows use SS3 forms as programs in that mode expect.
-pub fn encode_keys(keys: &str, application_cursor: bool) -> Result<Vec<u8>, KeyError> {
-    let mut out = Vec::new();
-    for word in keys.split(' ').filter(|w| !w.is_empty()) {
-        match encode_key(word, application_cursor) {
-            Some(bytes) => out.extend_from_slice(&bytes),
-            None if word.len() > 2 && (word.starts_with("C-") || word.starts_with("M-")) => {
-                return Err(KeyError(word.to_string()))
-            }
-            None => out.extend_from_slice(word.as_bytes()),
-        }
-    }
-    Ok(out)
-}
+//! Shared by `weft send-keys`, the client loop (keys sent as CSI u) and the test kit.
 
 /// One key name's bytes, or `None` when `name` is not a key name.
 pub fn encode_key(name: &str, application_cursor: bool) -> Option<Vec<u8>> {
@@ -160,20 +132,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_and_text() {
-        assert_eq!(encode_keys("ls Enter", false).unwrap(), b"ls\r");
-        assert_eq!(encode_keys("C-c", false).unwrap(), b"\x03");
-        assert_eq!(encode_keys("M-x", false).unwrap(), b"\x1bx");
-        assert_eq!(encode_keys("Up", false).unwrap(), b"\x1b[A");
-        assert_eq!(encode_keys("Up", true).unwrap(), b"\x1bOA");
-        assert_eq!(
-            encode_keys("F5 PageDown", false).unwrap(),
-            b"\x1b[15~\x1b[6~"
-        );
-        assert!(encode_keys("C-Foo", false).is_err());
-        assert_eq!(
-            encode_keys("C-Right M-Up", false).unwrap(),
-            b"\x1b[1;5C\x1b[1;3A"
-        );
+    fn key_names() {
+        let key = |name| encode_key(name, false);
+        assert_eq!(key("Enter").unwrap(), b"\r");
+        assert_eq!(key("C-c").unwrap(), b"\x03");
+        assert_eq!(key("M-x").unwrap(), b"\x1bx");
+        assert_eq!(key("Up").unwrap(), b"\x1b[A");
+        assert_eq!(encode_key("Up", true).unwrap(), b"\x1bOA");
+        assert_eq!(key("F5").unwrap(), b"\x1b[15~");
+        assert_eq!(key("PageDown").unwrap(), b"\x1b[6~");
+        assert_eq!(key("C-Right").unwrap(), b"\x1b[1;5C");
+        assert_eq!(key("M-Up").unwrap(), b"\x1b[1;3A");
+        assert_eq!(key("C-Foo"), None);
+        assert_eq!(key("ls"), None);
     }
 }

@@ -38,8 +38,9 @@ pub struct Config {
     pub status: bool,
     /// Status line at the top or bottom.
     pub status_position: StatusPosition,
-    /// How long to wait after ESC for the rest of a sequence (0: a lone ESC at the end of a read
-    /// is the Escape key at once).
+    /// How long an ESC that ends a read waits for the rest of a sequence (`ESC [A` is Up, `ESC x`
+    /// is `M-x`) before it is the Escape key; tmux's default is 10 ms. 0: a lone ESC at the end
+    /// of a read is the Escape key at once.
     pub escape_time: Duration,
     /// Keep panes whose program exited, showing the exit status.
     pub remain_on_exit: bool,
@@ -59,13 +60,16 @@ impl Default for Config {
             mouse: true,
             status: true,
             status_position: StatusPosition::Bottom,
-            escape_time: Duration::ZERO,
+            escape_time: DEFAULT_ESCAPE_TIME,
             remain_on_exit: false,
             keys: KeyTables::default(),
             path: None,
         }
     }
 }
+
+/// How long an ESC waits for the rest of its sequence unless configured: tmux's default.
+pub const DEFAULT_ESCAPE_TIME: Duration = Duration::from_millis(10);
 
 /// Largest accepted scrollback, so a typo cannot ask for terabytes.
 const MAX_SCROLLBACK_LINES: usize = 10_000_000;
@@ -366,6 +370,19 @@ mod tests {
         assert_eq!(l.config.frame_interval, Duration::from_millis(16));
         assert!(!l.config.status);
         assert_eq!(l.config.keys.prefix, "C-a");
+    }
+
+    #[test]
+    fn escape_time_defaults_to_tmuxs_and_can_be_set() {
+        assert_eq!(Config::default().escape_time, Duration::from_millis(10));
+        assert!(Config::default()
+            .describe()
+            .lines()
+            .any(|l| l == "escape-time-ms 10"));
+        let l = Config::parse("escape-time-ms = 0\n", "c", &check).unwrap();
+        assert!(l.warnings.is_empty(), "{:?}", l.warnings);
+        assert_eq!(l.config.escape_time, Duration::ZERO);
+        assert!(l.config.describe().lines().any(|l| l == "escape-time-ms 0"));
     }
 
     #[test]

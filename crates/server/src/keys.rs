@@ -66,11 +66,22 @@ pub enum Input {
 }
 
 /// Decodes a client's input stream into keys. A sequence cut at the end of a read is kept for
-/// the next read, except a lone ESC, which is the Escape key (escape-time 0).
+/// the next read; so is an ESC at the very end, which may be the Escape key or the start of a
+/// sequence or of a Meta key still on its way: [`KeyDecoder::pending_escape`] says so, and
+/// [`KeyDecoder::flush`] decides once the escape time has passed without the rest.
 #[derive(Debug, Default)]
 pub struct KeyDecoder {
     pending: Vec<u8>,
     paste: Option<Vec<u8>>,
+}
+
+/// What an ESC the decoder holds back at the end of the input waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PendingEscape {
+    /// A lone ESC: the Escape key, or the first byte of a sequence or of a Meta key.
+    Lone,
+    /// An escape sequence begun and cut short (`ESC [ 1 ;`).
+    Sequence,
 }
 
 const PASTE_START: &[u8] = b"\x1b[200~";
@@ -116,6 +127,48 @@ impl KeyDecoder {
                     i += len;
                 }
             }
+        }
+        out
+    }
+
+    /// Whether the input so far ends in an ESC held back for what may follow it (never inside
+    /// a paste, whose end marker is simply awaited).
+    pub fn pending_escape(&self) -> Option<PendingEscape> {
+        match self.pending.as_slice() {
+            _ if self.paste.is_some() => None,
+            [0x1b] => Some(PendingEscape::Lone),
+            [0x1b, ..] => Some(PendingEscape::Sequence),
+            _ => None,
+        }
+    }
+
+    /// The escape time passed without the rest of a held ESC: decodes what is held as complete.
+    /// A lone ESC is the Escape key, ESC and one more key are that key with Meta (`ESC [` is
+    /// `M-[`), and what follows is decoded as usual.
+    pub fn flush(&mut self) -> Vec<Input> {
+        let mut out = Vec::new();
+        while self.pending_escape().is_some() {
+            let held = std::mem::take(&mut self.pending);
+            let meta = match held.get(1) {
+                Some(&b) if b < 0x80 && b != 0x1b => match decode_one(&held[1..2]) {
+                    Decoded::Event(Input::Key { name, .. }, _) => Some(name),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let used = match meta {
+                Some(name) => {
+                    out.push(key(format!("M-{name}"), &held[..2]));
+                    2
+                }
+                None => {
+                    out.push(key("Escape", &held[..1]));
+                    1
+                }
+            };
+            // What is left decodes as usual; it cannot complete a sequence (the held bytes did
+            // not), but may end in another ESC, held again and flushed by the next turn.
+            out.extend(self.feed(&held[used..]));
         }
         out
     }
@@ -199,8 +252,8 @@ fn utf8_len(b: u8) -> usize {
 
 fn decode_escape(data: &[u8]) -> Decoded {
     let Some(&next) = data.get(1) else {
-        // A lone ESC at the end of a read: the Escape key.
-        return Decoded::Event(key("Escape", data), 1);
+        // A lone ESC at the end of the input: held until more comes or the escape time passes.
+        return Decoded::Incomplete;
     };
     match next {
         b'[' => decode_csi(data),
@@ -469,7 +522,10 @@ mod tests {
             names(d.feed(b"\x1b[A\x1b[1;5D\x1b[1;3C\x1bOP\x1b[15~")),
             ["Up", "C-Left", "M-Right", "F1", "F5"]
         );
-        assert_eq!(names(d.feed(b"\x1bx\x1b")), ["M-x", "Escape"]);
+        assert_eq!(names(d.feed(b"\x1bx\x1b")), ["M-x"]);
+        assert_eq!(d.pending_escape(), Some(PendingEscape::Lone));
+        assert_eq!(names(d.flush()), ["Escape"]);
+        assert_eq!(d.pending_escape(), None);
         assert_eq!(names(d.feed(b"\x1b[97;5u")), ["C-a"]);
         assert_eq!(names(d.feed(b"\x1b[<0;10;5M")), ["mouse 0 9,4"]);
         assert_eq!(names(d.feed("é".as_bytes())), ["é"]);
@@ -480,6 +536,57 @@ mod tests {
         let mut d = KeyDecoder::default();
         assert!(d.feed(b"\x1b[1;").is_empty());
         assert_eq!(names(d.feed(b"5A")), ["C-Up"]);
+    }
+
+    #[test]
+    fn a_lone_esc_waits_for_the_rest_of_its_sequence() {
+        let mut d = KeyDecoder::default();
+        assert!(d.feed(b"\x1b").is_empty());
+        assert_eq!(d.pending_escape(), Some(PendingEscape::Lone));
+        assert_eq!(names(d.feed(b"[A")), ["Up"]);
+        assert_eq!(d.pending_escape(), None);
+        assert!(d.feed(b"a\x1b").len() == 1);
+        assert_eq!(names(d.feed(b"x")), ["M-x"]);
+        assert!(d.feed(b"\x1b").is_empty());
+        assert_eq!(names(d.feed(b"\x1b")), ["Escape"]);
+        assert_eq!(d.pending_escape(), Some(PendingEscape::Lone));
+        assert!(d.flush().len() == 1 && d.flush().is_empty());
+    }
+
+    #[test]
+    fn flushing_decides_what_a_held_esc_was() {
+        let mut d = KeyDecoder::default();
+        assert!(d.flush().is_empty(), "nothing held: nothing to flush");
+        assert!(d.feed(b"\x1b[1;").is_empty());
+        assert_eq!(d.pending_escape(), Some(PendingEscape::Sequence));
+        assert_eq!(names(d.flush()), ["M-[", "1", ";"]);
+        assert!(d.feed(b"\x1bO").is_empty());
+        assert_eq!(names(d.flush()), ["M-O"]);
+        assert!(d.feed(b"\x1b[1\x1b").is_empty());
+        assert_eq!(names(d.flush()), ["M-[", "1", "Escape"]);
+        // ESC and half a UTF-8 character: Escape; the character waits for its last byte.
+        assert!(d.feed(b"\x1b\xc3").is_empty());
+        assert_eq!(names(d.flush()), ["Escape"]);
+        assert_eq!(d.pending_escape(), None);
+        assert_eq!(names(d.feed(b"\xa9")), ["é"]);
+        // The original bytes travel with the keys.
+        assert!(d.feed(b"\x1b").is_empty());
+        assert_eq!(
+            d.flush(),
+            [Input::Key {
+                name: "Escape".into(),
+                bytes: Bytes::from_static(b"\x1b")
+            }]
+        );
+    }
+
+    #[test]
+    fn a_paste_end_marker_cut_short_is_not_an_escape() {
+        let mut d = KeyDecoder::default();
+        assert!(d.feed(b"\x1b[200~ab\x1b").is_empty());
+        assert_eq!(d.pending_escape(), None);
+        assert!(d.flush().is_empty());
+        assert_eq!(names(d.feed(b"[201~")), ["paste ab"]);
     }
 
     #[test]

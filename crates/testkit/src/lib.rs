@@ -14,10 +14,11 @@
 //! term.wait_exit().unwrap();
 //! ```
 
+mod keys;
 mod terminal;
 
+pub use keys::{encode_keys, KeyError};
 pub use terminal::{Exit, TestTerminal, TestTerminalBuilder, WaitError};
-pub use weft_protocol::keynames::{encode_keys, KeyError};
 pub use weft_screen_model::Screen;
 
 /// Asserts that the visible screen's rows start with the given lines (trailing blanks ignored),

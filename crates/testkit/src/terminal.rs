@@ -1,11 +1,11 @@
 //! The test terminal itself.
 
+use crate::keys::{encode_keys, KeyError};
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 use tokio::runtime::Runtime;
 use tokio::time::Instant;
-use weft_protocol::keynames::{encode_keys, KeyError};
 use weft_pty_io::{
     ChildProcess, ExitStatus, Pty, PtyReader, PtyWriter, SpawnOptions, READ_CHUNK_BYTES,
 };

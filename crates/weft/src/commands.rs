@@ -101,9 +101,25 @@ fn attach_params(target: Option<String>, read_only: bool) -> Attach {
 
 /// The session weft runs inside, from `$WEFT` (`socket,pid,session`).
 fn current_session() -> Option<String> {
-    let value = std::env::var("WEFT").ok()?;
+    let value = std::env::var("WEFT").ok().filter(|v| !v.is_empty())?;
     let session = value.rsplit(',').next()?;
     Some(format!("${session}"))
+}
+
+/// What a client inside weft that would attach says (tmux's words): attaching from a pane,
+/// possibly to the very session it is in, would show a session inside itself.
+const NESTED: &str = "sessions should be nested with care, unset $WEFT to force";
+
+/// Refuses a command that would attach when this client runs inside weft (`$WEFT` set and not
+/// empty, as tmux treats `$TMUX`).
+fn refuse_nesting() -> Result<(), ClientError> {
+    if std::env::var_os("WEFT").is_some_and(|v| !v.is_empty()) {
+        return Err(ClientError::Refused {
+            message: NESTED.into(),
+            code: 1,
+        });
+    }
+    Ok(())
 }
 
 async fn attach_and_run(mut conn: Conn, request: Request) -> Result<u8, ClientError> {
@@ -154,6 +170,7 @@ async fn simple(conn: &mut Conn, request: Request) -> Result<u8, ClientError> {
 async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
     match &cli.command {
         None => {
+            refuse_nesting()?;
             let conn = start_or_connect(cli, &socket).await?;
             let session = NewSession {
                 cwd: here(),
@@ -163,6 +180,9 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
             attach_and_run(conn, Request::AttachOrCreate { session, attach }).await
         }
         Some(Command::New(args)) => {
+            if !args.detached {
+                refuse_nesting()?;
+            }
             let mut conn = start_or_connect(cli, &socket).await?;
             let cwd = match &args.cwd {
                 Some(dir) => Some(
@@ -207,6 +227,7 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
             }
         }
         Some(Command::Attach(args)) => {
+            refuse_nesting()?;
             let conn = crate::client::connect(&socket, VERSION).await?;
             let attach = attach_params(args.target.clone(), args.read_only);
             attach_and_run(conn, Request::Attach(attach)).await

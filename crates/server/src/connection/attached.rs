@@ -11,15 +11,19 @@
 
 use super::ui::{After, ClientLoop, Ui};
 use super::{reply, Conn};
+use crate::config::Config;
 use crate::context::ServerContext;
-use crate::keys::KeyDecoder;
+use crate::deadline::Deadline;
+use crate::keys::{Input, KeyDecoder, PendingEscape};
 use crate::render::{RenderControl, RenderTask, FRAME_CAPACITY, RENDER_CONTROL_CAPACITY};
-use crate::session::{ClientControl, SessionCommand, SessionHandle, CLIENT_CONTROL_CAPACITY};
-use bytes::Bytes;
+use crate::session::{
+    Attached, ClientControl, SessionCommand, SessionHandle, CLIENT_CONTROL_CAPACITY,
+};
 use futures::{SinkExt, StreamExt};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 use weft_protocol::{Attach, ExitNotice, Message, Reply};
@@ -44,19 +48,27 @@ pub(super) async fn attached(
             rows,
             read_only: attach.read_only,
             control: control_tx,
+            terminal_session: terminal_session(&conn),
             reply: reply_tx,
         })
         .await;
-    let Some(info) = (if sent { reply_rx.await.ok() } else { None }) else {
-        reply(
-            &mut conn,
-            Reply::Error {
-                message: "the session ended".into(),
-                code: 1,
-            },
-        )
-        .await;
-        return;
+    let info = match if sent { reply_rx.await.ok() } else { None } {
+        Some(Ok(info)) => info,
+        Some(Err(refused)) => {
+            reply(&mut conn, super::error_reply(&refused)).await;
+            return;
+        }
+        None => {
+            reply(
+                &mut conn,
+                Reply::Error {
+                    message: "the session ended".into(),
+                    code: 1,
+                },
+            )
+            .await;
+            return;
+        }
     };
     reply(
         &mut conn,
@@ -189,7 +201,7 @@ pub(super) async fn attached(
         message_shown: false,
         scroll: None,
     };
-    let mut decoder = KeyDecoder::default();
+    let mut keys = TerminalKeys::new(ctx.config.clone());
     let mut key_buf = vec![0u8; TTY_READ_BYTES];
     // Registered once, not on every keystroke (see `read_pty`).
     let stopped = stop.cancelled();
@@ -198,52 +210,124 @@ pub(super) async fn attached(
         // In a fixed order: a key goes straight to its read without a random draw or a poll
         // of the socket first (the path a keystroke's echo waits on, run with cold caches
         // after each pause in typing). Nothing starves: a terminal's keys run dry between
-        // keystrokes and pastes, and tokio's budget makes a long run of reads yield.
-        let message = tokio::select! {
+        // keystrokes and pastes, and tokio's budget makes a long run of reads yield. A held
+        // ESC's escape time comes last: a key that arrives with it completes the sequence.
+        let inputs = tokio::select! {
             biased;
             _ = &mut stopped => break,
-            keys = read_terminal(tty_in.as_mut().map(|(r, _)| r), &mut key_buf) => match keys {
+            read = read_terminal(tty_in.as_mut().map(|(r, _)| r), &mut key_buf) => match read {
                 // The terminal is gone (hung up): as if the client left.
-                Ok(0) | Err(_) => None,
-                Ok(n) => Some(Ok(Message::Input(Bytes::copy_from_slice(&key_buf[..n])))),
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    typed(&info, &session, client, n);
+                    keys.feed(&key_buf[..n])
+                }
             },
-            m = stream.next() => m,
+            message = stream.next() => match message {
+                Some(Ok(Message::Input(bytes))) => {
+                    typed(&info, &session, client, bytes.len());
+                    keys.feed(&bytes)
+                }
+                Some(Ok(Message::Resize { cols, rows })) => {
+                    session
+                        .send(SessionCommand::ClientResize { client, cols, rows })
+                        .await;
+                    let _ = render_tx.send(RenderControl::Resize { cols, rows }).await;
+                    continue;
+                }
+                Some(Ok(_)) => continue,
+                Some(Err(_)) | None => break,
+            },
+            flushed = keys.escape_due() => flushed,
         };
-        match message {
-            Some(Ok(Message::Input(bytes))) => {
-                tracing::trace!(bytes = bytes.len(), "keys");
-                if info.latest.load(Ordering::Relaxed) != client {
-                    session.try_send(SessionCommand::ClientActive { client });
-                }
-                for input in decoder.feed(&bytes) {
-                    if let After::Detach = state.handle(input).await {
-                        drop(tty_in.take());
-                        session.send(SessionCommand::ClientGone { client }).await;
-                        let notice = ExitNotice {
-                            message: format!("[detached (from session {})]", info.name),
-                            code: 0,
-                        };
-                        let _ = own_control.send(ClientControl::Exit(notice)).await;
-                        let _ = writer.await;
-                        stop.cancel();
-                        return;
-                    }
-                }
+        for input in inputs {
+            if let After::Detach = state.handle(input).await {
+                drop(tty_in.take());
+                session.send(SessionCommand::ClientGone { client }).await;
+                let notice = ExitNotice {
+                    message: format!("[detached (from session {})]", info.name),
+                    code: 0,
+                };
+                let _ = own_control.send(ClientControl::Exit(notice)).await;
+                let _ = writer.await;
+                stop.cancel();
+                return;
             }
-            Some(Ok(Message::Resize { cols, rows })) => {
-                session
-                    .send(SessionCommand::ClientResize { client, cols, rows })
-                    .await;
-                let _ = render_tx.send(RenderControl::Resize { cols, rows }).await;
-            }
-            Some(Ok(_)) => {}
-            Some(Err(_)) | None => break,
         }
     }
     drop(tty_in.take());
     stop.cancel();
     session.send(SessionCommand::ClientGone { client }).await;
     let _ = writer.await;
+}
+
+/// The client typed `bytes` bytes: the session follows its size from now on.
+fn typed(info: &Attached, session: &SessionHandle, client: u64, bytes: usize) {
+    tracing::trace!(bytes, "keys");
+    if info.latest.load(Ordering::Relaxed) != client {
+        session.try_send(SessionCommand::ClientActive { client });
+    }
+}
+
+/// Keys from a client's terminal, decoded, with the escape time applied: an ESC that ends a
+/// read waits up to `escape-time-ms` (as the configuration in force says at that moment) for
+/// the rest of its sequence, and is decided when the time passes. The timer is armed only
+/// then: ordinary keys never touch it, and nothing wakes a client that types nothing.
+struct TerminalKeys {
+    decoder: KeyDecoder,
+    /// When a held ESC is decided; unset while none is held.
+    escape: Deadline,
+    config: watch::Receiver<Arc<Config>>,
+}
+
+impl TerminalKeys {
+    fn new(config: watch::Receiver<Arc<Config>>) -> Self {
+        TerminalKeys {
+            decoder: KeyDecoder::default(),
+            escape: Deadline::new(),
+            config,
+        }
+    }
+
+    /// Decodes one read's bytes (with what an earlier read left).
+    fn feed(&mut self, bytes: &[u8]) -> Vec<Input> {
+        let mut inputs = self.decoder.feed(bytes);
+        match self.decoder.pending_escape() {
+            None => self.escape.set(None),
+            Some(held) => {
+                let wait = self.config.borrow().escape_time;
+                if !wait.is_zero() {
+                    self.escape.set(Some(Instant::now() + wait));
+                } else {
+                    // No escape time: a lone ESC is the Escape key at once; a sequence cut
+                    // short still waits for the read that brings its end.
+                    self.escape.set(None);
+                    if held == PendingEscape::Lone {
+                        inputs.extend(self.decoder.flush());
+                    }
+                }
+            }
+        }
+        inputs
+    }
+
+    /// Resolves when a held ESC's escape time has passed, with the keys it turned out to be;
+    /// never while no ESC is held. Cancel-safe: nothing changes before the time is up.
+    async fn escape_due(&mut self) -> Vec<Input> {
+        self.escape.wait().await;
+        self.escape.set(None);
+        self.decoder.flush()
+    }
+}
+
+/// The session id of the client process, which is the session its controlling terminal (the
+/// terminal it attaches through, handed over or not) belongs to; `None` when the kernel does
+/// not say who the peer is or it is gone. Known before anything changes, so a client whose
+/// terminal is one of the session's own panes is refused before the session takes its size.
+fn terminal_session(conn: &Conn) -> Option<u32> {
+    let pid = conn.get_ref().peer_cred().ok()?.pid()?;
+    let sid = rustix::process::getsid(Some(rustix::process::Pid::from_raw(pid)?)).ok()?;
+    u32::try_from(sid.as_raw_nonzero().get()).ok()
 }
 
 /// Largest read of keys from a handed-over terminal (a paste arrives in pieces of this size).
@@ -269,5 +353,112 @@ async fn read_terminal(tty: Option<&mut PtyReader>, buf: &mut [u8]) -> std::io::
     match tty {
         Some(tty) => tty.read_keys(buf).await,
         None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+    use tokio::time::timeout;
+
+    fn names(inputs: Vec<Input>) -> Vec<String> {
+        inputs
+            .into_iter()
+            .map(|i| match i {
+                Input::Key { name, .. } => name,
+                other => format!("{other:?}"),
+            })
+            .collect()
+    }
+
+    fn keys_with(escape_ms: u64) -> (TerminalKeys, watch::Sender<Arc<Config>>) {
+        let config = Config {
+            escape_time: Duration::from_millis(escape_ms),
+            ..Config::default()
+        };
+        let (tx, rx) = watch::channel(Arc::new(config));
+        (TerminalKeys::new(rx), tx)
+    }
+
+    /// Whether the escape time fires within `within` (the clock is paused: it jumps).
+    async fn fires_within(keys: &mut TerminalKeys, within: Duration) -> Option<Vec<String>> {
+        timeout(within, keys.escape_due()).await.ok().map(names)
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_lone_esc_becomes_escape_when_the_escape_time_has_passed() {
+        let (mut keys, _config) = keys_with(10);
+        let start = Instant::now();
+        assert!(keys.feed(b"\x1b").is_empty());
+        assert_eq!(
+            fires_within(&mut keys, Duration::from_millis(9)).await,
+            None
+        );
+        assert_eq!(keys.escape_due().await.len(), 1);
+        assert_eq!(Instant::now(), start + Duration::from_millis(10));
+        assert_eq!(
+            fires_within(&mut keys, Duration::from_secs(3600)).await,
+            None,
+            "decided once, then nothing is held"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_rest_of_a_sequence_within_the_escape_time_completes_it() {
+        let (mut keys, _config) = keys_with(10);
+        assert!(keys.feed(b"\x1b").is_empty());
+        tokio::time::advance(Duration::from_millis(5)).await;
+        assert_eq!(names(keys.feed(b"[A")), ["Up"]);
+        assert!(keys.feed(b"\x1b").is_empty());
+        tokio::time::advance(Duration::from_millis(9)).await;
+        assert_eq!(names(keys.feed(b"x")), ["M-x"]);
+        assert_eq!(
+            fires_within(&mut keys, Duration::from_secs(3600)).await,
+            None,
+            "no timer left behind"
+        );
+        // A sequence cut short is decided at the escape time too.
+        assert!(keys.feed(b"\x1b[1;").is_empty());
+        assert_eq!(
+            fires_within(&mut keys, Duration::from_millis(10)).await,
+            Some(vec!["M-[".into(), "1".into(), ";".into()])
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn ordinary_keys_arm_no_timer() {
+        let (mut keys, _config) = keys_with(10);
+        assert_eq!(names(keys.feed(b"a\x1b[B\r")), ["a", "Down", "Enter"]);
+        assert_eq!(
+            fires_within(&mut keys, Duration::from_secs(3600)).await,
+            None
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_escape_time_is_read_from_the_configuration_in_force() {
+        let (mut keys, config) = keys_with(10);
+        // As `source-file` does: a new configuration.
+        config.send_replace(Arc::new(Config {
+            escape_time: Duration::from_millis(500),
+            ..Config::default()
+        }));
+        let start = Instant::now();
+        assert!(keys.feed(b"\x1b").is_empty());
+        assert_eq!(names(keys.escape_due().await), ["Escape"]);
+        assert_eq!(Instant::now(), start + Duration::from_millis(500));
+        // Zero: a lone ESC is the Escape key at once, and a cut sequence waits for its end.
+        config.send_replace(Arc::new(Config {
+            escape_time: Duration::ZERO,
+            ..Config::default()
+        }));
+        assert_eq!(names(keys.feed(b"a\x1b")), ["a", "Escape"]);
+        assert!(keys.feed(b"\x1b[1;").is_empty());
+        assert_eq!(
+            fires_within(&mut keys, Duration::from_secs(3600)).await,
+            None
+        );
+        assert_eq!(names(keys.feed(b"5A")), ["C-Up"]);
     }
 }

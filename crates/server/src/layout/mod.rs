@@ -14,7 +14,7 @@ mod tree;
 
 pub use geometry::Rect;
 pub use preset::Preset;
-pub use tree::Node;
+use tree::Node;
 
 use geometry::{axis, fit, overlap, place};
 use tree::{collapse, collect, remove_node, resize_in, split_node, swap_ids};
@@ -80,11 +80,6 @@ impl Layout {
     /// Height.
     pub fn rows(&self) -> u16 {
         self.rows
-    }
-
-    /// The tree.
-    pub fn root(&self) -> &Node {
-        &self.root
     }
 
     /// Pane ids in layout order (left to right, top to bottom).

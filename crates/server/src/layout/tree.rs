@@ -5,7 +5,7 @@ use super::{Dir, MIN_PANE};
 
 /// A node of the tree.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Node {
+pub(super) enum Node {
     /// A pane, by id.
     Pane(u64),
     /// A split: children with their sizes along the split's axis.

@@ -248,6 +248,13 @@ impl PaneShared {
             .store(screen.is_alternate_screen(), Ordering::Relaxed);
     }
 
+    /// The size last asked for as (cols, rows): the current size, or one the pane task is about
+    /// to apply.
+    pub fn wanted_size(&self) -> (u16, u16) {
+        let packed = self.wanted_size.load(Ordering::Acquire);
+        ((packed >> 16) as u16, packed as u16)
+    }
+
     /// Current size as (cols, rows).
     pub fn size(&self) -> (u16, u16) {
         let packed = self.size.load(Ordering::Relaxed);

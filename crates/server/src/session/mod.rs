@@ -99,8 +99,11 @@ pub enum SessionCommand {
         read_only: bool,
         /// Where the session reaches the client.
         control: mpsc::Sender<ClientControl>,
-        /// The answer.
-        reply: oneshot::Sender<Attached>,
+        /// The session (process group session id) of the client's terminal, when known: a
+        /// terminal that is one of this session's panes is refused.
+        terminal_session: Option<u32>,
+        /// The answer, or why the client may not attach.
+        reply: oneshot::Sender<Result<Attached, CommandError>>,
     },
     /// A client's terminal changed size.
     ClientResize {

@@ -403,7 +403,11 @@ impl SessionState {
             if let Some(pane) = self.panes.get(&id) {
                 if paced {
                     pane.resize_paced(cols, rows);
-                } else if pane.shared.size() != (cols, rows) {
+                } else if pane.shared.wanted_size() != (cols, rows)
+                    || pane.shared.size() != (cols, rows)
+                {
+                    // Compared with the size last asked for too: a held size must not win
+                    // over this one.
                     pane.resize_now(cols, rows);
                 }
             }

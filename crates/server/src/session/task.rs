@@ -2,7 +2,7 @@
 
 use super::state::ClientEntry;
 use super::{Attached, SessionCommand, SessionEnded, SessionState};
-use crate::outcome::{not_found, TargetKind};
+use crate::outcome::{not_found, CommandError, TargetKind};
 use std::sync::atomic::Ordering;
 use tokio::sync::{mpsc, oneshot};
 use weft_pty_io::ExitStatus;
@@ -50,6 +50,16 @@ impl SessionState {
         self.tell_clients("[exited]", 0, None).await;
     }
 
+    /// Whether the processes of session `sid` have one of this session's panes as their
+    /// terminal. Each pane's program is started as the leader of a new session whose
+    /// controlling terminal is the pane's pty (`setsid`, `TIOCSCTTY`), so the session id of a
+    /// process on that pty is the pid of a pane's program still running.
+    fn has_pane_terminal(&self, sid: u32) -> bool {
+        self.panes
+            .values()
+            .any(|p| p.shared.pid == Some(sid) && p.exit_code().is_none())
+    }
+
     async fn handle(&mut self, command: SessionCommand) {
         match command {
             SessionCommand::Attach {
@@ -58,8 +68,17 @@ impl SessionState {
                 rows,
                 read_only,
                 control,
+                terminal_session,
                 reply,
             } => {
+                if terminal_session.is_some_and(|sid| self.has_pane_terminal(sid)) {
+                    let _ = reply.send(Err(CommandError::failed(format!(
+                        "cannot attach session {} to a terminal that is one of its own panes \
+                         (the session would show inside itself); attach from another terminal",
+                        self.name
+                    ))));
+                    return;
+                }
                 self.clients.insert(
                     client,
                     ClientEntry {
@@ -73,11 +92,11 @@ impl SessionState {
                     self.latest.store(client, Ordering::Relaxed);
                     self.resize_to(cols, rows, false);
                 }
-                let _ = reply.send(Attached {
+                let _ = reply.send(Ok(Attached {
                     name: self.name.clone(),
                     view: self.view.subscribe(),
                     latest: self.latest.clone(),
-                });
+                }));
             }
             SessionCommand::ClientResize { client, cols, rows } => {
                 let Some(entry) = self.clients.get_mut(&client) else {
