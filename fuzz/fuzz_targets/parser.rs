@@ -1,24 +1,45 @@
-//! Fuzz the parser and screen: arbitrary bytes, fed in two halves with a resize between them,
-//! at sizes taken from the input, must never panic and must keep the cursor on the screen.
+//! Fuzz the parser and screen with a script: the input is a series of steps, each feeding a
+//! chunk of bytes (escape soup included) or resizing, at sizes taken from the input. Nothing may
+//! panic, and after every step the screen must be whole: the cursor on it, every row as wide as
+//! the screen, and history within its limit.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use weft_screen_model::Screen;
 
+/// History kept: small, so that scrolling into it is exercised.
+const HISTORY: usize = 50;
+
 fuzz_target!(|data: &[u8]| {
-    let (size, bytes) = data.split_at(data.len().min(5));
-    let byte = |i: usize, default: u8| usize::from(size.get(i).copied().unwrap_or(default));
-    let (cols, rows) = (1 + byte(0, 80) % 120, 1 + byte(1, 24) % 50);
-    let split = byte(2, 0);
-    let (new_cols, new_rows) = (1 + byte(3, 80) % 120, 1 + byte(4, 24) % 50);
-    let mut screen = Screen::with_scrollback(cols, rows, 100);
-    let (a, b) = bytes.split_at(split.min(bytes.len()));
-    screen.feed(a);
-    // `resize` takes columns first.
-    screen.resize(new_cols, new_rows);
-    assert_eq!((screen.cols(), screen.rows()), (new_cols, new_rows));
-    screen.feed(b);
+    let byte = |i: usize| usize::from(data.get(i).copied().unwrap_or(0));
+    let mut screen = Screen::with_scrollback(1 + byte(0) % 120, 1 + byte(1) % 50, HISTORY);
+    let mut rest = data.get(2..).unwrap_or(&[]);
+    while let Some((&op, tail)) = rest.split_first() {
+        if op == 0xff && tail.len() >= 2 {
+            // A resize between chunks; `resize` takes columns first.
+            let (cols, rows) = (1 + usize::from(tail[0]) % 130, 1 + usize::from(tail[1]) % 60);
+            screen.resize(cols, rows);
+            assert_eq!((screen.cols(), screen.rows()), (cols, rows));
+            rest = &tail[2..];
+        } else {
+            // A chunk of up to 64 bytes.
+            let len = usize::from(op % 64).min(tail.len());
+            screen.feed(&tail[..len]);
+            rest = &tail[len..];
+        }
+        check(&screen);
+    }
+    let _ = screen.take_replies();
+    let _ = screen.take_events();
+});
+
+/// The invariants that hold after every step.
+fn check(screen: &Screen) {
     let cursor = screen.cursor_state();
     assert!(cursor.row < screen.rows() && cursor.col < screen.cols());
-    let _ = screen.take_replies();
-});
+    assert_eq!(screen.visible_rows().count(), screen.rows());
+    for row in screen.visible_rows() {
+        assert_eq!(row.cells().len(), screen.cols());
+    }
+    assert!(screen.scrollback().len() <= HISTORY);
+}

@@ -1,15 +1,18 @@
 //! `cargo xtask`: the project's automation, so CI and developers run the same thing.
 //!
 //! - `cargo xtask ci`: exactly what `.ci/run` runs after installing system packages:
-//!   `cargo fmt --all --check`, `cargo clippy --workspace --all-targets -- -D warnings`, and the
-//!   the test command README.md gives (`cargo test --workspace`), a build of every fuzz target,
-//!   and `cargo package` of each published crate.
+//!   `cargo fmt --all --check`, `cargo clippy --workspace --all-targets -- -D warnings`, the
+//!   test command README.md gives (`cargo test --workspace`), every fuzz target for 20 s, and
+//!   `cargo package` of each published crate.
+//! - `cargo xtask fuzz [--seconds N] [TARGET...]`: the fuzz targets, coverage-guided, on stable
+//!   Rust (see [`fuzz`]).
 //! - `cargo xtask bench`: weft against no multiplexer, tmux, GNU screen and Zellij, played
 //!   from a fake user terminal (see [`bench`]).
 
 use std::process::{Command, ExitCode};
 
 mod bench;
+mod fuzz;
 
 /// The steps of `cargo xtask ci`, in order; the first failure stops the run.
 const CI_STEPS: &[&[&str]] = &[
@@ -23,8 +26,9 @@ const CI_STEPS: &[&[&str]] = &[
         "warnings",
     ],
     &["test", "--workspace"],
-    // Every fuzz target still compiles (running them stays manual: see README.md).
-    &["build", "--manifest-path", "fuzz/Cargo.toml", "--bins"],
+    // Every fuzz target builds and runs for 20 s on the seeds kept in fuzz/seeds; a crash
+    // fails CI (hours-long runs: README.md, Fuzzing).
+    &["xtask", "fuzz", "--seconds", "20"],
     // Each published crate has the metadata and versioned dependencies a release needs.
     &[
         "package",
@@ -45,10 +49,14 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("ci") => ci(),
         Some("bench") => bench::main(&args[1..]),
+        Some("fuzz") => fuzz::main(&args[1..]),
         Some(bench::pane::SUBCOMMAND) => bench::pane::main(&args[1..]),
         Some(bench::launch::REAPER_SUBCOMMAND) => bench::launch::reaper_main(),
         _ => {
-            eprintln!("usage: cargo xtask ci\n       {}", bench::options::USAGE);
+            eprintln!(
+                "usage: cargo xtask ci\n       cargo xtask fuzz [--seconds N] [TARGET...]\n       {}",
+                bench::options::USAGE
+            );
             ExitCode::from(2)
         }
     }
