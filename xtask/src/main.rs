@@ -6,6 +6,8 @@
 //!   `cargo package` of each published crate.
 //! - `cargo xtask fuzz [--seconds N] [TARGET...]`: the fuzz targets, coverage-guided, on stable
 //!   Rust (see [`fuzz`]).
+//! - `cargo xtask soak [--minutes N] [--weft PATH]`: a long mixed load on a real server,
+//!   failing on growth or a lost key (see [`soak`]).
 //! - `cargo xtask bench`: weft against no multiplexer, tmux, GNU screen and Zellij, played
 //!   from a fake user terminal (see [`bench`]).
 
@@ -13,6 +15,7 @@ use std::process::{Command, ExitCode};
 
 mod bench;
 mod fuzz;
+mod soak;
 
 /// The steps of `cargo xtask ci`, in order; the first failure stops the run.
 const CI_STEPS: &[&[&str]] = &[
@@ -50,11 +53,13 @@ fn main() -> ExitCode {
         Some("ci") => ci(),
         Some("bench") => bench::main(&args[1..]),
         Some("fuzz") => fuzz::main(&args[1..]),
+        Some("soak") => soak::main(&args[1..]),
         Some(bench::pane::SUBCOMMAND) => bench::pane::main(&args[1..]),
         Some(bench::launch::REAPER_SUBCOMMAND) => bench::launch::reaper_main(),
         _ => {
             eprintln!(
-                "usage: cargo xtask ci\n       cargo xtask fuzz [--seconds N] [TARGET...]\n       {}",
+                "usage: cargo xtask ci\n       cargo xtask fuzz [--seconds N] [TARGET...]\n       \
+                 cargo xtask soak [--minutes N] [--weft PATH]\n       {}",
                 bench::options::USAGE
             );
             ExitCode::from(2)

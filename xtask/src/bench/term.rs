@@ -250,6 +250,19 @@ impl Term {
         self.pid
     }
 
+    /// Resizes the terminal (the program gets SIGWINCH).
+    pub fn resize(&self, cols: u16, rows: u16) -> Result<(), Failure> {
+        let (cw, ch) = CELL_PIXELS;
+        self._master
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: cols.saturating_mul(cw),
+                pixel_height: rows.saturating_mul(ch),
+            })
+            .map_err(|e| Failure::Failed(format!("cannot resize the pty: {e}")))
+    }
+
     /// Types `bytes`.
     pub fn write(&self, bytes: &[u8]) -> Result<(), Failure> {
         let mut w = lock(&self.writer);
