@@ -4,6 +4,7 @@
 //! Everything is a relaxed atomic: recording costs a few nanoseconds and never waits, so the
 //! figures stay on in production (the cost is measured by the benchmark).
 
+use crate::ids::{ClientId, PaneId};
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, Weak};
@@ -413,8 +414,8 @@ impl ClientMetrics {
 /// Every pane and client of the server, for `weft diag`.
 #[derive(Debug, Default)]
 pub struct MetricsRegistry {
-    panes: Mutex<Vec<(u64, String, Weak<PaneMetrics>)>>,
-    clients: Mutex<Vec<(u64, String, Weak<ClientMetrics>)>>,
+    panes: Mutex<Vec<(PaneId, String, Weak<PaneMetrics>)>>,
+    clients: Mutex<Vec<(ClientId, String, Weak<ClientMetrics>)>>,
     since_ns: AtomicU64,
 }
 
@@ -475,7 +476,7 @@ pub struct ClientReport {
 
 impl MetricsRegistry {
     /// Registers a pane.
-    pub fn add_pane(&self, id: u64, session: &str, m: &std::sync::Arc<PaneMetrics>) {
+    pub fn add_pane(&self, id: PaneId, session: &str, m: &std::sync::Arc<PaneMetrics>) {
         if let Ok(mut panes) = self.panes.lock() {
             panes.retain(|(_, _, w)| w.strong_count() > 0);
             panes.push((id, session.to_string(), std::sync::Arc::downgrade(m)));
@@ -483,7 +484,7 @@ impl MetricsRegistry {
     }
 
     /// Registers a client.
-    pub fn add_client(&self, id: u64, session: &str, m: &std::sync::Arc<ClientMetrics>) {
+    pub fn add_client(&self, id: ClientId, session: &str, m: &std::sync::Arc<ClientMetrics>) {
         if let Ok(mut clients) = self.clients.lock() {
             clients.retain(|(_, _, w)| w.strong_count() > 0);
             clients.push((id, session.to_string(), std::sync::Arc::downgrade(m)));
@@ -505,7 +506,7 @@ impl MetricsRegistry {
                 .filter_map(|(id, s, w)| {
                     let m = w.upgrade()?;
                     Some(PaneReport {
-                        id: format!("%{id}"),
+                        id: id.to_string(),
                         session: s.clone(),
                         pty_read: m.pty_read.report(),
                         parse: m.parse.report(),
@@ -523,7 +524,7 @@ impl MetricsRegistry {
                 .filter_map(|(id, s, w)| {
                     let m = w.upgrade()?;
                     Some(ClientReport {
-                        id: *id,
+                        id: id.get(),
                         session: s.clone(),
                         render: m.render.report(),
                         write: m.write.report(),

@@ -9,6 +9,7 @@
 //! dropped). Only panes whose last read was large hold off: an idle pane's reader is waiting
 //! for output anyway, and the typed pane itself never does.
 
+use crate::ids::PaneId;
 use std::sync::Mutex;
 use tokio::sync::futures::Notified;
 use tokio::sync::Notify;
@@ -21,13 +22,13 @@ pub const ECHO_HOLD_MAX: std::time::Duration = std::time::Duration::from_millis(
 /// Server-wide: which pane a key was just sent to, until when its echo has priority.
 #[derive(Debug, Default)]
 pub struct EchoPriority {
-    pending: Mutex<Option<(u64, Instant)>>,
+    pending: Mutex<Option<(PaneId, Instant)>>,
     released: Notify,
 }
 
 impl EchoPriority {
     /// A key went to pane `pane`: floods elsewhere hold off until its echo shows.
-    pub fn key_sent(&self, pane: u64) {
+    pub fn key_sent(&self, pane: PaneId) {
         if let Ok(mut pending) = self.pending.lock() {
             *pending = Some((pane, Instant::now() + ECHO_HOLD_MAX));
         }
@@ -35,7 +36,7 @@ impl EchoPriority {
 
     /// A frame showing pane `pane`'s latest output was written: floods may go on if that pane
     /// was the one waiting for an echo.
-    pub fn shown(&self, pane: u64) {
+    pub fn shown(&self, pane: PaneId) {
         let released = match self.pending.lock() {
             Ok(mut pending) if pending.is_some_and(|(p, _)| p == pane) => {
                 *pending = None;
@@ -49,7 +50,7 @@ impl EchoPriority {
     }
 
     /// Until when streaming pane `pane` should hold off, if another pane's echo is pending.
-    pub fn hold_for(&self, pane: u64) -> Option<Instant> {
+    pub fn hold_for(&self, pane: PaneId) -> Option<Instant> {
         let pending = *self.pending.lock().ok()?;
         match pending {
             Some((p, until)) if p != pane && until > Instant::now() => Some(until),
@@ -65,7 +66,7 @@ impl EchoPriority {
 
     /// Holds off streaming pane `pane` while another pane's echo is pending: returns at once
     /// when none is, else when the echo is shown or the hold runs out.
-    pub async fn wait_turn(&self, pane: u64) {
+    pub async fn wait_turn(&self, pane: PaneId) {
         let released = self.released();
         tokio::pin!(released);
         released.as_mut().enable();
@@ -85,22 +86,26 @@ mod tests {
     #[tokio::test]
     async fn a_flood_holds_off_until_the_typed_pane_echoes() {
         let priority = std::sync::Arc::new(EchoPriority::default());
-        assert_eq!(priority.hold_for(1), None, "nothing pending");
-        priority.key_sent(2);
+        assert_eq!(priority.hold_for(PaneId(1)), None, "nothing pending");
+        priority.key_sent(PaneId(2));
         assert!(
-            priority.hold_for(1).is_some(),
+            priority.hold_for(PaneId(1)).is_some(),
             "another pane's echo is pending"
         );
-        assert_eq!(priority.hold_for(2), None, "the typed pane never waits");
+        assert_eq!(
+            priority.hold_for(PaneId(2)),
+            None,
+            "the typed pane never waits"
+        );
         let waiter = {
             let priority = priority.clone();
-            tokio::spawn(async move { priority.wait_turn(1).await })
+            tokio::spawn(async move { priority.wait_turn(PaneId(1)).await })
         };
         // Another pane's frame does not release it; the typed pane's does.
-        priority.shown(3);
-        assert!(priority.hold_for(1).is_some());
-        priority.shown(2);
-        assert_eq!(priority.hold_for(1), None);
+        priority.shown(PaneId(3));
+        assert!(priority.hold_for(PaneId(1)).is_some());
+        priority.shown(PaneId(2));
+        assert_eq!(priority.hold_for(PaneId(1)), None);
         tokio::time::timeout(ECHO_HOLD_MAX * 100, waiter)
             .await
             .expect("released by the echo")
@@ -110,10 +115,10 @@ mod tests {
     #[tokio::test]
     async fn the_hold_runs_out_without_an_echo() {
         let priority = EchoPriority::default();
-        priority.key_sent(2);
+        priority.key_sent(PaneId(2));
         let started = Instant::now();
-        priority.wait_turn(1).await;
+        priority.wait_turn(PaneId(1)).await;
         assert!(started.elapsed() >= ECHO_HOLD_MAX);
-        assert_eq!(priority.hold_for(1), None);
+        assert_eq!(priority.hold_for(PaneId(1)), None);
     }
 }

@@ -2,7 +2,7 @@
 //! session.
 
 use crate::config::Config;
-use crate::ids::IdAllocator;
+use crate::ids::{IdAllocator, PaneId, SessionId};
 use crate::outcome::CommandError;
 use crate::session::{
     spawn_session, PaneTemplate, SessionCommand, SessionEnded, SessionHandle, SessionOptions,
@@ -120,7 +120,7 @@ impl Registry {
     }
 
     /// The session holding pane `%id`.
-    pub async fn find_pane(&self, pane: u64) -> Option<SessionHandle> {
+    pub async fn find_pane(&self, pane: PaneId) -> Option<SessionHandle> {
         for h in self.all().await {
             if h.has_pane(pane).await {
                 return Some(h);
@@ -247,7 +247,7 @@ impl RegistryTask {
 
     fn lookup(&self, target: &str) -> Option<SessionHandle> {
         let target = target.strip_suffix(':').unwrap_or(target);
-        if let Some(id) = target.strip_prefix('$').and_then(|n| n.parse::<u64>().ok()) {
+        if let Some(id) = SessionId::parse(target) {
             return self.sessions.iter().find(|s| s.id == id).cloned();
         }
         self.sessions.iter().find(|s| s.name == target).cloned()
@@ -277,7 +277,7 @@ impl RegistryTask {
                 n
             }
             None => {
-                let mut n = id;
+                let mut n = id.get();
                 while self.sessions.iter().any(|s| s.name == n.to_string()) {
                     n += 1;
                 }
@@ -298,7 +298,13 @@ impl RegistryTask {
         // Like $TMUX: socket, server pid, session id.
         env.push((
             "WEFT".into(),
-            format!("{},{},{id}", self.socket.display(), std::process::id()).into(),
+            format!(
+                "{},{},{}",
+                self.socket.display(),
+                std::process::id(),
+                id.get()
+            )
+            .into(),
         ));
         let template = PaneTemplate {
             spawn: SpawnOptions {

@@ -2,8 +2,13 @@
 //! list-panes.
 
 use super::{on_session, Args, Entry, Long};
+use crate::ids::PaneId;
 use crate::layout::{Dir, Side};
 use crate::outcome::{CommandError, Output, TargetKind};
+
+/// Stands for the new pane in the trial split that sizes it before it exists: no real pane has
+/// this id (ids count up from 0).
+const TRIAL_PANE: PaneId = PaneId(u64::MAX);
 
 /// The side `-L`, `-R`, `-U` or `-D` names.
 fn side_flag(args: &Args) -> Option<Side> {
@@ -47,10 +52,10 @@ pub static SPLIT_WINDOW: Entry = Entry {
             // The new pane's size, from a trial split, so its program starts at its size.
             let mut probe = layout.clone();
             probe
-                .split(pane, u64::MAX, dir, percent)
+                .split(pane, TRIAL_PANE, dir, percent)
                 .map_err(|e| CommandError::failed(e.0))?;
             let (cols, rows) = probe
-                .rect_of(u64::MAX)
+                .rect_of(TRIAL_PANE)
                 .map_or((rect.cols, rect.rows), |r| (r.cols, r.rows));
             let new = s.spawn(command, cwd, cols, rows)?;
             let w = &mut s.windows[wpos];

@@ -3,6 +3,7 @@
 
 use super::{Action, ClientRequest, Parsed};
 use crate::context::ServerContext;
+use crate::ids::PaneId;
 use crate::outcome::{not_found, CommandError, Output, TargetKind};
 use crate::session::{Scope, SessionHandle};
 
@@ -12,7 +13,7 @@ pub struct Origin {
     /// `$N` of the session the command was typed in (`$WEFT`, or the client's session).
     pub session: Option<String>,
     /// The pane it was typed in (`$WEFT_PANE`, or the client's active pane).
-    pub pane: Option<u64>,
+    pub pane: Option<PaneId>,
 }
 
 impl Origin {
@@ -20,9 +21,7 @@ impl Origin {
     pub fn from_env(pane: Option<&str>, session: Option<&str>) -> Self {
         Origin {
             session: session.map(str::to_string),
-            pane: pane
-                .and_then(|p| p.strip_prefix('%'))
-                .and_then(|n| n.parse().ok()),
+            pane: pane.and_then(PaneId::parse),
         }
     }
 }
@@ -80,7 +79,7 @@ pub async fn resolve_target(
             .map(|h| (h, None))
             .ok_or(CommandError::NoSessions);
     };
-    if let Some(id) = t.strip_prefix('%').and_then(|n| n.parse::<u64>().ok()) {
+    if let Some(id) = PaneId::parse(&t) {
         let h = ctx
             .registry
             .find_pane(id)

@@ -14,13 +14,13 @@ use super::{reply, Conn};
 use crate::config::Config;
 use crate::context::ServerContext;
 use crate::deadline::Deadline;
+use crate::ids::ClientId;
 use crate::keys::{Input, KeyDecoder, PendingEscape};
 use crate::render::{RenderControl, RenderTask, FRAME_CAPACITY, RENDER_CONTROL_CAPACITY};
 use crate::session::{
     Attached, ClientControl, SessionCommand, SessionHandle, CLIENT_CONTROL_CAPACITY,
 };
 use futures::{SinkExt, StreamExt};
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
@@ -84,7 +84,7 @@ pub(super) async fn attached(
         match receive_terminal(&conn).await {
             Ok(terminal) => Some(terminal),
             Err(e) => {
-                tracing::warn!(client, "no terminal from the client: {e}");
+                tracing::warn!(client = client.get(), "no terminal from the client: {e}");
                 session.send(SessionCommand::ClientGone { client }).await;
                 return;
             }
@@ -123,7 +123,7 @@ pub(super) async fn attached(
     let render_task = tokio::spawn(
         renderer
             .run()
-            .instrument(tracing::info_span!("render", client)),
+            .instrument(tracing::info_span!("render", client = client.get())),
     );
 
     let (mut sink, mut stream) = conn.split();
@@ -262,9 +262,9 @@ pub(super) async fn attached(
 }
 
 /// The client typed `bytes` bytes: the session follows its size from now on.
-fn typed(info: &Attached, session: &SessionHandle, client: u64, bytes: usize) {
+fn typed(info: &Attached, session: &SessionHandle, client: ClientId, bytes: usize) {
     tracing::trace!(bytes, "keys");
-    if info.latest.load(Ordering::Relaxed) != client {
+    if !info.latest.is(client) {
         session.try_send(SessionCommand::ClientActive { client });
     }
 }

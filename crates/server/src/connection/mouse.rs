@@ -2,6 +2,7 @@
 //! history, and programs that asked for mouse reports get them in their own coordinates.
 
 use super::ui::ClientLoop;
+use crate::ids::PaneId;
 use crate::keys::MouseEvent;
 use crate::layout::Side;
 use crate::render::RenderControl;
@@ -10,7 +11,7 @@ use std::sync::atomic::Ordering;
 
 /// A border being dragged: the pane whose right/bottom edge it is, and the last position.
 pub(super) struct Drag {
-    pane: u64,
+    pane: PaneId,
     horizontal: bool,
     last: u16,
 }
@@ -70,7 +71,7 @@ impl ClientLoop {
                     self.run_words(&[
                         "resize-pane",
                         "-t",
-                        &format!("%{pane}"),
+                        &pane.to_string(),
                         flag,
                         &cells.to_string(),
                     ])
@@ -87,8 +88,8 @@ impl ClientLoop {
         }
         match view.pane_at(event.col, event.row) {
             Some((pane, rect)) => {
-                if event.is_left_press() && pane.id() != view.active && !self.read_only {
-                    self.run_words(&["select-pane", "-t", &format!("%{}", pane.id())])
+                if event.is_left_press() && view.active != Some(pane.id()) && !self.read_only {
+                    self.run_words(&["select-pane", "-t", &pane.id().to_string()])
                         .await;
                 }
                 // Programs that asked for mouse reports get them, in their own coordinates.
@@ -160,7 +161,7 @@ impl ClientLoop {
         }
     }
 
-    pub(super) async fn set_scroll(&mut self, scroll: Option<(u64, usize)>) {
+    pub(super) async fn set_scroll(&mut self, scroll: Option<(PaneId, usize)>) {
         let (pane, offset) = match (scroll, self.scroll) {
             (Some((p, o)), _) => (p, o),
             (None, Some((p, _))) => (p, 0),

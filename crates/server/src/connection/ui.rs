@@ -6,6 +6,7 @@ use crate::cmd::run::{execute, Origin, Ran};
 use crate::cmd::{ClientRequest, Parsed};
 use crate::config::Config;
 use crate::context::ServerContext;
+use crate::ids::{ClientId, PaneId};
 use crate::keys::Input;
 use crate::outcome::Output;
 use crate::render::{Overlay, RenderControl};
@@ -40,7 +41,7 @@ pub(super) enum Ui {
 /// The per-client state of the terminal loop.
 pub(super) struct ClientLoop {
     pub(super) ctx: ServerContext,
-    pub(super) client: u64,
+    pub(super) client: ClientId,
     pub(super) session: SessionHandle,
     pub(super) view: watch::Receiver<View>,
     pub(super) config: watch::Receiver<Arc<Config>>,
@@ -51,7 +52,7 @@ pub(super) struct ClientLoop {
     pub(super) drag: Option<Drag>,
     pub(super) message_shown: bool,
     /// Pane and lines scrolled into its history with the wheel.
-    pub(super) scroll: Option<(u64, usize)>,
+    pub(super) scroll: Option<(PaneId, usize)>,
 }
 
 /// What the loop should do after an input.
@@ -200,8 +201,8 @@ impl ClientLoop {
             return After::Continue;
         }
         let origin = Origin {
-            session: Some(format!("${}", self.session.id)),
-            pane: Some(self.view.borrow().active),
+            session: Some(self.session.id.to_string()),
+            pane: self.view.borrow().active,
         };
         match execute(&self.ctx, command, &origin).await {
             Ok(Ran::Output(output)) => self.show_output(output).await,

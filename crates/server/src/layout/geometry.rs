@@ -1,6 +1,7 @@
 //! Rectangles and sizes: where each pane lies, and fitting a split's children to its extent.
 
 use super::{Dir, Node, MIN_PANE};
+use crate::ids::PaneId;
 
 /// A rectangle in window cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,7 +44,7 @@ pub(super) fn axis(rect: Rect, dir: Dir) -> u16 {
 }
 
 /// Appends the rectangle of each pane under `node`, which fills `rect`.
-pub(super) fn place(node: &Node, rect: Rect, out: &mut Vec<(u64, Rect)>) {
+pub(super) fn place(node: &Node, rect: Rect, out: &mut Vec<(PaneId, Rect)>) {
     match node {
         Node::Pane(p) => out.push((*p, rect)),
         Node::Split { dir, children } => {

@@ -12,6 +12,7 @@ mod geometry;
 mod preset;
 mod tree;
 
+use crate::ids::PaneId;
 pub use geometry::Rect;
 pub use preset::Preset;
 use tree::Node;
@@ -64,7 +65,7 @@ pub struct Layout {
 
 impl Layout {
     /// One pane filling `cols` x `rows`.
-    pub fn new(pane: u64, cols: u16, rows: u16) -> Self {
+    pub fn new(pane: PaneId, cols: u16, rows: u16) -> Self {
         Layout {
             root: Node::Pane(pane),
             cols: cols.max(1),
@@ -83,14 +84,14 @@ impl Layout {
     }
 
     /// Pane ids in layout order (left to right, top to bottom).
-    pub fn panes(&self) -> Vec<u64> {
+    pub fn panes(&self) -> Vec<PaneId> {
         let mut out = Vec::new();
         collect(&self.root, &mut out);
         out
     }
 
     /// Each pane's rectangle.
-    pub fn rects(&self) -> Vec<(u64, Rect)> {
+    pub fn rects(&self) -> Vec<(PaneId, Rect)> {
         let mut out = Vec::new();
         place(
             &self.root,
@@ -106,7 +107,7 @@ impl Layout {
     }
 
     /// The rectangle of `pane`.
-    pub fn rect_of(&self, pane: u64) -> Option<Rect> {
+    pub fn rect_of(&self, pane: PaneId) -> Option<Rect> {
         self.rects()
             .into_iter()
             .find(|(p, _)| *p == pane)
@@ -123,8 +124,8 @@ impl Layout {
     /// Splits `pane`, putting `new` after it (right or below); `percent` is the new pane's share.
     pub fn split(
         &mut self,
-        pane: u64,
-        new: u64,
+        pane: PaneId,
+        new: PaneId,
         dir: Dir,
         percent: u16,
     ) -> Result<(), LayoutError> {
@@ -149,7 +150,7 @@ impl Layout {
     }
 
     /// Removes `pane`; its space goes to a neighbour. False when it was the last pane.
-    pub fn remove(&mut self, pane: u64) -> bool {
+    pub fn remove(&mut self, pane: PaneId) -> bool {
         if self.root == Node::Pane(pane) {
             return false;
         }
@@ -161,7 +162,7 @@ impl Layout {
 
     /// Moves a border of `pane` by `cells` towards `side`: the one on that side (the pane grows)
     /// or, at the window's edge, the opposite one (the pane shrinks), as tmux does.
-    pub fn resize_pane(&mut self, pane: u64, side: Side, cells: u16) -> Result<(), LayoutError> {
+    pub fn resize_pane(&mut self, pane: PaneId, side: Side, cells: u16) -> Result<(), LayoutError> {
         let dir = match side {
             Side::Left | Side::Right => Dir::Horizontal,
             Side::Up | Side::Down => Dir::Vertical,
@@ -175,7 +176,7 @@ impl Layout {
     }
 
     /// The pane next to `pane` on `side`, preferring the one overlapping `pane` the most.
-    pub fn neighbour(&self, pane: u64, side: Side) -> Option<u64> {
+    pub fn neighbour(&self, pane: PaneId, side: Side) -> Option<PaneId> {
         let rects = self.rects();
         let (_, me) = rects.iter().find(|(p, _)| *p == pane)?;
         rects
@@ -199,7 +200,7 @@ impl Layout {
     }
 
     /// Exchanges two panes' places.
-    pub fn swap(&mut self, a: u64, b: u64) {
+    pub fn swap(&mut self, a: PaneId, b: PaneId) {
         swap_ids(&mut self.root, a, b);
     }
 }
@@ -229,10 +230,10 @@ mod tests {
 
     #[test]
     fn split_both_ways_and_nested() {
-        let mut l = Layout::new(1, 80, 24);
-        l.split(1, 2, Dir::Horizontal, 50).unwrap();
+        let mut l = Layout::new(PaneId(1), 80, 24);
+        l.split(PaneId(1), PaneId(2), Dir::Horizontal, 50).unwrap();
         assert_eq!(
-            l.rect_of(1).unwrap(),
+            l.rect_of(PaneId(1)).unwrap(),
             Rect {
                 col: 0,
                 row: 0,
@@ -241,7 +242,7 @@ mod tests {
             }
         );
         assert_eq!(
-            l.rect_of(2).unwrap(),
+            l.rect_of(PaneId(2)).unwrap(),
             Rect {
                 col: 41,
                 row: 0,
@@ -249,36 +250,36 @@ mod tests {
                 rows: 24
             }
         );
-        l.split(2, 3, Dir::Vertical, 50).unwrap();
-        assert_eq!(l.rect_of(3).unwrap().row, 13);
-        assert_eq!(l.panes(), vec![1, 2, 3]);
+        l.split(PaneId(2), PaneId(3), Dir::Vertical, 50).unwrap();
+        assert_eq!(l.rect_of(PaneId(3)).unwrap().row, 13);
+        assert_eq!(l.panes(), vec![PaneId(1), PaneId(2), PaneId(3)]);
         covers_exactly(&l);
     }
 
     #[test]
     fn percent_sets_the_new_pane_share() {
-        let mut l = Layout::new(1, 101, 24);
-        l.split(1, 2, Dir::Horizontal, 30).unwrap();
-        assert_eq!(l.rect_of(2).unwrap().cols, 30);
+        let mut l = Layout::new(PaneId(1), 101, 24);
+        l.split(PaneId(1), PaneId(2), Dir::Horizontal, 30).unwrap();
+        assert_eq!(l.rect_of(PaneId(2)).unwrap().cols, 30);
     }
 
     #[test]
     fn a_split_that_cannot_fit_is_refused() {
-        let mut l = Layout::new(1, 4, 24);
-        assert!(l.split(1, 2, Dir::Horizontal, 50).is_err());
-        assert_eq!(l.panes(), vec![1]);
+        let mut l = Layout::new(PaneId(1), 4, 24);
+        assert!(l.split(PaneId(1), PaneId(2), Dir::Horizontal, 50).is_err());
+        assert_eq!(l.panes(), vec![PaneId(1)]);
     }
 
     #[test]
     fn removing_gives_space_to_the_neighbour() {
-        let mut l = Layout::new(1, 80, 24);
-        l.split(1, 2, Dir::Horizontal, 50).unwrap();
-        l.split(2, 3, Dir::Vertical, 50).unwrap();
-        assert!(l.remove(3));
-        assert_eq!(l.rect_of(2).unwrap().rows, 24);
-        assert!(l.remove(1));
+        let mut l = Layout::new(PaneId(1), 80, 24);
+        l.split(PaneId(1), PaneId(2), Dir::Horizontal, 50).unwrap();
+        l.split(PaneId(2), PaneId(3), Dir::Vertical, 50).unwrap();
+        assert!(l.remove(PaneId(3)));
+        assert_eq!(l.rect_of(PaneId(2)).unwrap().rows, 24);
+        assert!(l.remove(PaneId(1)));
         assert_eq!(
-            l.rect_of(2).unwrap(),
+            l.rect_of(PaneId(2)).unwrap(),
             Rect {
                 col: 0,
                 row: 0,
@@ -286,16 +287,16 @@ mod tests {
                 rows: 24
             }
         );
-        assert!(!l.remove(2));
+        assert!(!l.remove(PaneId(2)));
     }
 
     #[test]
     fn window_resize_keeps_proportions() {
-        let mut l = Layout::new(1, 100, 40);
-        l.split(1, 2, Dir::Horizontal, 25).unwrap();
-        let before = l.rect_of(2).unwrap().cols;
+        let mut l = Layout::new(PaneId(1), 100, 40);
+        l.split(PaneId(1), PaneId(2), Dir::Horizontal, 25).unwrap();
+        let before = l.rect_of(PaneId(2)).unwrap().cols;
         l.resize(200, 40);
-        let after = l.rect_of(2).unwrap().cols;
+        let after = l.rect_of(PaneId(2)).unwrap().cols;
         assert!(
             (i32::from(after) - 2 * i32::from(before)).abs() <= 2,
             "{before} -> {after}"
@@ -307,40 +308,40 @@ mod tests {
 
     #[test]
     fn resize_pane_moves_the_nearest_border() {
-        let mut l = Layout::new(1, 80, 24);
-        l.split(1, 2, Dir::Horizontal, 50).unwrap();
-        l.resize_pane(1, Side::Right, 5).unwrap();
-        assert_eq!(l.rect_of(1).unwrap().cols, 45);
-        l.resize_pane(2, Side::Left, 10).unwrap();
-        assert_eq!(l.rect_of(1).unwrap().cols, 35);
+        let mut l = Layout::new(PaneId(1), 80, 24);
+        l.split(PaneId(1), PaneId(2), Dir::Horizontal, 50).unwrap();
+        l.resize_pane(PaneId(1), Side::Right, 5).unwrap();
+        assert_eq!(l.rect_of(PaneId(1)).unwrap().cols, 45);
+        l.resize_pane(PaneId(2), Side::Left, 10).unwrap();
+        assert_eq!(l.rect_of(PaneId(1)).unwrap().cols, 35);
         // The left pane has no left border: its right border moves left.
-        l.resize_pane(1, Side::Left, 1).unwrap();
-        assert_eq!(l.rect_of(1).unwrap().cols, 34);
-        let mut single = Layout::new(1, 80, 24);
-        assert!(single.resize_pane(1, Side::Left, 1).is_err());
-        l.resize_pane(1, Side::Right, 500).unwrap();
-        assert_eq!(l.rect_of(2).unwrap().cols, MIN_PANE);
+        l.resize_pane(PaneId(1), Side::Left, 1).unwrap();
+        assert_eq!(l.rect_of(PaneId(1)).unwrap().cols, 34);
+        let mut single = Layout::new(PaneId(1), 80, 24);
+        assert!(single.resize_pane(PaneId(1), Side::Left, 1).is_err());
+        l.resize_pane(PaneId(1), Side::Right, 500).unwrap();
+        assert_eq!(l.rect_of(PaneId(2)).unwrap().cols, MIN_PANE);
     }
 
     #[test]
     fn neighbours_by_direction() {
-        let mut l = Layout::new(1, 80, 24);
-        l.split(1, 2, Dir::Horizontal, 50).unwrap();
-        l.split(2, 3, Dir::Vertical, 50).unwrap();
-        assert_eq!(l.neighbour(1, Side::Right), Some(2));
-        assert_eq!(l.neighbour(3, Side::Left), Some(1));
-        assert_eq!(l.neighbour(2, Side::Down), Some(3));
-        assert_eq!(l.neighbour(3, Side::Up), Some(2));
-        assert_eq!(l.neighbour(1, Side::Left), None);
+        let mut l = Layout::new(PaneId(1), 80, 24);
+        l.split(PaneId(1), PaneId(2), Dir::Horizontal, 50).unwrap();
+        l.split(PaneId(2), PaneId(3), Dir::Vertical, 50).unwrap();
+        assert_eq!(l.neighbour(PaneId(1), Side::Right), Some(PaneId(2)));
+        assert_eq!(l.neighbour(PaneId(3), Side::Left), Some(PaneId(1)));
+        assert_eq!(l.neighbour(PaneId(2), Side::Down), Some(PaneId(3)));
+        assert_eq!(l.neighbour(PaneId(3), Side::Up), Some(PaneId(2)));
+        assert_eq!(l.neighbour(PaneId(1), Side::Left), None);
     }
 
     #[test]
     fn swap_exchanges_places() {
-        let mut l = Layout::new(1, 80, 24);
-        l.split(1, 2, Dir::Horizontal, 50).unwrap();
-        let (r1, r2) = (l.rect_of(1).unwrap(), l.rect_of(2).unwrap());
-        l.swap(1, 2);
-        assert_eq!(l.rect_of(1).unwrap(), r2);
-        assert_eq!(l.rect_of(2).unwrap(), r1);
+        let mut l = Layout::new(PaneId(1), 80, 24);
+        l.split(PaneId(1), PaneId(2), Dir::Horizontal, 50).unwrap();
+        let (r1, r2) = (l.rect_of(PaneId(1)).unwrap(), l.rect_of(PaneId(2)).unwrap());
+        l.swap(PaneId(1), PaneId(2));
+        assert_eq!(l.rect_of(PaneId(1)).unwrap(), r2);
+        assert_eq!(l.rect_of(PaneId(2)).unwrap(), r1);
     }
 }

@@ -3,6 +3,7 @@
 
 use super::geometry::fit;
 use super::{Dir, Layout, Node};
+use crate::ids::PaneId;
 
 /// The preset layouts `C-b space` cycles through.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,13 +49,13 @@ impl Preset {
 
 impl Layout {
     /// Rearranges the panes into `preset`, keeping their order; `main` is the large pane.
-    pub fn apply_preset(&mut self, preset: Preset, main: u64) {
+    pub fn apply_preset(&mut self, preset: Preset, main: PaneId) {
         let mut panes = self.panes();
         if let Some(pos) = panes.iter().position(|&p| p == main) {
             let m = panes.remove(pos);
             panes.insert(0, m);
         }
-        let even = |dir: Dir, ids: &[u64]| Node::Split {
+        let even = |dir: Dir, ids: &[PaneId]| Node::Split {
             dir,
             children: ids.iter().map(|&p| (Node::Pane(p), 1)).collect(),
         };
@@ -137,22 +138,23 @@ mod tests {
 
     #[test]
     fn presets_arrange_every_pane() {
-        let mut l = Layout::new(1, 80, 24);
+        let mut l = Layout::new(PaneId(1), 80, 24);
         for p in 2..=5 {
-            l.split(p - 1, p, Dir::Horizontal, 50).unwrap_or(());
+            l.split(PaneId(p - 1), PaneId(p), Dir::Horizontal, 50)
+                .unwrap_or(());
         }
         for preset in Preset::ALL {
-            l.apply_preset(preset, 1);
+            l.apply_preset(preset, PaneId(1));
             let mut ids = l.panes();
             ids.sort_unstable();
-            assert_eq!(ids, vec![1, 2, 3, 4, 5], "{preset:?}");
+            assert_eq!(ids, [1, 2, 3, 4, 5].map(PaneId), "{preset:?}");
             covers_exactly(&l);
         }
-        l.apply_preset(Preset::MainVertical, 3);
-        let main = l.rect_of(3).unwrap();
+        l.apply_preset(Preset::MainVertical, PaneId(3));
+        let main = l.rect_of(PaneId(3)).unwrap();
         assert_eq!((main.col, main.row, main.rows), (0, 0, 24));
         assert!(main.cols > 40);
-        l.apply_preset(Preset::EvenHorizontal, 1);
+        l.apply_preset(Preset::EvenHorizontal, PaneId(1));
         let widths: Vec<u16> = l.rects().iter().map(|(_, r)| r.cols).collect();
         assert!(
             widths.iter().max().unwrap() - widths.iter().min().unwrap() <= 1,

@@ -2,12 +2,13 @@
 //! border, swap.
 
 use super::{Dir, MIN_PANE};
+use crate::ids::PaneId;
 
 /// A node of the tree.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Node {
     /// A pane, by id.
-    Pane(u64),
+    Pane(PaneId),
     /// A split: children with their sizes along the split's axis.
     Split {
         /// Arrangement.
@@ -18,14 +19,14 @@ pub(super) enum Node {
 }
 
 /// Appends the ids of the panes under `node`, in layout order.
-pub(super) fn collect(node: &Node, out: &mut Vec<u64>) {
+pub(super) fn collect(node: &Node, out: &mut Vec<PaneId>) {
     match node {
         Node::Pane(p) => out.push(*p),
         Node::Split { children, .. } => children.iter().for_each(|(c, _)| collect(c, out)),
     }
 }
 
-fn contains(node: &Node, pane: u64) -> bool {
+fn contains(node: &Node, pane: PaneId) -> bool {
     match node {
         Node::Pane(p) => *p == pane,
         Node::Split { children, .. } => children.iter().any(|(c, _)| contains(c, pane)),
@@ -36,8 +37,8 @@ fn contains(node: &Node, pane: u64) -> bool {
 /// the same direction when it is in one. False when `pane` is not under `node`.
 pub(super) fn split_node(
     node: &mut Node,
-    pane: u64,
-    new: u64,
+    pane: PaneId,
+    new: PaneId,
     dir: Dir,
     old_size: u16,
     new_size: u16,
@@ -70,7 +71,7 @@ pub(super) fn split_node(
 
 /// Takes `pane` out of its split, giving its space and border to a neighbour. False when
 /// `pane` is not under `node`.
-pub(super) fn remove_node(node: &mut Node, pane: u64) -> bool {
+pub(super) fn remove_node(node: &mut Node, pane: PaneId) -> bool {
     let Node::Split { children, .. } = node else {
         return false;
     };
@@ -101,7 +102,7 @@ pub(super) fn collapse(node: &mut Node) {
 /// sibling on the wanted side.
 pub(super) fn resize_in(
     node: &mut Node,
-    pane: u64,
+    pane: PaneId,
     dir: Dir,
     towards_end: bool,
     cells: u16,
@@ -148,7 +149,7 @@ pub(super) fn resize_in(
 }
 
 /// Exchanges the ids `a` and `b` wherever they are under `node`.
-pub(super) fn swap_ids(node: &mut Node, a: u64, b: u64) {
+pub(super) fn swap_ids(node: &mut Node, a: PaneId, b: PaneId) {
     match node {
         Node::Pane(p) if *p == a => *p = b,
         Node::Pane(p) if *p == b => *p = a,

@@ -33,6 +33,7 @@ pub(crate) use snapshot::snapshot_of;
 pub use snapshot::PaneSnapshot;
 
 use crate::direct::DirectWriter;
+use crate::ids::PaneId;
 use bytes::Bytes;
 use order::OutputOrder;
 use reader::read_pty;
@@ -119,8 +120,8 @@ pub struct PaneHandle {
 }
 
 impl PaneHandle {
-    /// The `%N` number.
-    pub fn id(&self) -> u64 {
+    /// The pane's id (`%N`).
+    pub fn id(&self) -> PaneId {
         self.shared.id
     }
 
@@ -223,8 +224,8 @@ impl PaneHandle {
 /// Everything needed to start a pane.
 #[derive(Clone, Debug)]
 pub struct PaneSpec {
-    /// `%N` number.
-    pub id: u64,
+    /// The pane's id (`%N`).
+    pub id: PaneId,
     /// Size.
     pub cols: u16,
     /// Size.
@@ -244,8 +245,8 @@ pub struct PaneSpec {
 /// `events` the screen's events (all but title changes), each with the pane id.
 pub fn spawn_pane(
     spec: PaneSpec,
-    exited: mpsc::Sender<(u64, ExitStatus)>,
-    events: mpsc::Sender<(u64, weft_screen_model::Event)>,
+    exited: mpsc::Sender<(PaneId, ExitStatus)>,
+    events: mpsc::Sender<(PaneId, weft_screen_model::Event)>,
 ) -> Result<PaneHandle, weft_pty_io::PtyError> {
     let (pty, child, reader, writer) = weft_pty_io::spawn(&spec.spawn)?;
     let (output_tx, output_rx) = mpsc::channel(PTY_OUTPUT_CAPACITY);
@@ -293,12 +294,12 @@ pub fn spawn_pane(
         .add_pane(spec.id, &spec.metrics.1, &shared.metrics);
     tokio::spawn(
         read_pty(reader, output_tx, stop.clone(), shared.clone())
-            .instrument(tracing::info_span!("pty_read", pane = spec.id)),
+            .instrument(tracing::info_span!("pty_read", pane = spec.id.get())),
     );
     let pty_in = Arc::new(DirectWriter::new(writer));
     tokio::spawn(
         write_pty(pty_in.clone(), input_rx, stop.clone())
-            .instrument(tracing::info_span!("pty_write", pane = spec.id)),
+            .instrument(tracing::info_span!("pty_write", pane = spec.id.get())),
     );
     tokio::spawn(wait_child(child, exit_tx, kill_rx));
     let task = PaneTask {
@@ -314,7 +315,7 @@ pub fn spawn_pane(
     };
     tokio::spawn(
         task.run(output_rx, command_rx, exit_rx, exited)
-            .instrument(tracing::info_span!("pane", pane = spec.id)),
+            .instrument(tracing::info_span!("pane", pane = spec.id.get())),
     );
     Ok(PaneHandle {
         commands: command_tx,

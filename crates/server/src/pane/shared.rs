@@ -4,6 +4,7 @@
 use super::order::OutputOrder;
 use super::snapshot::{snapshot_of, PaneSnapshot};
 use super::{EchoDrawer, MAX_PENDING_REPLY_BYTES, STREAMING_CHUNK_BYTES};
+use crate::ids::PaneId;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use tokio::sync::{mpsc, Notify};
@@ -20,8 +21,8 @@ pub(super) struct Watcher {
 /// Pane state others may read without asking the pane task.
 #[derive(Debug)]
 pub struct PaneShared {
-    /// `%N` number.
-    pub id: u64,
+    /// The pane's id (`%N`).
+    pub id: PaneId,
     /// Latest screen revision.
     pub seq: AtomicU64,
     /// The program is inside a synchronized update (DECSET 2026).
@@ -62,7 +63,7 @@ pub struct PaneShared {
     /// Renderers to wake on change.
     pub(super) watchers: Mutex<Vec<Watcher>>,
     /// Where the screen's events go (the session task).
-    pub(super) events: mpsc::Sender<(u64, Event)>,
+    pub(super) events: mpsc::Sender<(PaneId, Event)>,
     /// Who parses the next chunk: the reader itself only when nothing is in flight.
     pub(super) order: OutputOrder,
     /// Replies to the program (terminal answers to its queries), for the pane task to send.

@@ -7,6 +7,7 @@ use super::snapshot::snapshot_of;
 use super::{PaneCommand, EXIT_DRAIN_GRACE, STREAMING_CHUNK_BYTES};
 use crate::deadline::Deadline;
 use crate::direct::DirectWriter;
+use crate::ids::PaneId;
 use bytes::Bytes;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -131,7 +132,7 @@ pub(super) async fn wait_child(
 }
 
 pub(super) struct PaneTask {
-    pub(super) id: u64,
+    pub(super) id: PaneId,
     pub(super) pty: Pty,
     pub(super) pty_in: Arc<DirectWriter>,
     pub(super) shared: Arc<PaneShared>,
@@ -149,7 +150,7 @@ impl PaneTask {
         mut output: mpsc::Receiver<Chunk>,
         mut commands: mpsc::Receiver<PaneCommand>,
         mut exit: oneshot::Receiver<ExitStatus>,
-        exited: mpsc::Sender<(u64, ExitStatus)>,
+        exited: mpsc::Sender<(PaneId, ExitStatus)>,
     ) {
         let mut output_open = true;
         let input = self.input.clone();
@@ -309,7 +310,7 @@ impl PaneTask {
             .metrics
             .abandoned_strings
             .fetch_add(1, Ordering::Relaxed);
-        tracing::debug!(pane = self.id, "gave up on an unterminated string");
+        tracing::debug!(pane = self.id.get(), "gave up on an unterminated string");
         self.publish();
     }
 

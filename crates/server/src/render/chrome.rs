@@ -153,7 +153,7 @@ fn draw_borders(view: &View, frame: &mut Frame) {
     let active = view
         .panes
         .iter()
-        .find(|(p, _)| p.id() == view.active)
+        .find(|(p, _)| view.active == Some(p.id()))
         .map(|(_, r)| *r);
     let normal = Pen::default();
     let highlight = pen(Color::Indexed(2), Color::Default);
@@ -260,7 +260,7 @@ mod tests {
                 rows: ROWS - 1,
             },
             panes: Vec::new(),
-            active: 0,
+            active: None,
             zoomed: false,
             sync_panes: false,
             status: Some(StatusLine {

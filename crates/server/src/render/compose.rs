@@ -2,6 +2,7 @@
 //! the locked screen itself) changed since the frame last showed them, and a pane's history.
 
 use super::chrome::pen;
+use crate::ids::PaneId;
 use crate::layout::Rect;
 use crate::pane::{PaneHandle, PaneSnapshot};
 use crate::session::View;
@@ -15,8 +16,8 @@ use weft_screen_model::{Cell, CellFlags, Color, MouseEncoding, MouseTracking, Sc
 pub(super) async fn compose(
     view: &View,
     frame: &mut Frame,
-    seen: &mut HashMap<u64, u64>,
-    only: Option<u64>,
+    seen: &mut HashMap<PaneId, u64>,
+    only: Option<PaneId>,
 ) -> Option<Vec<PaneHandle>> {
     let mut cursor_set = false;
     let mut changed = Vec::new();
@@ -30,7 +31,7 @@ pub(super) async fn compose(
         if snapshot.seq > since {
             changed.push(pane.clone());
         }
-        let active = pane.id() == view.active;
+        let active = view.active == Some(pane.id());
         put_snapshot(frame, &snapshot, *rect, active);
         cursor_set |= active;
         seen.insert(pane.id(), snapshot.seq);
@@ -43,12 +44,12 @@ pub(super) async fn compose(
 
 /// Whether the frame shows every pane of `view` (each drawn at least once since the frame was
 /// made): only then may a frame update the focused pane alone.
-pub(super) fn shows_every_pane(view: &View, seen: &HashMap<u64, u64>) -> bool {
+pub(super) fn shows_every_pane(view: &View, seen: &HashMap<PaneId, u64>) -> bool {
     view.panes.iter().all(|(p, _)| seen.contains_key(&p.id()))
 }
 
 /// Whether a pane of `view` has changes the frame does not show yet.
-pub(super) fn has_undrawn_changes(view: &View, seen: &HashMap<u64, u64>) -> bool {
+pub(super) fn has_undrawn_changes(view: &View, seen: &HashMap<PaneId, u64>) -> bool {
     view.panes.iter().any(|(p, _)| {
         p.shared.seq.load(std::sync::atomic::Ordering::Acquire)
             > seen.get(&p.id()).copied().unwrap_or(0)
@@ -100,7 +101,7 @@ pub(super) fn mouse_modes(frame: &mut Frame) {
 }
 
 /// Draws pane `pane` scrolled `offset` lines into its history, with a position marker.
-pub(super) async fn draw_history(view: &View, frame: &mut Frame, pane: u64, offset: usize) {
+pub(super) async fn draw_history(view: &View, frame: &mut Frame, pane: PaneId, offset: usize) {
     let Some((handle, rect)) = view.panes.iter().find(|(p, _)| p.id() == pane) else {
         return;
     };

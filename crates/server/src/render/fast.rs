@@ -7,6 +7,7 @@
 
 use super::compose::{mouse_modes, put_screen};
 use crate::direct::DirectWriter;
+use crate::ids::PaneId;
 use crate::layout::Rect;
 use crate::lease::Lease;
 use crate::metrics::ClientMetrics;
@@ -28,7 +29,7 @@ pub(super) struct RenderCore {
     /// What the terminal should show.
     pub(super) frame: Frame,
     /// Per pane, the screen revision the frame shows.
-    pub(super) seen: HashMap<u64, u64>,
+    pub(super) seen: HashMap<PaneId, u64>,
     /// While lent: the pane a quiet change may draw at once, and how. `None` while the task has
     /// the core.
     pub(super) fast: Option<FastTarget>,
@@ -116,7 +117,7 @@ impl RenderCore {
 #[derive(Debug)]
 pub(super) struct FastTarget {
     /// The focused pane.
-    pub(super) pane: u64,
+    pub(super) pane: PaneId,
     /// Its place in the frame.
     pub(super) rect: Rect,
     /// weft handles the mouse (see [`mouse_modes`]).

@@ -18,6 +18,7 @@ mod scene;
 use crate::config::Config;
 use crate::deadline::Deadline;
 use crate::direct::DirectWriter;
+use crate::ids::PaneId;
 use crate::metrics::ClientMetrics;
 use crate::pane::EchoDrawer;
 use crate::session::{StatusLine, View};
@@ -74,7 +75,7 @@ pub enum RenderControl {
     /// Show pane `%id` scrolled `offset` lines into its history (0: live).
     Scroll {
         /// Pane.
-        pane: u64,
+        pane: PaneId,
         /// Lines above the live screen.
         offset: usize,
     },
@@ -191,7 +192,7 @@ struct RenderLoop {
     /// When the next frame is due, and what it draws besides pane changes.
     scene: Scene,
     /// Panes told to wake this task.
-    watched: Vec<u64>,
+    watched: Vec<PaneId>,
     /// The view's generation the frame was made for.
     generation: u64,
     /// The view's repaint count the terminal was last repainted for.
@@ -291,7 +292,10 @@ impl RenderLoop {
         }
         let tty = self.direct.clone()?;
         let view = self.view.borrow();
-        let (pane, rect) = view.panes.iter().find(|(p, _)| p.id() == view.active)?;
+        let (pane, rect) = view
+            .panes
+            .iter()
+            .find(|(p, _)| view.active == Some(p.id()))?;
         let drawn = view.panes.iter().all(|(p, _)| {
             core.seen
                 .get(&p.id())
@@ -497,7 +501,7 @@ mod tests {
                 rows,
             },
             panes: Vec::new(),
-            active: 0,
+            active: None,
             zoomed: false,
             sync_panes: false,
             status: None,

@@ -7,6 +7,7 @@ use super::fast::RenderCore;
 use super::{render_delay, Overlay};
 use crate::config::Config;
 use crate::direct::DirectWriter;
+use crate::ids::PaneId;
 use crate::metrics::ClientMetrics;
 use crate::pane::PaneHandle;
 use crate::session::View;
@@ -23,7 +24,7 @@ pub(super) struct Scene {
     /// What is drawn over the session for this client.
     pub(super) overlay: Option<Overlay>,
     /// Pane and lines scrolled into its history, when a history view is shown.
-    pub(super) scroll: Option<(u64, usize)>,
+    pub(super) scroll: Option<(PaneId, usize)>,
     /// Borders and the status line need drawing.
     chrome_dirty: bool,
 }
@@ -75,8 +76,9 @@ impl Scene {
             "a chrome change asks the pacer for a whole frame"
         );
         // A frame of the focused pane alone needs every other pane in the frame already.
-        let only = (scope == FrameScope::FocusedPane && shows_every_pane(view, &core.seen))
-            .then_some(view.active);
+        let only = view
+            .active
+            .filter(|_| scope == FrameScope::FocusedPane && shows_every_pane(view, &core.seen));
         let Some(changed) = compose(view, &mut core.frame, &mut core.seen, only).await else {
             self.redraw_now();
             return None;

@@ -1,6 +1,7 @@
 //! A session described for `list-panes`, `list-windows` and `ls`.
 
 use super::SessionState;
+use crate::ids::PaneId;
 use crate::layout::Rect;
 use crate::names::clean_name;
 use weft_protocol::{PaneInfo, SessionInfo};
@@ -9,7 +10,7 @@ impl SessionState {
     /// Window `wpos`'s panes, one a line (or JSON), for `list-panes`.
     pub fn list_panes(&self, wpos: usize, json: bool) -> String {
         let w = &self.windows[wpos];
-        let rows: Vec<(usize, u64, Rect)> = w
+        let rows: Vec<(usize, PaneId, Rect)> = w
             .layout
             .rects()
             .into_iter()
@@ -23,10 +24,10 @@ impl SessionState {
                     let p = self.panes.get(id);
                     let meta = self.pane_meta.get(id);
                     serde_json::json!({
-                        "id": format!("%{id}"),
+                        "id": id.to_string(),
                         "index": i,
-                        "window": format!("@{}", w.id),
-                        "session": format!("${}", self.id),
+                        "window": w.id.to_string(),
+                        "session": self.id.to_string(),
                         "cols": r.cols,
                         "rows": r.rows,
                         "left": r.col,
@@ -45,7 +46,7 @@ impl SessionState {
         rows.iter()
             .map(|(i, id, r)| {
                 format!(
-                    "{i}: [{}x{}] %{id}{}",
+                    "{i}: [{}x{}] {id}{}",
                     r.cols,
                     r.rows,
                     if *id == w.active { " (active)" } else { "" }
@@ -64,10 +65,10 @@ impl SessionState {
                 .enumerate()
                 .map(|(i, w)| {
                     serde_json::json!({
-                        "id": format!("@{}", w.id),
+                        "id": w.id.to_string(),
                         "index": w.index,
                         "name": clean_name(&w.name),
-                        "session": format!("${}", self.id),
+                        "session": self.id.to_string(),
                         "panes": w.layout.panes().len(),
                         "active": i == self.current,
                         "zoomed": w.zoomed,
@@ -84,7 +85,7 @@ impl SessionState {
             .enumerate()
             .map(|(i, w)| {
                 format!(
-                    "{}: {}{} ({} panes) [{}x{}] @{}",
+                    "{}: {}{} ({} panes) [{}x{}] {}",
                     w.index,
                     clean_name(&w.name),
                     if i == self.current { "*" } else { "" },
@@ -102,7 +103,7 @@ impl SessionState {
     pub fn info(&self) -> SessionInfo {
         let window = self.windows.get(self.current);
         SessionInfo {
-            id: format!("${}", self.id),
+            id: self.id.to_string(),
             name: self.name.clone(),
             clients: self.clients.len(),
             cols: self.cols,
@@ -117,7 +118,7 @@ impl SessionState {
                 .map(|p| {
                     let (cols, rows) = p.shared.size();
                     PaneInfo {
-                        id: format!("%{}", p.id()),
+                        id: p.id().to_string(),
                         cols,
                         rows,
                         pid: p.shared.pid,

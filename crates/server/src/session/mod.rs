@@ -16,10 +16,10 @@ pub use state::{path_of_file_url, PaneMeta, SessionState, Window, MAX_CLIPBOARD_
 pub use view::{StatusLine, View, WindowTab};
 
 use crate::config::StatusPosition;
-use crate::ids::IdAllocator;
+use crate::ids::{ClientId, IdAllocator, PaneId, SessionId};
 use crate::outcome::{CommandError, Output};
 use crate::pane::PaneHandle;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot, watch};
 use weft_protocol::{ExitNotice, SessionInfo};
@@ -33,7 +33,7 @@ pub const CLIENT_CONTROL_CAPACITY: usize = 8;
 const PANE_EXIT_CAPACITY: usize = 16;
 
 /// A session's id when it ends, and where the registry answers once it has acted on it.
-pub type SessionEnded = (u64, oneshot::Sender<()>);
+pub type SessionEnded = (SessionId, oneshot::Sender<()>);
 
 /// Where a command runs within a session: the window or pane part of its target, and the pane
 /// it was typed in (`$WEFT_PANE`, or the client's active pane).
@@ -42,7 +42,7 @@ pub struct Scope {
     /// The target with the session part taken off (`:1`, `@3`, `%2`, `1.0`), if any.
     pub target: Option<String>,
     /// The pane the command comes from.
-    pub from: Option<u64>,
+    pub from: Option<PaneId>,
 }
 
 impl Scope {
@@ -70,8 +70,35 @@ pub struct Attached {
     pub name: String,
     /// The layout to draw, updated by the session.
     pub view: watch::Receiver<View>,
-    /// Id of the client whose size the session follows.
-    pub latest: Arc<AtomicU64>,
+    /// The client whose size the session follows.
+    pub latest: Arc<LatestClient>,
+}
+
+/// The client whose size a session follows, set by the session task and read by its clients'
+/// connections without asking it.
+#[derive(Debug)]
+pub struct LatestClient(AtomicU64);
+
+impl LatestClient {
+    /// Stored while no client has been followed yet: matches no client.
+    const NONE: u64 = u64::MAX;
+
+    /// Follows no client yet.
+    pub(super) fn none() -> Self {
+        LatestClient(AtomicU64::new(Self::NONE))
+    }
+
+    /// The session follows `client` from now on.
+    #[inline]
+    pub(super) fn set(&self, client: ClientId) {
+        self.0.store(client.get(), Ordering::Relaxed);
+    }
+
+    /// Whether the session follows `client`.
+    #[inline]
+    pub fn is(&self, client: ClientId) -> bool {
+        self.0.load(Ordering::Relaxed) == client.get()
+    }
 }
 
 /// Session-wide settings from the configuration.
@@ -90,7 +117,7 @@ pub enum SessionCommand {
     /// A client attaches.
     Attach {
         /// Client id.
-        client: u64,
+        client: ClientId,
         /// Its terminal size.
         cols: u16,
         /// See `cols`.
@@ -108,7 +135,7 @@ pub enum SessionCommand {
     /// A client's terminal changed size.
     ClientResize {
         /// Client id.
-        client: u64,
+        client: ClientId,
         /// Columns.
         cols: u16,
         /// Rows.
@@ -117,17 +144,17 @@ pub enum SessionCommand {
     /// A client typed: the session follows its size from now on.
     ClientActive {
         /// Client id.
-        client: u64,
+        client: ClientId,
     },
     /// A client went away.
     ClientGone {
         /// Client id.
-        client: u64,
+        client: ClientId,
     },
     /// Detach every client but `except`.
     Detach {
         /// The client that stays (the one that asked), if any.
-        except: Option<u64>,
+        except: Option<ClientId>,
     },
     /// Every client repaints.
     Refresh,
@@ -150,7 +177,7 @@ pub enum SessionCommand {
     /// Does this session have pane `%id`?
     HasPane {
         /// Pane id.
-        pane: u64,
+        pane: PaneId,
         /// The answer.
         reply: oneshot::Sender<bool>,
     },
@@ -188,8 +215,8 @@ impl std::fmt::Debug for SessionCommand {
 /// A handle on a session task.
 #[derive(Clone, Debug)]
 pub struct SessionHandle {
-    /// `$N` number.
-    pub id: u64,
+    /// The session's id (`$N`).
+    pub id: SessionId,
     /// Name.
     pub name: String,
     commands: mpsc::Sender<SessionCommand>,
@@ -243,7 +270,7 @@ impl SessionHandle {
     }
 
     /// Whether pane `%id` is in this session.
-    pub async fn has_pane(&self, pane: u64) -> bool {
+    pub async fn has_pane(&self, pane: PaneId) -> bool {
         let (reply, answer) = oneshot::channel();
         self.send(SessionCommand::HasPane { pane, reply }).await && answer.await.unwrap_or(false)
     }
@@ -265,8 +292,8 @@ pub struct PaneTemplate {
 /// How to start a session.
 #[derive(Clone, Debug)]
 pub struct SessionSpec {
-    /// `$N` number.
-    pub id: u64,
+    /// The session's id (`$N`).
+    pub id: SessionId,
     /// Name.
     pub name: String,
     /// Initial size.

@@ -1,14 +1,13 @@
 //! A session's state, owned by its task: windows, layouts, panes, clients and size, and the
 //! operations commands use on them.
 
-use super::{ClientControl, PaneTemplate, SessionOptions, SessionSpec, View};
+use super::{ClientControl, LatestClient, PaneTemplate, SessionOptions, SessionSpec, View};
 use crate::config::StatusPosition;
-use crate::ids::IdAllocator;
+use crate::ids::{ClientId, IdAllocator, PaneId, SessionId, WindowId};
 use crate::layout::{Layout, Rect};
 use crate::outcome::CommandError;
 use crate::pane::{spawn_pane, PaneHandle, PaneSpec};
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use tokio::sync::{mpsc, watch};
 use weft_protocol::ExitNotice;
@@ -29,8 +28,8 @@ pub(super) struct ClientEntry {
 /// A window: panes in a layout.
 #[derive(Debug)]
 pub struct Window {
-    /// `@N` number.
-    pub id: u64,
+    /// The window's id (`@N`).
+    pub id: WindowId,
     /// Index in the session (`0`-`9`, ...).
     pub index: u32,
     /// Name.
@@ -38,9 +37,9 @@ pub struct Window {
     /// Where the panes are.
     pub layout: Layout,
     /// The pane with focus.
-    pub active: u64,
+    pub active: PaneId,
     /// The pane that had focus before.
-    pub last_pane: Option<u64>,
+    pub last_pane: Option<PaneId>,
     /// The active pane fills the window.
     pub zoomed: bool,
     /// Keys go to every pane.
@@ -54,8 +53,8 @@ pub struct Window {
 /// Everything a session is, owned by its task; commands act on it through
 /// [`super::SessionAction`]s.
 pub struct SessionState {
-    /// `$N` number.
-    pub id: u64,
+    /// The session's id (`$N`).
+    pub id: SessionId,
     /// Name.
     pub name: String,
     pub(super) created: u64,
@@ -66,20 +65,20 @@ pub struct SessionState {
     /// Position of the current window.
     pub current: usize,
     /// Id of the window shown before the current one.
-    pub last_window: Option<u64>,
+    pub last_window: Option<WindowId>,
     /// Every live pane.
-    pub panes: HashMap<u64, PaneHandle>,
-    pub(super) clients: HashMap<u64, ClientEntry>,
-    pub(super) latest: Arc<AtomicU64>,
+    pub panes: HashMap<PaneId, PaneHandle>,
+    pub(super) clients: HashMap<ClientId, ClientEntry>,
+    pub(super) latest: Arc<LatestClient>,
     pub(super) view: watch::Sender<View>,
     ids: Arc<IdAllocator>,
     /// How new panes start.
     pub template: PaneTemplate,
     pub(super) options: SessionOptions,
-    exits: mpsc::Sender<(u64, ExitStatus)>,
-    events: mpsc::Sender<(u64, Event)>,
+    exits: mpsc::Sender<(PaneId, ExitStatus)>,
+    events: mpsc::Sender<(PaneId, Event)>,
     /// What the panes' programs said about themselves (working directory, marks, clipboard).
-    pub pane_meta: HashMap<u64, PaneMeta>,
+    pub pane_meta: HashMap<PaneId, PaneMeta>,
     /// Bumped when every client should repaint fully (the layout changed).
     pub generation: u64,
     /// Bumped when every client should repaint its terminal from scratch (`refresh-client`).
@@ -125,8 +124,8 @@ impl SessionState {
     pub(super) fn new(
         spec: SessionSpec,
         ids: Arc<IdAllocator>,
-        exits: mpsc::Sender<(u64, ExitStatus)>,
-        events: mpsc::Sender<(u64, Event)>,
+        exits: mpsc::Sender<(PaneId, ExitStatus)>,
+        events: mpsc::Sender<(PaneId, Event)>,
     ) -> Self {
         let created = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -144,7 +143,7 @@ impl SessionState {
             last_window: None,
             panes: HashMap::new(),
             clients: HashMap::new(),
-            latest: Arc::new(AtomicU64::new(u64::MAX)),
+            latest: Arc::new(LatestClient::none()),
             view,
             ids,
             template: spec.template,
@@ -164,8 +163,8 @@ impl SessionState {
     }
 
     /// Tells every client but `except` that its attachment ended, and forgets them.
-    pub(super) async fn tell_clients(&mut self, message: &str, code: u8, except: Option<u64>) {
-        let leaving: Vec<u64> = self
+    pub(super) async fn tell_clients(&mut self, message: &str, code: u8, except: Option<ClientId>) {
+        let leaving: Vec<ClientId> = self
             .clients
             .keys()
             .copied()
@@ -216,9 +215,7 @@ impl SessionState {
         spawn.cols = cols.max(1);
         spawn.rows = rows.max(1);
         spawn.env.retain(|(k, _)| k != "WEFT_PANE");
-        spawn
-            .env
-            .push(("WEFT_PANE".into(), format!("%{id}").into()));
+        spawn.env.push(("WEFT_PANE".into(), id.to_string().into()));
         let pane = spawn_pane(
             PaneSpec {
                 id,
@@ -245,7 +242,7 @@ impl SessionState {
         command: Vec<String>,
         cwd: Option<String>,
         detached: bool,
-    ) -> Result<u64, CommandError> {
+    ) -> Result<WindowId, CommandError> {
         self.new_window_at(None, name, command, cwd, detached)
     }
 
@@ -257,7 +254,7 @@ impl SessionState {
         command: Vec<String>,
         cwd: Option<String>,
         detached: bool,
-    ) -> Result<u64, CommandError> {
+    ) -> Result<WindowId, CommandError> {
         let area = self.window_rect();
         let auto = window_name(&command, self.template.spawn.shell.as_deref());
         let pane = self.spawn(command, cwd, area.cols, area.rows)?;
@@ -270,12 +267,17 @@ impl SessionState {
 
     /// A new window of pane `pane` at the lowest free index, placed in index order; keeps the
     /// current window current. Returns its id and position.
-    pub fn insert_window(&mut self, pane: u64, name: String) -> (u64, usize) {
+    pub fn insert_window(&mut self, pane: PaneId, name: String) -> (WindowId, usize) {
         self.insert_window_at(pane, name, None)
     }
 
     /// [`SessionState::insert_window`] at `index` when given.
-    fn insert_window_at(&mut self, pane: u64, name: String, index: Option<u32>) -> (u64, usize) {
+    fn insert_window_at(
+        &mut self,
+        pane: PaneId,
+        name: String,
+        index: Option<u32>,
+    ) -> (WindowId, usize) {
         let area = self.window_rect();
         let index = index.unwrap_or_else(|| {
             (0..)
@@ -322,7 +324,7 @@ impl SessionState {
     }
 
     /// Removes a pane whose program ended; empty windows close.
-    pub(super) fn pane_gone(&mut self, pane: u64) {
+    pub(super) fn pane_gone(&mut self, pane: PaneId) {
         self.pane_meta.remove(&pane);
         if let Some(handle) = self.panes.remove(&pane) {
             if self.dead.len() == DEAD_PANES_KEPT {
@@ -415,7 +417,7 @@ impl SessionState {
     }
 
     /// Focuses pane `pane` of the window at `pos` and shows that window.
-    pub fn focus(&mut self, wpos: usize, pane: u64) {
+    pub fn focus(&mut self, wpos: usize, pane: PaneId) {
         let w = &mut self.windows[wpos];
         if w.active != pane {
             w.last_pane = Some(w.active);
@@ -429,7 +431,7 @@ impl SessionState {
     }
 
     /// Acts on an event from pane `pane`'s screen.
-    pub(super) fn pane_event(&mut self, pane: u64, event: Event) {
+    pub(super) fn pane_event(&mut self, pane: PaneId, event: Event) {
         match event {
             Event::Bell => {
                 if let Some(w) = self.window_of(pane).filter(|w| *w != self.current) {

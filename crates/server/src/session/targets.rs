@@ -3,6 +3,7 @@
 //! window's active pane.
 
 use super::{Scope, SessionState};
+use crate::ids::{PaneId, WindowId};
 use crate::outcome::{not_found, CommandError, TargetKind};
 
 impl SessionState {
@@ -19,7 +20,7 @@ impl SessionState {
             return Ok(self.current);
         }
         let missing = || not_found(TargetKind::Window, t);
-        if let Some(id) = t.strip_prefix('@').and_then(|n| n.parse::<u64>().ok()) {
+        if let Some(id) = WindowId::parse(t) {
             return self
                 .windows
                 .iter()
@@ -41,15 +42,12 @@ impl SessionState {
 
     /// The window position and id of the pane `scope` means: its target, or without one the
     /// pane the command came from, or the current window's active pane.
-    pub fn find_pane(&self, scope: &Scope) -> Result<(usize, u64), CommandError> {
+    pub fn find_pane(&self, scope: &Scope) -> Result<(usize, PaneId), CommandError> {
         let target = scope.target();
-        if let Some(id) = target
-            .and_then(|t| t.strip_prefix('%'))
-            .and_then(|n| n.parse::<u64>().ok())
-        {
+        if let Some(id) = target.and_then(PaneId::parse) {
             let w = self
                 .window_of(id)
-                .ok_or_else(|| not_found(TargetKind::Pane, format!("%{id}")))?;
+                .ok_or_else(|| not_found(TargetKind::Pane, id.to_string()))?;
             return Ok((w, id));
         }
         if target.is_none() {
@@ -93,7 +91,7 @@ impl SessionState {
     }
 
     /// The position of the window holding pane `pane`.
-    pub fn window_of(&self, pane: u64) -> Option<usize> {
+    pub fn window_of(&self, pane: PaneId) -> Option<usize> {
         self.windows
             .iter()
             .position(|w| w.layout.panes().contains(&pane))

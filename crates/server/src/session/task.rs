@@ -2,8 +2,8 @@
 
 use super::state::ClientEntry;
 use super::{Attached, SessionCommand, SessionEnded, SessionState};
+use crate::ids::PaneId;
 use crate::outcome::{not_found, CommandError, TargetKind};
-use std::sync::atomic::Ordering;
 use tokio::sync::{mpsc, oneshot};
 use weft_pty_io::ExitStatus;
 use weft_screen_model::Event;
@@ -13,8 +13,8 @@ impl SessionState {
     pub(super) async fn run(
         mut self,
         mut commands: mpsc::Receiver<SessionCommand>,
-        mut exits: mpsc::Receiver<(u64, ExitStatus)>,
-        mut events: mpsc::Receiver<(u64, Event)>,
+        mut exits: mpsc::Receiver<(PaneId, ExitStatus)>,
+        mut events: mpsc::Receiver<(PaneId, Event)>,
         ended: mpsc::Sender<SessionEnded>,
     ) {
         self.publish_view();
@@ -89,7 +89,7 @@ impl SessionState {
                     },
                 );
                 if !read_only {
-                    self.latest.store(client, Ordering::Relaxed);
+                    self.latest.set(client);
                     self.resize_to(cols, rows, false);
                 }
                 let _ = reply.send(Ok(Attached {
@@ -105,23 +105,23 @@ impl SessionState {
                 entry.cols = cols;
                 entry.rows = rows;
                 if !entry.read_only {
-                    self.latest.store(client, Ordering::Relaxed);
+                    self.latest.set(client);
                     self.resize_to(cols, rows, true);
                 }
             }
             SessionCommand::ClientActive { client } => {
                 if let Some(entry) = self.clients.get(&client).filter(|e| !e.read_only) {
                     let (cols, rows) = (entry.cols, entry.rows);
-                    self.latest.store(client, Ordering::Relaxed);
+                    self.latest.set(client);
                     self.resize_to(cols, rows, false);
                 }
             }
             SessionCommand::ClientGone { client } => {
                 self.clients.remove(&client);
-                if self.latest.load(Ordering::Relaxed) == client {
+                if self.latest.is(client) {
                     if let Some((&id, entry)) = self.clients.iter().find(|(_, e)| !e.read_only) {
                         let (cols, rows) = (entry.cols, entry.rows);
-                        self.latest.store(id, Ordering::Relaxed);
+                        self.latest.set(id);
                         self.resize_to(cols, rows, false);
                     }
                 }
@@ -160,8 +160,7 @@ impl SessionState {
             SessionCommand::ResolvePane { scope, reply } => {
                 let dead = scope
                     .target()
-                    .and_then(|t| t.strip_prefix('%'))
-                    .and_then(|n| n.parse::<u64>().ok())
+                    .and_then(PaneId::parse)
                     .and_then(|id| self.dead.iter().find(|p| p.id() == id).cloned());
                 let result = match dead {
                     Some(p) => Ok(p),
@@ -169,7 +168,7 @@ impl SessionState {
                         self.panes
                             .get(&id)
                             .cloned()
-                            .ok_or_else(|| not_found(TargetKind::Pane, format!("%{id}")))
+                            .ok_or_else(|| not_found(TargetKind::Pane, id.to_string()))
                     }),
                 };
                 let _ = reply.send(result);

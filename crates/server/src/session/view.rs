@@ -3,6 +3,7 @@
 
 use super::SessionState;
 use crate::config::StatusPosition;
+use crate::ids::PaneId;
 use crate::layout::Rect;
 use crate::pane::PaneHandle;
 
@@ -45,8 +46,8 @@ pub struct View {
     pub window: Rect,
     /// Visible panes and their places (session cells).
     pub panes: Vec<(PaneHandle, Rect)>,
-    /// The pane with focus.
-    pub active: u64,
+    /// The pane with focus; `None` only before the session's first window is shown.
+    pub active: Option<PaneId>,
     /// The active pane fills the window.
     pub zoomed: bool,
     /// Keys go to every pane of the window.
@@ -66,7 +67,7 @@ impl View {
         self.panes
             .iter()
             .map(|(p, _)| p)
-            .find(|p| p.id() == self.active)
+            .find(|p| Some(p.id()) == self.active)
     }
 
     /// The pane at a session cell, if any.
@@ -93,7 +94,7 @@ impl View {
                 rows,
             },
             panes: Vec::new(),
-            active: 0,
+            active: None,
             zoomed: false,
             sync_panes: false,
             status: None,
@@ -153,7 +154,7 @@ impl SessionState {
             rows: self.rows,
             window: area,
             panes,
-            active: w.active,
+            active: Some(w.active),
             zoomed: w.zoomed,
             sync_panes: w.sync_panes,
             status,
