@@ -2,8 +2,8 @@
 //!
 //! - `cargo xtask ci`: exactly what `.ci/run` runs after installing system packages:
 //!   `cargo fmt --all --check`, `cargo clippy --workspace --all-targets -- -D warnings`, the
-//!   test command README.md gives (`cargo test --workspace`), every fuzz target for 20 s, and
-//!   `cargo package` of each published crate.
+//!   test command README.md gives (`cargo test --workspace`), a one-minute soak, every fuzz
+//!   target for 20 s, and `cargo package` of each published crate.
 //! - `cargo xtask fuzz [--seconds N] [TARGET...]`: the fuzz targets, coverage-guided, on stable
 //!   Rust (see [`fuzz`]).
 //! - `cargo xtask soak [--minutes N] [--weft PATH]`: a long mixed load on a real server,
@@ -29,6 +29,8 @@ const CI_STEPS: &[&[&str]] = &[
         "warnings",
     ],
     &["test", "--workspace"],
+    // A minute of mixed load on a real server: no growth after the warm-up, no key lost.
+    &["xtask", "soak", "--minutes", "1"],
     // Every fuzz target builds and runs for 20 s on the seeds kept in fuzz/seeds; a crash
     // fails CI (hours-long runs: README.md, Fuzzing).
     &["xtask", "fuzz", "--seconds", "20"],
