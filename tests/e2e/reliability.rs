@@ -442,3 +442,131 @@ fn output_after_an_unterminated_string_shows_again_after_a_while() {
         serde_json::from_slice(&server.weft(&["diag", "--json"]).stdout).unwrap();
     assert_eq!(diag["panes"][0]["abandoned_strings"], 1, "{diag}");
 }
+
+/// A client speaking the protocol directly, as any program on the socket may.
+struct RawClient {
+    stream: std::os::unix::net::UnixStream,
+    buf: bytes::BytesMut,
+    codec: weft_protocol::FrameCodec,
+}
+
+impl RawClient {
+    fn connect(server: &TestServer) -> RawClient {
+        let stream = std::os::unix::net::UnixStream::connect(&server.socket).unwrap();
+        let mut client = RawClient {
+            stream,
+            buf: bytes::BytesMut::new(),
+            codec: weft_protocol::FrameCodec::default(),
+        };
+        client.send(weft_protocol::Message::Hello(weft_protocol::Hello {
+            protocol: weft_protocol::PROTOCOL_VERSION,
+            version: "raw".into(),
+        }));
+        assert!(matches!(
+            client.next(),
+            Some(weft_protocol::Message::Hello(_))
+        ));
+        client
+    }
+
+    fn send(&mut self, message: weft_protocol::Message) {
+        use std::io::Write;
+        use tokio_util::codec::Encoder;
+        let mut out = bytes::BytesMut::new();
+        self.codec.encode(message, &mut out).unwrap();
+        self.stream.write_all(&out).unwrap();
+    }
+
+    fn next(&mut self) -> Option<weft_protocol::Message> {
+        use std::io::Read;
+        use tokio_util::codec::Decoder;
+        loop {
+            if let Some(message) = self.codec.decode(&mut self.buf).unwrap() {
+                return Some(message);
+            }
+            let mut chunk = [0u8; 65536];
+            let n = self.stream.read(&mut chunk).ok()?;
+            if n == 0 {
+                return None;
+            }
+            self.buf.extend_from_slice(&chunk[..n]);
+        }
+    }
+}
+
+/// The server's pid: the parent of a pane's program.
+fn server_pid(server: &TestServer) -> u32 {
+    let panes: serde_json::Value =
+        serde_json::from_slice(&server.weft(&["list-panes", "--json"]).stdout).unwrap();
+    let pid = panes[0]["pid"].as_u64().unwrap();
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let rest = &stat[stat.rfind(')').unwrap() + 1..];
+    rest.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// The server's resident memory, in KiB.
+fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap()
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|n| n.parse().ok())
+        .unwrap()
+}
+
+#[test]
+fn a_client_claiming_a_huge_terminal_gets_a_clamped_session() {
+    use weft_protocol::{Attach, Message, Request};
+    let server = TestServer::new("huge");
+    assert!(server
+        .weft(&[
+            "new",
+            "-d",
+            "-s",
+            "big",
+            "--",
+            "sh",
+            "-c",
+            "echo HUGE; sleep 60"
+        ])
+        .status
+        .success());
+    assert!(server
+        .weft(&["new", "-d", "-s", "other", "--", "sleep", "60"])
+        .status
+        .success());
+    let pid = server_pid(&server);
+    let mut client = RawClient::connect(&server);
+    client.send(Message::Request(Request::Attach(Attach {
+        target: Some("big".into()),
+        read_only: false,
+        cols: u16::MAX,
+        rows: u16::MAX,
+        pass_tty: false,
+    })));
+    // A frame comes: drawn at the clamped size.
+    let mut drawn = 0;
+    while drawn == 0 {
+        match client.next() {
+            Some(Message::Output(bytes)) => drawn += bytes.len(),
+            Some(_) => {}
+            None => panic!("the server closed the connection"),
+        }
+    }
+    // And a resize message claiming as much.
+    client.send(Message::Resize {
+        cols: u16::MAX,
+        rows: u16::MAX,
+    });
+    let panes: serde_json::Value =
+        serde_json::from_slice(&server.weft(&["list-panes", "-t", "big", "--json"]).stdout)
+            .unwrap();
+    assert_eq!(panes[0]["cols"], weft_protocol::MAX_COLS, "{panes}");
+    assert_eq!(panes[0]["rows"], weft_protocol::MAX_ROWS - 1, "{panes}");
+    // Memory stays bounded, and other sessions answer.
+    let rss = rss_kib(pid);
+    eprintln!("server RSS with a client claiming 65535x65535: {rss} KiB");
+    assert!(rss < 256 * 1024, "server RSS {rss} KiB");
+    assert!(answers(&server, "other"));
+}

@@ -13,6 +13,6 @@ pub mod tty_pass;
 
 pub use codec::{FrameCodec, ProtocolError, MAX_FRAME_BYTES, MAX_HELLO_FRAME_BYTES};
 pub use message::{
-    Attach, ExitNotice, Hello, Message, NewSession, PaneInfo, Reply, Request, SessionInfo,
-    PROTOCOL_VERSION,
+    clamp_size, Attach, ExitNotice, Hello, Message, NewSession, PaneInfo, Reply, Request,
+    SessionInfo, MAX_COLS, MAX_ROWS, PROTOCOL_VERSION,
 };

@@ -51,6 +51,19 @@ pub struct Attach {
     pub pass_tty: bool,
 }
 
+/// Widest terminal the server draws for, in columns: wider than any real screen's text (a
+/// 5K monitor with a 5-pixel font), small enough that a client claiming 65535 columns costs
+/// the server a bounded frame.
+pub const MAX_COLS: u16 = 1000;
+/// Tallest terminal the server draws for, in rows (see [`MAX_COLS`]).
+pub const MAX_ROWS: u16 = 500;
+
+/// A terminal size as the server takes it: at least 1x1, at most [`MAX_COLS`] x [`MAX_ROWS`].
+/// Every size that enters the server passes through here.
+pub fn clamp_size(cols: u16, rows: u16) -> (u16, u16) {
+    (cols.clamp(1, MAX_COLS), rows.clamp(1, MAX_ROWS))
+}
+
 /// What a client asks of the server.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "request", rename_all = "kebab-case")]

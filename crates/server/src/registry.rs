@@ -284,8 +284,10 @@ impl RegistryTask {
                 n.to_string()
             }
         };
-        let cols = spec.cols.unwrap_or(DEFAULT_SIZE.0).max(1);
-        let rows = spec.rows.unwrap_or(DEFAULT_SIZE.1).max(1);
+        let (cols, rows) = weft_protocol::clamp_size(
+            spec.cols.unwrap_or(DEFAULT_SIZE.0),
+            spec.rows.unwrap_or(DEFAULT_SIZE.1),
+        );
         let config = self.config.borrow().clone();
         let mut env: Vec<(std::ffi::OsString, std::ffi::OsString)> = spec
             .env

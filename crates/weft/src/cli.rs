@@ -65,10 +65,10 @@ pub struct NewArgs {
     #[arg(short = 'd')]
     pub detached: bool,
     /// Width of a detached session.
-    #[arg(short = 'x', value_name = "COLS", value_parser = clap::value_parser!(u16).range(1..=4096))]
+    #[arg(short = 'x', value_name = "COLS", value_parser = clap::value_parser!(u16).range(1..=i64::from(weft_protocol::MAX_COLS)))]
     pub cols: Option<u16>,
     /// Height of a detached session.
-    #[arg(short = 'y', value_name = "ROWS", value_parser = clap::value_parser!(u16).range(1..=4096))]
+    #[arg(short = 'y', value_name = "ROWS", value_parser = clap::value_parser!(u16).range(1..=i64::from(weft_protocol::MAX_ROWS)))]
     pub rows: Option<u16>,
     /// Working directory of the first pane.
     #[arg(short = 'c', value_name = "DIR")]

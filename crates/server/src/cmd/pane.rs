@@ -249,7 +249,7 @@ pub static LIST_PANES: Entry = Entry {
     aliases: &["lsp"],
     usage: "[--json] [-t target-window]",
     about: "List a window's panes, with their ids, sizes and programs.",
-    flags: "at:",
+    flags: "t:",
     long: &[Long::switch("json")],
     read_only: true,
     target: Some(TargetKind::Window),

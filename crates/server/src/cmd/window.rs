@@ -193,7 +193,7 @@ pub static LIST_WINDOWS: Entry = Entry {
     aliases: &["lsw"],
     usage: "[--json] [-t target-session]",
     about: "List a session's windows, with their ids.",
-    flags: "at:",
+    flags: "t:",
     long: &[Long::switch("json")],
     read_only: true,
     target: Some(TargetKind::Session),

@@ -39,7 +39,7 @@ pub(super) async fn attached(
     let client = ctx.ids.client();
     let (control_tx, mut control_rx) = mpsc::channel(CLIENT_CONTROL_CAPACITY);
     let (reply_tx, reply_rx) = tokio::sync::oneshot::channel();
-    let (cols, rows) = (attach.cols.max(1), attach.rows.max(1));
+    let (cols, rows) = weft_protocol::clamp_size(attach.cols, attach.rows);
     let own_control = control_tx.clone();
     let sent = session
         .send(SessionCommand::Attach {
@@ -229,6 +229,7 @@ pub(super) async fn attached(
                     keys.feed(&bytes)
                 }
                 Some(Ok(Message::Resize { cols, rows })) => {
+                    let (cols, rows) = weft_protocol::clamp_size(cols, rows);
                     session
                         .send(SessionCommand::ClientResize { client, cols, rows })
                         .await;
