@@ -570,3 +570,117 @@ fn a_client_claiming_a_huge_terminal_gets_a_clamped_session() {
     assert!(rss < 256 * 1024, "server RSS {rss} KiB");
     assert!(answers(&server, "other"));
 }
+
+#[test]
+fn a_client_killed_mid_flood_loses_no_session() {
+    let server = TestServer::new("clientkill");
+    let mut args = vec!["new", "-s", "f", "--"];
+    args.extend_from_slice(weft_tests::TEST_SHELL);
+    let mut client = server.client(&args, 80, 24);
+    client.wait_for_text("$").unwrap();
+    assert!(server
+        .weft(&["new", "-d", "-s", "calm", "--", "sleep", "60"])
+        .status
+        .success());
+    client
+        .send_text("yes weft-flood | head -c 30000000; echo FLOOD-$((2*3))-DONE")
+        .unwrap();
+    client.send_keys("Enter").unwrap();
+    client.wait_for_text("weft-flood").unwrap();
+    let pid = client.pid().unwrap();
+    rustix::process::kill_process(
+        rustix::process::Pid::from_raw(pid as i32).unwrap(),
+        rustix::process::Signal::KILL,
+    )
+    .unwrap();
+    // The session lives on: its flood finishes, and the other session answers.
+    let out = server.weft(&[
+        "wait",
+        "-t",
+        "f",
+        "--text",
+        "FLOOD-6-DONE",
+        "--timeout",
+        "60",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(answers(&server, "calm") && answers(&server, "f"));
+}
+
+#[test]
+fn a_killed_server_leaves_the_client_terminal_restored_with_a_reason() {
+    let server = TestServer::new("serverkill");
+    let mut args = vec!["new", "-s", "k", "--"];
+    args.extend_from_slice(weft_tests::TEST_SHELL);
+    let mut client = server.client(&args, 80, 24);
+    client.wait_for_text("$").unwrap();
+    let pid = server_pid(&server);
+    rustix::process::kill_process(
+        rustix::process::Pid::from_raw(pid as i32).unwrap(),
+        rustix::process::Signal::KILL,
+    )
+    .unwrap();
+    let exit = client.wait_exit().unwrap();
+    assert_ne!(exit.code, 0);
+    assert!(
+        client.screen().text().contains("[lost server]"),
+        "{}",
+        client.screen().text()
+    );
+    assert!(
+        !client.screen().is_alternate_screen(),
+        "the terminal is restored"
+    );
+}
+
+#[test]
+fn garbage_after_the_hello_closes_only_that_connection() {
+    use std::io::{Read, Write};
+    let server = TestServer::new("garbage");
+    assert!(server
+        .weft(&["new", "-d", "-s", "g", "--", "sleep", "60"])
+        .status
+        .success());
+    for garbage in [
+        &b"\xff\xff\xff\x7f"[..],              // a frame far over the limit
+        &b"\x05\x00\x00\x00\x63abcd"[..],      // an unknown message tag
+        &b"\x0a\x00\x00\x00\x02not json!"[..], // a request that is not JSON
+        &b"\x01\x00\x00\x00\x06"[..],          // a resize too short
+    ] {
+        let mut raw = RawClient::connect(&server);
+        raw.stream.write_all(garbage).unwrap();
+        let mut buf = [0u8; 64];
+        // The server closes it.
+        while let Ok(n) = raw.stream.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+        }
+    }
+    assert!(answers(&server, "g"));
+}
+
+#[test]
+fn a_trace_file_on_a_full_disk_never_stops_the_server() {
+    if !std::path::Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full");
+        return;
+    }
+    let server = TestServer::new("fulldisk");
+    let out = server.weft(&[
+        "--trace",
+        "/dev/full",
+        "new",
+        "-d",
+        "-s",
+        "t",
+        "--",
+        "sh",
+        "-c",
+        "seq 1 20000; echo TRACED-$((3*3)); sleep 60",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let out = server.weft(&["wait", "-t", "t", "--text", "TRACED-9", "--timeout", "30"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(answers(&server, "t"));
+}
