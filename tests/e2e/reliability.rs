@@ -608,32 +608,6 @@ fn a_client_killed_mid_flood_loses_no_session() {
 }
 
 #[test]
-fn a_killed_server_leaves_the_client_terminal_restored_with_a_reason() {
-    let server = TestServer::new("serverkill");
-    let mut args = vec!["new", "-s", "k", "--"];
-    args.extend_from_slice(weft_tests::TEST_SHELL);
-    let mut client = server.client(&args, 80, 24);
-    client.wait_for_text("$").unwrap();
-    let pid = server_pid(&server);
-    rustix::process::kill_process(
-        rustix::process::Pid::from_raw(pid as i32).unwrap(),
-        rustix::process::Signal::KILL,
-    )
-    .unwrap();
-    let exit = client.wait_exit().unwrap();
-    assert_ne!(exit.code, 0);
-    assert!(
-        client.screen().text().contains("[lost server]"),
-        "{}",
-        client.screen().text()
-    );
-    assert!(
-        !client.screen().is_alternate_screen(),
-        "the terminal is restored"
-    );
-}
-
-#[test]
 fn garbage_after_the_hello_closes_only_that_connection() {
     use std::io::{Read, Write};
     let server = TestServer::new("garbage");

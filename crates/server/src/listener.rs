@@ -115,7 +115,7 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
                     }
                     tokio::select! {
                         _ = freed => {}
-                        _ = tokio::time::sleep(DESCRIPTOR_BACKOFF) => {}
+                        _ = tokio::time::sleep(DESCRIPTOR_BACKOFF) => {} // deadline-ok: EMFILE backoff
                     }
                     spare = open_spare();
                 }

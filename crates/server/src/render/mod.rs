@@ -487,34 +487,12 @@ fn injected_render_delay() -> Option<Duration> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layout::Rect;
-
-    /// A view of nothing but the window: no panes, no status line.
-    fn empty_view(cols: u16, rows: u16) -> View {
-        View {
-            cols,
-            rows,
-            window: Rect {
-                col: 0,
-                row: 0,
-                cols,
-                rows,
-            },
-            panes: Vec::new(),
-            active: None,
-            zoomed: false,
-            sync_panes: false,
-            status: None,
-            generation: 0,
-            repaint: 0,
-        }
-    }
 
     /// The first frame and each request are drawn at once; new settings change the frame
     /// interval in force; a repaint asked through the view repaints the terminal.
     #[tokio::test(start_paused = true)]
     async fn the_loop_draws_at_once_and_follows_the_settings() {
-        let (view_tx, view) = watch::channel(empty_view(20, 4));
+        let (view_tx, view) = watch::channel(View::empty(20, 4));
         let (config_tx, config) = watch::channel(Arc::new(Config::default()));
         let (frames, mut frames_rx) = mpsc::channel(FRAME_CAPACITY);
         let (control_tx, control) = mpsc::channel(RENDER_CONTROL_CAPACITY);

@@ -83,7 +83,7 @@ impl View {
 
 impl View {
     /// A view with nothing in it yet.
-    pub(super) fn empty(cols: u16, rows: u16) -> Self {
+    pub(crate) fn empty(cols: u16, rows: u16) -> Self {
         View {
             cols,
             rows,
