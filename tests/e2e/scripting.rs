@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 use weft_testkit::TestTerminal;
-use weft_tests::{stdout_of, TestServer, TEST_SHELL};
+use weft_tests::{stderr_of, stdout_of, TestServer, TEST_SHELL};
 
 fn detached(server: &TestServer, name: &str) {
     let mut args = vec!["new", "-d", "-s", name, "-x", "80", "-y", "24", "--"];
@@ -326,4 +326,93 @@ fn the_test_kit_attaches_to_a_real_server() {
     term.wait_for_text("attached-9").unwrap();
     term.send_keys("C-b d").unwrap();
     term.wait_exit().unwrap();
+}
+
+/// The server's pid: the parent of a pane's program.
+fn server_pid(server: &TestServer) -> u32 {
+    let panes: Value =
+        serde_json::from_slice(&server.weft(&["list-panes", "--json"]).stdout).unwrap();
+    let pid = panes[0]["pid"].as_u64().unwrap();
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let rest = &stat[stat.rfind(')').unwrap() + 1..];
+    rest.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// A process's resident memory, in KiB.
+fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap()
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|n| n.parse().ok())
+        .unwrap()
+}
+
+#[test]
+fn a_long_history_captures_whole_in_bounded_memory() {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::Arc;
+    let server = TestServer::new("longcap");
+    let script = "seq 1 20000; echo SEQ-DONE; exec sleep 600";
+    let out = server.weft(&[
+        "new", "-d", "-s", "l", "-x", "80", "-y", "24", "--", "sh", "-c", script,
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let out = server.weft(&["wait", "-t", "l", "--text", "SEQ-DONE"]);
+    assert!(out.status.success(), "{out:?}");
+    let pid = server_pid(&server);
+    // The server's memory is sampled all through the captures.
+    let peak = Arc::new(AtomicU64::new(rss_kib(pid)));
+    let stop = Arc::new(AtomicBool::new(false));
+    let sampler = {
+        let (peak, stop) = (peak.clone(), stop.clone());
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                peak.fetch_max(rss_kib(pid), Ordering::Relaxed);
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+        })
+    };
+
+    let out = server.weft(&["capture", "-t", "l", "--json", "--scrollback", "10000"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(stderr_of(&out).starts_with("revision "), "{out:?}");
+    let json: Value = serde_json::from_slice(&out.stdout).expect("the capture parses");
+    let number = |row: &Value| -> u64 { row["text"].as_str().unwrap().trim().parse().unwrap() };
+    let history = json["scrollback"].as_array().unwrap();
+    assert_eq!(history.len(), 10000);
+    // Consecutive numbers, the last of them just above the first on the screen.
+    let numbers: Vec<u64> = history.iter().map(number).collect();
+    assert!(numbers.windows(2).all(|w| w[0] + 1 == w[1]));
+    let first_on_screen = number(&json["screen"][0]);
+    assert_eq!(numbers[9999] + 1, first_on_screen);
+    assert!(json["screen"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["text"] == "20000"));
+
+    let out = server.weft(&["capture", "-t", "l", "--scrollback", "100000"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout_of(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines.last(),
+        Some(&"SEQ-DONE"),
+        "{:?}",
+        &lines[lines.len() - 3..]
+    );
+    assert_eq!(lines[lines.len() - 2], "20000");
+    let numbers: Vec<u64> = lines[..lines.len() - 1]
+        .iter()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert!(numbers.windows(2).all(|w| w[0] + 1 == w[1]));
+
+    stop.store(true, Ordering::Relaxed);
+    sampler.join().unwrap();
+    let peak_mib = peak.load(Ordering::Relaxed) / 1024;
+    eprintln!("server peak RSS while capturing: {peak_mib} MiB");
+    assert!(peak_mib < 150, "the server reached {peak_mib} MiB");
 }

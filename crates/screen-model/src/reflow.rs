@@ -208,7 +208,9 @@ fn reflow(
     visible.truncate(rows);
     visible.resize_with(rows, || Row::new(cols));
     let limit = scrollback.limit();
+    let oldest = scrollback.first_absolute();
     *scrollback = Scrollback::new(limit);
+    scrollback.number_from(oldest);
     for row in &out {
         scrollback.push(row);
     }

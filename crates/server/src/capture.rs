@@ -17,45 +17,190 @@ pub struct CaptureOptions {
     pub join_wrapped: bool,
 }
 
-/// The screen (and `scrollback` lines of history) in the form asked for.
+/// At most this much output per piece of a capture (a row may overrun it): the pane task
+/// renders one piece per request under the screen's lock, so a long history neither holds the
+/// lock for long nor is ever held whole in memory.
+pub const PIECE_BYTES: usize = 64 * 1024;
+/// At most this many history rows per piece.
+pub const PIECE_ROWS: usize = 512;
+
+/// The screen (and `scrollback` lines of history) in the form asked for, whole. For the
+/// visible screen and short histories; long ones go through [`CaptureState`] piece by piece.
 pub fn capture(screen: &Screen, options: &CaptureOptions) -> String {
-    if options.json {
-        let mut value = screen_json(screen, false);
-        if options.scrollback > 0 {
-            value["scrollback"] = Value::Array(
-                history(screen, options.scrollback)
-                    .iter()
-                    .map(row_json)
-                    .collect(),
-            );
-        }
-        value["revision"] = json!(screen.seqno());
-        return value.to_string();
-    }
-    let mut rows = history(screen, options.scrollback);
-    rows.extend(screen.visible_rows().cloned());
+    let mut state = CaptureState::new(options.clone());
     let mut out = String::new();
-    for (i, row) in rows.iter().enumerate() {
-        let joined = options.join_wrapped && row.is_wrapped();
-        if options.ansi {
-            push_ansi_row(&mut out, row, joined);
-        } else if joined {
-            for cell in row.cells() {
-                cell.push_text(&mut out);
-            }
-        } else {
-            out.push_str(&row.text());
-        }
-        if !joined && i + 1 < rows.len() {
-            out.push('\n');
-        }
+    while !state.is_done() {
+        out.push_str(&state.next_piece(screen));
     }
-    // Trailing empty lines are noise for a capture.
-    let trimmed = out.trim_end_matches('\n').len();
-    out.truncate(trimmed);
     out
 }
 
+/// A capture taken in pieces: [`CaptureState::next_piece`] renders the next piece from the
+/// screen (the caller holds its lock for that call only).
+///
+/// The first piece fixes what is captured: the history lines then held (the last
+/// `scrollback` of them, numbered absolutely with [`weft_screen_model::Scrollback::pushed`]),
+/// the visible screen, and the revision. Lines printed afterwards are not part of it; lines
+/// that fall off the top of a full history before their piece is taken are skipped.
+#[derive(Debug)]
+pub struct CaptureState {
+    options: CaptureOptions,
+    started: bool,
+    done: bool,
+    /// The next history line to render (absolute).
+    next: u64,
+    /// The history line after the last one to render (absolute).
+    end: u64,
+    /// The revision of the screen the capture started on.
+    revision: u64,
+    /// Text: the visible rows when the capture started, rendered last.
+    visible: Vec<Row>,
+    /// JSON: what follows the scrollback rows (the rest of the object).
+    json_tail: String,
+    /// Text: rows written so far (a separator goes before every row but the first).
+    rows_written: usize,
+    /// Text: whether the last row written was joined to the next one.
+    last_joined: bool,
+    /// Text: newlines owed, written only once something else follows (trailing empty lines
+    /// are trimmed).
+    pending_newlines: usize,
+}
+
+impl CaptureState {
+    /// A capture not yet started.
+    pub fn new(options: CaptureOptions) -> Self {
+        CaptureState {
+            options,
+            started: false,
+            done: false,
+            next: 0,
+            end: 0,
+            revision: 0,
+            visible: Vec::new(),
+            json_tail: String::new(),
+            rows_written: 0,
+            last_joined: false,
+            pending_newlines: 0,
+        }
+    }
+
+    /// Whether every piece has been taken.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// The revision of the screen captured (known once the first piece is taken).
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// The next piece of output: about [`PIECE_BYTES`] at most, plus, in the last piece, the
+    /// visible screen. Empty once done.
+    pub fn next_piece(&mut self, screen: &Screen) -> String {
+        let mut out = String::new();
+        if self.done {
+            return out;
+        }
+        if !self.started {
+            self.start(screen, &mut out);
+        }
+        let history = screen.scrollback();
+        // Lines that fell off the top since are skipped.
+        self.next = self.next.max(history.first_absolute());
+        let mut rows = 0;
+        while self.next < self.end && rows < PIECE_ROWS && out.len() < PIECE_BYTES {
+            let index = (self.next - history.first_absolute()) as usize;
+            self.next += 1;
+            if let Some(row) = screen.scrollback_row(index) {
+                self.push_row(&mut out, &row);
+                rows += 1;
+            }
+        }
+        if self.next >= self.end {
+            if self.options.json {
+                out.push_str(&self.json_tail);
+                self.json_tail = String::new();
+            } else {
+                for row in std::mem::take(&mut self.visible) {
+                    self.push_row(&mut out, &row);
+                }
+            }
+            self.done = true;
+        }
+        out
+    }
+
+    fn start(&mut self, screen: &Screen, out: &mut String) {
+        self.started = true;
+        self.revision = screen.seqno();
+        let history = screen.scrollback();
+        let lines = self.options.scrollback.min(history.len()) as u64;
+        self.end = history.pushed();
+        self.next = self.end - lines;
+        if self.options.json {
+            let mut value = screen_json(screen, false);
+            let with_history = self.options.scrollback > 0;
+            if with_history {
+                value["scrollback"] = Value::Null;
+            }
+            value["revision"] = json!(self.revision);
+            let head = value.to_string();
+            // The rows go where the key's value is: an unescaped `"scrollback":` can only be
+            // the top-level key (quotes inside strings are escaped).
+            const KEY: &str = "\"scrollback\":null";
+            match head.find(KEY).filter(|_| with_history) {
+                Some(at) => {
+                    out.push_str(&head[..at]);
+                    out.push_str("\"scrollback\":[");
+                    self.json_tail = format!("]{}", &head[at + KEY.len()..]);
+                }
+                None => {
+                    self.json_tail = head;
+                    self.next = self.end;
+                }
+            }
+        } else {
+            self.visible = screen.visible_rows().cloned().collect();
+        }
+    }
+
+    fn push_row(&mut self, out: &mut String, row: &Row) {
+        if self.options.json {
+            if self.rows_written > 0 {
+                out.push(',');
+            }
+            self.rows_written += 1;
+            out.push_str(&row_json(row).to_string());
+            return;
+        }
+        if self.rows_written > 0 && !self.last_joined {
+            self.pending_newlines += 1;
+        }
+        self.rows_written += 1;
+        let joined = self.options.join_wrapped && row.is_wrapped();
+        self.last_joined = joined;
+        let mut text = String::new();
+        if self.options.ansi {
+            push_ansi_row(&mut text, row, joined);
+        } else if joined {
+            for cell in row.cells() {
+                cell.push_text(&mut text);
+            }
+        } else {
+            text = row.text();
+        }
+        // Newlines at the end stay owed until something else follows.
+        let body = text.trim_end_matches('\n');
+        if !body.is_empty() {
+            out.extend(std::iter::repeat_n('\n', self.pending_newlines));
+            self.pending_newlines = 0;
+            out.push_str(body);
+        }
+        self.pending_newlines += text.len() - body.len();
+    }
+}
+
+/// Every history line, decoded: for `weft replay`, which works on a screen of its own.
 fn history(screen: &Screen, lines: usize) -> Vec<Row> {
     let len = screen.scrollback().len();
     (len.saturating_sub(lines)..len)
@@ -175,5 +320,155 @@ fn color_json(color: Color) -> Value {
         Color::Default => Value::Null,
         Color::Indexed(i) => json!(i),
         Color::Rgb(c) => Value::String(format!("#{:02x}{:02x}{:02x}", c.r, c.g, c.b)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The capture as it was made before pieces: the whole output built at once.
+    fn reference(screen: &Screen, options: &CaptureOptions) -> String {
+        if options.json {
+            let mut value = screen_json(screen, false);
+            if options.scrollback > 0 {
+                value["scrollback"] = Value::Array(
+                    history(screen, options.scrollback)
+                        .iter()
+                        .map(row_json)
+                        .collect(),
+                );
+            }
+            value["revision"] = json!(screen.seqno());
+            return value.to_string();
+        }
+        let mut rows = history(screen, options.scrollback);
+        rows.extend(screen.visible_rows().cloned());
+        let mut out = String::new();
+        for (i, row) in rows.iter().enumerate() {
+            let joined = options.join_wrapped && row.is_wrapped();
+            if options.ansi {
+                push_ansi_row(&mut out, row, joined);
+            } else if joined {
+                for cell in row.cells() {
+                    cell.push_text(&mut out);
+                }
+            } else {
+                out.push_str(&row.text());
+            }
+            if !joined && i + 1 < rows.len() {
+                out.push('\n');
+            }
+        }
+        let trimmed = out.trim_end_matches('\n').len();
+        out.truncate(trimmed);
+        out
+    }
+
+    /// A screen with `lines` numbered, coloured lines of history (some wrapped, some empty)
+    /// and a few lines on screen followed by empty rows.
+    fn screen_with_history(lines: usize) -> Screen {
+        let mut screen = Screen::with_scrollback(40, 10, 100_000);
+        for i in 0..lines {
+            let line = match i % 7 {
+                0 => String::new(),
+                1 => format!("\x1b[1;31mline {i}\x1b[0m plain \x1b[38;2;1;2;3mrgb"),
+                2 => format!("{i} {}", "wrapped ".repeat(9)),
+                3 => format!("\x1b]8;;http://x/{i}\x1b\\link {i}\x1b]8;;\x1b\\ é 世界"),
+                _ => format!("line {i}"),
+            };
+            screen.feed(format!("{line}\r\n").as_bytes());
+        }
+        screen.feed(b"\x1b]2;a \"title\" with \"scrollback\":null\x07$ tail\r\n\x1b[4mx\x1b[0m");
+        screen
+    }
+
+    fn all_options(scrollback: usize) -> Vec<CaptureOptions> {
+        let mut out = Vec::new();
+        for (ansi, json, join_wrapped) in [
+            (false, false, false),
+            (true, false, false),
+            (false, false, true),
+            (true, false, true),
+            (false, true, false),
+        ] {
+            out.push(CaptureOptions {
+                ansi,
+                json,
+                scrollback,
+                join_wrapped,
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn pieces_add_up_to_the_whole_capture() {
+        // Enough history for several pieces by rows and by bytes (the JSON ones).
+        let screen = screen_with_history(3 * PIECE_ROWS + 17);
+        for scrollback in [0, 1, 5, PIECE_ROWS, PIECE_ROWS + 1, 100_000] {
+            for options in all_options(scrollback) {
+                let mut state = CaptureState::new(options.clone());
+                let mut pieces = Vec::new();
+                while !state.is_done() {
+                    pieces.push(state.next_piece(&screen));
+                }
+                assert!(pieces.iter().all(|p| p.len() < PIECE_BYTES * 2));
+                if scrollback > 2 * PIECE_ROWS {
+                    assert!(pieces.len() > 2, "{options:?}: {} pieces", pieces.len());
+                }
+                let whole = pieces.concat();
+                let expected = reference(&screen, &options);
+                assert_eq!(whole, expected, "{options:?}");
+                if options.json {
+                    let parsed: Value = serde_json::from_str(&whole).unwrap();
+                    let rows = parsed["scrollback"].as_array().map_or(0, Vec::len);
+                    assert_eq!(rows, scrollback.min(screen.scrollback().len()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_screen_without_history_and_trailing_empty_rows_captures_as_before() {
+        let mut screen = Screen::with_scrollback(20, 6, 100);
+        screen.feed(b"\r\n\r\none\r\n\r\ntwo\r\n");
+        for options in all_options(10) {
+            assert_eq!(
+                capture(&screen, &options),
+                reference(&screen, &options),
+                "{options:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn lines_that_scroll_during_a_capture_are_skipped_or_kept_in_order() {
+        let mut screen = Screen::with_scrollback(20, 4, 2 * PIECE_ROWS);
+        for i in 0..2 * PIECE_ROWS {
+            screen.feed(format!("{i}\r\n").as_bytes());
+        }
+        let options = CaptureOptions {
+            scrollback: 2 * PIECE_ROWS,
+            ..CaptureOptions::default()
+        };
+        let mut state = CaptureState::new(options);
+        let mut out = state.next_piece(&screen);
+        // The pane prints on: the oldest lines fall off the full history.
+        for i in 0..PIECE_ROWS + 10 {
+            screen.feed(format!("new {i}\r\n").as_bytes());
+        }
+        while !state.is_done() {
+            out.push_str(&state.next_piece(&screen));
+        }
+        let numbers: Vec<usize> = out.lines().filter_map(|l| l.parse().ok()).collect();
+        // In order; the first piece whole; the lines that fell off before their piece skipped;
+        // the rest there.
+        assert!(numbers.windows(2).all(|w| w[0] < w[1]), "{out}");
+        assert!(numbers[..PIECE_ROWS].iter().copied().eq(0..PIECE_ROWS));
+        assert!(!numbers.contains(&PIECE_ROWS), "{out}");
+        assert_eq!(numbers.last(), Some(&(2 * PIECE_ROWS - 1)));
+        // Lines printed after the capture started are not part of it.
+        assert!(!out.contains("new"), "{out}");
     }
 }

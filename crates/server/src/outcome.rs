@@ -104,11 +104,19 @@ pub fn not_found(kind: TargetKind, target: impl Into<String>) -> CommandError {
     }
 }
 
+/// How many pieces of a streamed output wait for the client at most: a few pieces in flight
+/// keep the pane task busy while the socket drains, and bound what the server holds (each
+/// piece is about [`crate::capture::PIECE_BYTES`]) however slowly the client reads.
+pub const OUTPUT_STREAM_PIECES: usize = 4;
+
 /// What a command prints.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default)]
 pub struct Output {
     /// Printed on standard output (or shown over the window, when typed at the prompt).
     pub stdout: String,
+    /// More for standard output, after `stdout`, in pieces as they are made (a long capture);
+    /// the sender ends it by dropping its end. Capacity [`OUTPUT_STREAM_PIECES`].
+    pub stream: Option<tokio::sync::mpsc::Receiver<bytes::Bytes>>,
     /// Printed on standard error.
     pub stderr: String,
     /// The exit status (0 for success).

@@ -142,7 +142,8 @@ async fn attach_and_run(mut conn: Conn, request: Request) -> Result<u8, ClientEr
 }
 
 async fn simple(conn: &mut Conn, request: Request) -> Result<u8, ClientError> {
-    match crate::client::request(conn, request).await? {
+    let (reply, streamed) = crate::client::request_streamed(conn, request).await?;
+    match reply {
         Reply::Ok | Reply::Attached { .. } => Ok(0),
         Reply::Text { text } => {
             if !text.is_empty() {
@@ -157,6 +158,9 @@ async fn simple(conn: &mut Conn, request: Request) -> Result<u8, ClientError> {
         } => {
             if !stdout.is_empty() {
                 println!("{stdout}");
+            } else if streamed {
+                // Streamed output ends as printed output does.
+                println!();
             }
             if !stderr.is_empty() {
                 eprintln!("{stderr}");

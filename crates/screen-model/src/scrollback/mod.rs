@@ -53,6 +53,9 @@ pub struct Scrollback {
     first: usize,
     len: usize,
     limit: usize,
+    /// Lines ever pushed (those since dropped included): line `pushed - len + i` is line `i`
+    /// of [`Scrollback::get`], so a reader can address lines absolutely while more arrive.
+    pushed: u64,
 }
 
 impl std::fmt::Debug for Scrollback {
@@ -72,6 +75,7 @@ impl Scrollback {
             first: 0,
             len: 0,
             limit,
+            pushed: 0,
         }
     }
 
@@ -83,6 +87,23 @@ impl Scrollback {
     /// Whether no line is held.
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// Lines ever pushed, dropped ones included: the absolute number of the line after the
+    /// newest. The oldest line held is [`Scrollback::first_absolute`].
+    pub fn pushed(&self) -> u64 {
+        self.pushed
+    }
+
+    /// The absolute number (see [`Scrollback::pushed`]) of the oldest line held.
+    pub fn first_absolute(&self) -> u64 {
+        self.pushed - self.len as u64
+    }
+
+    /// Numbers the lines pushed next from `oldest` on: a rebuilt history (a reflow) keeps the
+    /// numbering of the one it replaces.
+    pub(crate) fn number_from(&mut self, oldest: u64) {
+        self.pushed = oldest + self.len as u64;
     }
 
     /// The most lines kept.
@@ -116,6 +137,7 @@ impl Scrollback {
         if let Some(block) = self.block_for_next_line() {
             encode_line(row, &mut block.data, &mut block.extras);
             self.len += 1;
+            self.pushed += 1;
             self.trim();
         }
     }
@@ -126,6 +148,7 @@ impl Scrollback {
         if let Some(block) = self.block_for_next_line() {
             encode_ascii_row(row, wrapped, cols, &mut block.data);
             self.len += 1;
+            self.pushed += 1;
             self.trim();
         }
     }

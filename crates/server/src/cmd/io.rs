@@ -111,10 +111,41 @@ pub static CAPTURE_PANE: Entry = Entry {
         };
         args.no_arguments()?;
         Ok(pane_action(move |pane| async move {
-            let (screen, revision) = pane.capture(options).await.ok_or(CommandError::PaneGone)?;
+            let state = Box::new(crate::capture::CaptureState::new(options));
+            let (state, first) = pane
+                .capture_piece(state)
+                .await
+                .ok_or(CommandError::PaneGone)?;
+            let stderr = format!("revision {}", state.revision());
+            if state.is_done() {
+                return Ok(Output {
+                    stdout: first,
+                    stderr,
+                    ..Output::default()
+                });
+            }
+            // A long capture: the rest follows piece by piece, each taken when the client has
+            // room for it.
+            let (tx, rx) = tokio::sync::mpsc::channel(crate::outcome::OUTPUT_STREAM_PIECES);
+            tokio::spawn(async move {
+                let mut state = state;
+                let mut piece = first;
+                loop {
+                    if !piece.is_empty() && tx.send(bytes::Bytes::from(piece)).await.is_err() {
+                        return;
+                    }
+                    if state.is_done() {
+                        return;
+                    }
+                    match pane.capture_piece(state).await {
+                        Some((next, more)) => (state, piece) = (next, more),
+                        None => return,
+                    }
+                }
+            });
             Ok(Output {
-                stdout: screen,
-                stderr: format!("revision {revision}"),
+                stream: Some(rx),
+                stderr,
                 ..Output::default()
             })
         }))
@@ -182,7 +213,7 @@ pub static WAIT: Entry = Entry {
                 stdout,
                 stderr,
                 code,
-                until_exit: false,
+                ..Output::default()
             })
         }))
     },

@@ -107,8 +107,23 @@ pub async fn serve(stream: tokio::net::UnixStream, ctx: ServerContext, mut slot:
         } => {
             let origin = Origin::from_env(pane.as_deref(), session.as_deref());
             match cli_command(&ctx, &args, &origin).await {
-                Ok(output) => {
+                Ok(mut output) => {
                     let until_exit = output.until_exit;
+                    if let Some(mut stream) = output.stream.take() {
+                        // Each piece waits for the socket: a slow reader holds the capture
+                        // back, not memory.
+                        if !output.stdout.is_empty() {
+                            let first = std::mem::take(&mut output.stdout);
+                            if conn.send(Message::Output(first.into())).await.is_err() {
+                                return;
+                            }
+                        }
+                        while let Some(piece) = stream.recv().await {
+                            if conn.send(Message::Output(piece)).await.is_err() {
+                                return;
+                            }
+                        }
+                    }
                     reply(&mut conn, output_reply(output)).await;
                     if until_exit {
                         // `weft kill-server` returns once the server is gone: its connection

@@ -16,6 +16,9 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use tokio::sync::{mpsc, watch};
 
+/// The most of a streamed output (a long capture) kept for the overlay.
+const OVERLAY_OUTPUT_BYTES: usize = 1024 * 1024;
+
 /// A line being typed in the status line.
 pub(super) struct Prompt {
     /// Shown before the input.
@@ -213,7 +216,23 @@ impl ClientLoop {
     }
 
     /// What a command printed, over the window; its error output as a message.
-    async fn show_output(&mut self, output: Output) {
+    async fn show_output(&mut self, mut output: Output) {
+        if let Some(mut stream) = output.stream.take() {
+            // Only what fits the overlay is kept; dropping the stream ends the capture.
+            while let Some(piece) = stream.recv().await {
+                let room = OVERLAY_OUTPUT_BYTES.saturating_sub(output.stdout.len());
+                let piece = String::from_utf8_lossy(&piece);
+                if piece.len() >= room {
+                    let mut end = room;
+                    while !piece.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    output.stdout.push_str(&piece[..end]);
+                    break;
+                }
+                output.stdout.push_str(&piece);
+            }
+        }
         if !output.stdout.is_empty() {
             self.show_lines(&output.stdout).await;
         } else if output.code != 0 && !output.stderr.is_empty() {

@@ -89,12 +89,14 @@ pub enum PaneCommand {
         /// The answer.
         reply: oneshot::Sender<(Vec<Vec<Cell>>, usize)>,
     },
-    /// The screen as text, escapes or JSON, with its revision.
+    /// The next piece of a capture (the first one fixes what is captured): the state moves
+    /// to the pane task and back with the piece, its position advanced and saying whether it
+    /// is done.
     Capture {
-        /// How.
-        options: crate::capture::CaptureOptions,
-        /// The answer: output and revision.
-        reply: oneshot::Sender<(String, u64)>,
+        /// Where the capture is.
+        state: Box<crate::capture::CaptureState>,
+        /// The answer: the state after the piece, and the piece.
+        reply: oneshot::Sender<(Box<crate::capture::CaptureState>, String)>,
     },
 }
 /// A renderer that lends its state, while idle, to whoever applies a quiet change to a pane (an
@@ -173,11 +175,29 @@ impl PaneHandle {
         }
     }
 
-    /// The screen as text (or escapes, or JSON) and its revision; `None` once the pane is gone.
+    /// The screen as text (or escapes, or JSON) and its revision, whole; `None` once the
+    /// pane is gone. Holds the whole output: for short captures (see
+    /// [`PaneHandle::capture_piece`]).
     pub async fn capture(&self, options: crate::capture::CaptureOptions) -> Option<(String, u64)> {
+        let mut state = Box::new(crate::capture::CaptureState::new(options));
+        let mut out = String::new();
+        while !state.is_done() {
+            let (next, piece) = self.capture_piece(state).await?;
+            state = next;
+            out.push_str(&piece);
+        }
+        Some((out, state.revision()))
+    }
+
+    /// The next piece of a capture (bounded: see [`crate::capture::PIECE_BYTES`]) and the
+    /// capture's state after it; `None` once the pane is gone.
+    pub async fn capture_piece(
+        &self,
+        state: Box<crate::capture::CaptureState>,
+    ) -> Option<(Box<crate::capture::CaptureState>, String)> {
         let (reply, answer) = oneshot::channel();
         self.commands
-            .send(PaneCommand::Capture { options, reply })
+            .send(PaneCommand::Capture { state, reply })
             .await
             .ok()?;
         answer.await.ok()

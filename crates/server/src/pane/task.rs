@@ -362,12 +362,9 @@ impl PaneTask {
                     .collect();
                 let _ = reply.send((lines, history));
             }
-            PaneCommand::Capture { options, reply } => {
-                let (text, seq) = {
-                    let screen = self.shared.screen();
-                    (crate::capture::capture(&screen, &options), screen.seqno())
-                };
-                let _ = reply.send((text, seq));
+            PaneCommand::Capture { mut state, reply } => {
+                let piece = state.next_piece(&self.shared.screen());
+                let _ = reply.send((state, piece));
             }
         }
     }

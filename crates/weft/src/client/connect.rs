@@ -182,14 +182,33 @@ async fn start_server(
     connect(socket, version).await
 }
 
-/// Sends one request and waits for its reply.
+/// Sends one request and waits for its reply. Output that streams before the reply (a long
+/// capture) is written to standard output as it arrives.
 pub async fn request(conn: &mut Conn, request: Request) -> Result<Reply, ClientError> {
+    request_streamed(conn, request)
+        .await
+        .map(|(reply, _)| reply)
+}
+
+/// [`request`], also saying whether any output streamed before the reply.
+pub async fn request_streamed(
+    conn: &mut Conn,
+    request: Request,
+) -> Result<(Reply, bool), ClientError> {
+    use std::io::Write;
     conn.send(Message::Request(request))
         .await
         .map_err(|e| ClientError::Lost(e.to_string()))?;
+    let mut streamed = false;
     loop {
         match conn.next().await {
-            Some(Ok(Message::Reply(reply))) => return Ok(reply),
+            Some(Ok(Message::Reply(reply))) => return Ok((reply, streamed)),
+            Some(Ok(Message::Output(bytes))) => {
+                streamed |= !bytes.is_empty();
+                // Blocking on stdout is this client's whole job meanwhile; it is what holds
+                // the server back when the reader is slow.
+                std::io::stdout().lock().write_all(&bytes)?;
+            }
             Some(Ok(_)) => continue,
             Some(Err(e)) => return Err(ClientError::Lost(e.to_string())),
             None => return Err(ClientError::Lost("the server closed the connection".into())),

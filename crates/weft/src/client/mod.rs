@@ -8,4 +8,6 @@ mod terminal;
 
 pub use attach::current_size;
 pub use attach::{hand_over_terminal, run_attached};
-pub use connect::{connect, connect_or_start, request, ClientError, Conn, ServerStart};
+pub use connect::{
+    connect, connect_or_start, request, request_streamed, ClientError, Conn, ServerStart,
+};
