@@ -8,7 +8,7 @@
 //! - `handoff`: the same reader handing each chunk to a second task over a bounded channel,
 //!   as weft's reader hands chunks to the pane task.
 //!
-//! `cargo run --release -p pty-io --example drain_floor -- MODE /absolute/path/to/file`
+//! `cargo run --release -p weft-pty-io --example drain_floor -- MODE /absolute/path/to/file`
 //! prints the bytes drained and the time taken.
 
 use std::error::Error;

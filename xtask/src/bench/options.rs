@@ -19,7 +19,7 @@ when installed (a missing one is reported and skipped).
                   scroll_region, unicode, vtebench (all five streams), echo, idle, memory, startup
   --with N[,N]    only these contenders (no-mux, weft, tmux, screen, zellij); default: all
   --json FILE     also write every sample as JSON
-  --weft PATH     the weft binary to measure (default: `cargo build --release -p weft` and use it)
+  --weft PATH     the weft binary to measure (default: `cargo build --release -p weft-mux` and use it)
   --size CxR      the outer terminal's size (default 104x59)
 ";
 
