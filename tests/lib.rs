@@ -164,3 +164,42 @@ pub fn stdout_of(out: &Output) -> String {
 pub fn stderr_of(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
+
+/// The server's pid: the parent of the first pane's program (from `list-panes --json`).
+///
+/// # Panics
+/// When there is no pane or its process is gone.
+pub fn server_pid(server: &TestServer) -> u32 {
+    let out = stdout_of(&server.weft(&["list-panes", "--json"]));
+    let pid: u32 = out
+        .split("\"pid\":")
+        .nth(1)
+        .map(|rest| {
+            rest.chars()
+                .take_while(char::is_ascii_digit)
+                .collect::<String>()
+        })
+        .and_then(|digits| digits.parse().ok())
+        .expect("a pane with a pid");
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("the pane's process");
+    // The command name may hold spaces and parentheses: fields follow the last ')'.
+    let rest = &stat[stat.rfind(')').expect("a stat line") + 1..];
+    rest.split_whitespace()
+        .nth(1)
+        .and_then(|ppid| ppid.parse().ok())
+        .expect("a parent pid")
+}
+
+/// A process's resident memory, in KiB.
+///
+/// # Panics
+/// When the process is gone.
+pub fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .expect("the process's status")
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|n| n.parse().ok())
+        .expect("VmRSS")
+}

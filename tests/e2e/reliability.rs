@@ -1,7 +1,7 @@
 //! What an unlucky or hostile user does must not lose a session: races, limits, bad input.
 
 use std::process::{Command, Output};
-use weft_tests::{stderr_of, stdout_of, weft_binary, TestServer};
+use weft_tests::{rss_kib, server_pid, stderr_of, stdout_of, weft_binary, TestServer};
 
 /// Starts `n` `weft new -d` at once on the server's socket and waits for all of them.
 fn start_many(server: &TestServer, n: usize) -> Vec<Output> {
@@ -492,27 +492,6 @@ impl RawClient {
             self.buf.extend_from_slice(&chunk[..n]);
         }
     }
-}
-
-/// The server's pid: the parent of a pane's program.
-fn server_pid(server: &TestServer) -> u32 {
-    let panes: serde_json::Value =
-        serde_json::from_slice(&server.weft(&["list-panes", "--json"]).stdout).unwrap();
-    let pid = panes[0]["pid"].as_u64().unwrap();
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
-    let rest = &stat[stat.rfind(')').unwrap() + 1..];
-    rest.split_whitespace().nth(1).unwrap().parse().unwrap()
-}
-
-/// The server's resident memory, in KiB.
-fn rss_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .unwrap()
-        .lines()
-        .find(|l| l.starts_with("VmRSS:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|n| n.parse().ok())
-        .unwrap()
 }
 
 #[test]

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 use weft_testkit::TestTerminal;
-use weft_tests::{stderr_of, stdout_of, TestServer, TEST_SHELL};
+use weft_tests::{rss_kib, server_pid, stderr_of, stdout_of, TestServer, TEST_SHELL};
 
 fn detached(server: &TestServer, name: &str) {
     let mut args = vec!["new", "-d", "-s", name, "-x", "80", "-y", "24", "--"];
@@ -326,27 +326,6 @@ fn the_test_kit_attaches_to_a_real_server() {
     term.wait_for_text("attached-9").unwrap();
     term.send_keys("C-b d").unwrap();
     term.wait_exit().unwrap();
-}
-
-/// The server's pid: the parent of a pane's program.
-fn server_pid(server: &TestServer) -> u32 {
-    let panes: Value =
-        serde_json::from_slice(&server.weft(&["list-panes", "--json"]).stdout).unwrap();
-    let pid = panes[0]["pid"].as_u64().unwrap();
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
-    let rest = &stat[stat.rfind(')').unwrap() + 1..];
-    rest.split_whitespace().nth(1).unwrap().parse().unwrap()
-}
-
-/// A process's resident memory, in KiB.
-fn rss_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .unwrap()
-        .lines()
-        .find(|l| l.starts_with("VmRSS:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|n| n.parse().ok())
-        .unwrap()
 }
 
 #[test]
