@@ -203,3 +203,19 @@ pub fn rss_kib(pid: u32) -> u64 {
         .and_then(|n| n.parse().ok())
         .expect("VmRSS")
 }
+
+/// The JSON array a listing command (`list-panes --json`, ...) prints.
+///
+/// # Panics
+/// When the command fails or does not print a JSON array.
+pub fn json_list(server: &TestServer, args: &[&str]) -> Vec<serde_json::Value> {
+    let out = server.weft(args);
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    match serde_json::from_slice::<serde_json::Value>(&out.stdout) {
+        Ok(serde_json::Value::Array(items)) => items,
+        other => panic!(
+            "{args:?} printed no JSON array ({other:?}): {}",
+            stdout_of(&out)
+        ),
+    }
+}

@@ -13,13 +13,7 @@ fn session(server: &TestServer, name: &str) -> TestTerminal {
 }
 
 fn windows(server: &TestServer) -> Vec<Value> {
-    let out = server.weft(&["list-windows", "--json"]);
-    assert!(out.status.success(), "{out:?}");
-    serde_json::from_slice::<Value>(&out.stdout)
-        .unwrap()
-        .as_array()
-        .cloned()
-        .unwrap()
+    weft_tests::json_list(server, &["list-windows", "--json"])
 }
 
 /// The status line's text (the last row).

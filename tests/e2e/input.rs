@@ -5,13 +5,7 @@ use serde_json::Value;
 use weft_tests::{stdout_of, TestServer, TEST_SHELL};
 
 fn json(server: &TestServer, args: &[&str]) -> Vec<Value> {
-    let out = server.weft(args);
-    assert!(out.status.success(), "{args:?}: {out:?}");
-    serde_json::from_slice::<Value>(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", stdout_of(&out)))
-        .as_array()
-        .cloned()
-        .unwrap()
+    weft_tests::json_list(server, args)
 }
 
 /// Lines of the screen that are exactly `line`.

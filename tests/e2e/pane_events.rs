@@ -5,13 +5,7 @@ use serde_json::Value;
 use weft_tests::{stdout_of, TestServer};
 
 fn list(server: &TestServer, what: &str) -> Vec<Value> {
-    let out = server.weft(&[what, "--json"]);
-    assert!(out.status.success(), "{out:?}");
-    serde_json::from_slice::<Value>(&out.stdout)
-        .unwrap()
-        .as_array()
-        .cloned()
-        .unwrap()
+    weft_tests::json_list(server, &[what, "--json"])
 }
 
 /// Waits (on the pane's own changes, through `weft wait`) for the marker the script prints last.

@@ -13,13 +13,7 @@ fn session(server: &TestServer, name: &str, cols: u16, rows: u16) -> TestTermina
 }
 
 fn json(server: &TestServer, args: &[&str]) -> Vec<Value> {
-    let out = server.weft(args);
-    assert!(out.status.success(), "{args:?}: {out:?}");
-    serde_json::from_slice::<Value>(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", stdout_of(&out)))
-        .as_array()
-        .cloned()
-        .unwrap()
+    weft_tests::json_list(server, args)
 }
 
 fn panes(server: &TestServer) -> Vec<Value> {

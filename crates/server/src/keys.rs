@@ -500,10 +500,11 @@ impl KeyTables {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn names(inputs: Vec<Input>) -> Vec<String> {
+    /// Inputs as short names: keys by their tmux name, mice and pastes spelled out.
+    pub(crate) fn names(inputs: Vec<Input>) -> Vec<String> {
         inputs
             .into_iter()
             .map(|i| match i {

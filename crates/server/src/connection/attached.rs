@@ -360,18 +360,9 @@ async fn read_terminal(tty: Option<&mut PtyReader>, buf: &mut [u8]) -> std::io::
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::keys::tests::names;
     use std::time::Duration;
     use tokio::time::timeout;
-
-    fn names(inputs: Vec<Input>) -> Vec<String> {
-        inputs
-            .into_iter()
-            .map(|i| match i {
-                Input::Key { name, .. } => name,
-                other => format!("{other:?}"),
-            })
-            .collect()
-    }
 
     fn keys_with(escape_ms: u64) -> (TerminalKeys, watch::Sender<Arc<Config>>) {
         let config = Config {
