@@ -485,7 +485,11 @@ impl RawClient {
                 return Some(message);
             }
             let mut chunk = [0u8; 65536];
-            let n = self.stream.read(&mut chunk).ok()?;
+            let n = match self.stream.read(&mut chunk) {
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => panic!("reading from the server failed: {e}"),
+            };
             if n == 0 {
                 return None;
             }
@@ -526,11 +530,15 @@ fn a_client_claiming_a_huge_terminal_gets_a_clamped_session() {
     })));
     // A frame comes: drawn at the clamped size.
     let mut drawn = 0;
+    let mut heard = Vec::new();
     while drawn == 0 {
         match client.next() {
             Some(Message::Output(bytes)) => drawn += bytes.len(),
-            Some(_) => {}
-            None => panic!("the server closed the connection"),
+            Some(other) => heard.push(format!("{other:?}")),
+            None => panic!(
+                "the server closed the connection after {heard:?}; diag: {}",
+                stdout_of(&server.weft(&["diag", "--json"]))
+            ),
         }
     }
     // And a resize message claiming as much.
@@ -548,6 +556,9 @@ fn a_client_claiming_a_huge_terminal_gets_a_clamped_session() {
     eprintln!("server RSS with a client claiming 65535x65535: {rss} KiB");
     assert!(rss < 256 * 1024, "server RSS {rss} KiB");
     assert!(answers(&server, "other"));
+    let diag: serde_json::Value =
+        serde_json::from_slice(&server.weft(&["diag", "--json"]).stdout).unwrap();
+    assert_eq!(diag["panics"], 0, "{diag}");
 }
 
 #[test]

@@ -28,11 +28,15 @@ fn server_pid(client: &mut TestTerminal) -> u32 {
         .wait_for(|s| {
             s.text()
                 .lines()
-                .any(|l| l.starts_with("pid=") && l.ends_with(|c: char| c.is_ascii_digit()))
+                // The pid is whole once the comma after it has arrived.
+                .any(|l| l.starts_with("pid=") && l.contains(','))
         })
         .unwrap();
     let text = client.screen().text();
-    let line = text.lines().find(|l| l.starts_with("pid=")).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("pid=") && l.contains(','))
+        .unwrap();
     let rest = &line[4..];
     rest.split(',').next().unwrap().parse().unwrap()
 }

@@ -30,6 +30,7 @@ pub mod metrics;
 pub mod names;
 pub mod outcome;
 pub mod pane;
+pub mod panics;
 pub mod priority;
 pub mod registry;
 pub mod render;

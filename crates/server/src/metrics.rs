@@ -428,6 +428,10 @@ pub struct DiagReport {
     pub panes: Vec<PaneReport>,
     /// Per client.
     pub clients: Vec<ClientReport>,
+    /// Panics in server tasks since the server started: should stay zero.
+    pub panics: u64,
+    /// The last panic's message, when there was one.
+    pub last_panic: Option<String>,
 }
 
 /// A pane's figures.
@@ -498,8 +502,11 @@ impl MetricsRegistry {
         let wanted = |s: &str| session.is_none_or(|want| want == s);
         let panes = self.panes.lock().map(|p| p.clone()).unwrap_or_default();
         let clients = self.clients.lock().map(|c| c.clone()).unwrap_or_default();
+        let (panics, last_panic) = crate::panics::report();
         let report = DiagReport {
             window_s,
+            panics,
+            last_panic,
             panes: panes
                 .iter()
                 .filter(|(_, s, _)| wanted(s))

@@ -22,6 +22,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("limits", 0),
     ("lease", 0),
     ("names", 0),
+    ("panics", 0),
     ("config", 1),
     ("pane", 1),
     ("layout", 2),

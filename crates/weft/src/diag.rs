@@ -73,6 +73,13 @@ pub fn table(report: &Value) -> String {
         "weft diag: the last {:.1} s\n",
         report["window_s"].as_f64().unwrap_or(0.0)
     );
+    let panics = report["panics"].as_u64().unwrap_or(0);
+    if panics > 0 {
+        out.push_str(&format!(
+            "server tasks that panicked: {panics} (last: {}); please report this\n",
+            report["last_panic"].as_str().unwrap_or("?")
+        ));
+    }
     for p in report["panes"].as_array().into_iter().flatten() {
         out.push_str(&format!(
             "pane {} (session {})\n",

@@ -17,6 +17,7 @@ const RUNTIME_SHUTDOWN: std::time::Duration = std::time::Duration::from_millis(5
 pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     // Leave the client's session and terminal: the server outlives them.
     let _ = rustix::process::setsid();
+    weft_server::panics::install();
     let socket = weft_protocol::paths::resolve_socket(cli.label.as_deref(), cli.socket.as_deref())?;
     let config = match weft_server::Config::load(cli.config.as_deref(), &weft_server::cmd::check) {
         Ok(loaded) => {
