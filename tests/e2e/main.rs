@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used)] // Test helpers may panic on failure.
 
 mod commands;
+mod copy_mode;
 mod diag;
 mod input;
 mod pane_events;

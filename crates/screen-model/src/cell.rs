@@ -358,6 +358,15 @@ impl Cell {
         }
     }
 
+    /// Recolours the cell, keeping its character and attributes (a host highlighting a
+    /// selection or a search match over the screen).
+    #[inline]
+    pub fn set_colors(&mut self, fg: Color, bg: Color) {
+        self.fg = PackedColor::pack(fg);
+        self.bg = PackedColor::pack(bg);
+        self.attrs.set(Attrs::INVERSE, false);
+    }
+
     /// The first character of the cell's grapheme (`' '` when blank or a spacer).
     #[inline]
     pub fn ch(&self) -> char {

@@ -44,6 +44,8 @@ pub struct Config {
     pub escape_time: Duration,
     /// Keep panes whose program exited, showing the exit status.
     pub remain_on_exit: bool,
+    /// Copy mode uses vi keys (`mode-keys vi`) rather than emacs keys (tmux's default).
+    pub mode_keys_vi: bool,
     /// The prefix and the key tables.
     pub keys: KeyTables,
     /// The file this came from, for `source-file` without a path.
@@ -62,6 +64,7 @@ impl Default for Config {
             status_position: StatusPosition::Bottom,
             escape_time: DEFAULT_ESCAPE_TIME,
             remain_on_exit: false,
+            mode_keys_vi: false,
             keys: KeyTables::default(),
             path: None,
         }
@@ -208,6 +211,10 @@ impl Config {
             format!("frame-interval-ms {}", self.frame_interval.as_millis()),
             format!("escape-time-ms {}", self.escape_time.as_millis()),
             format!("remain-on-exit {}", on(self.remain_on_exit)),
+            format!(
+                "mode-keys {}",
+                if self.mode_keys_vi { "vi" } else { "emacs" }
+            ),
         ]
         .join("\n")
     }
@@ -257,6 +264,13 @@ fn apply_option(config: &mut Config, key: &str, value: &toml::Value) -> Result<(
             config.default_term = term;
         }
         "mouse" => config.mouse = as_bool(value)?,
+        "mode-keys" => {
+            config.mode_keys_vi = match as_string(value)?.as_str() {
+                "vi" => true,
+                "emacs" => false,
+                other => return Err(format!("mode-keys is vi or emacs, not {other:?}")),
+            }
+        }
         "status" => config.status = as_bool(value)?,
         "status-position" => {
             config.status_position = match as_string(value)?.as_str() {
@@ -293,7 +307,13 @@ fn bind(
     let map = match table {
         "prefix" => &mut keys.prefix_table,
         "root" => &mut keys.root_table,
-        other => return Err(format!("unknown key table {other:?} (prefix, root)")),
+        "copy-mode" => &mut keys.copy_mode,
+        "copy-mode-vi" => &mut keys.copy_mode_vi,
+        other => {
+            return Err(format!(
+                "unknown key table {other:?} (prefix, root, copy-mode, copy-mode-vi)"
+            ))
+        }
     };
     if command.is_empty() {
         map.remove(&key);

@@ -431,6 +431,10 @@ pub struct KeyTables {
     pub prefix_table: BTreeMap<String, String>,
     /// Without the prefix.
     pub root_table: BTreeMap<String, String>,
+    /// In copy mode with emacs keys (`mode-keys emacs`).
+    pub copy_mode: BTreeMap<String, String>,
+    /// In copy mode with vi keys (`mode-keys vi`).
+    pub copy_mode_vi: BTreeMap<String, String>,
 }
 
 impl Default for KeyTables {
@@ -475,12 +479,16 @@ impl Default for KeyTables {
         bind("d", "detach-client");
         bind("r", "refresh-client");
         bind(":", "command-prompt");
+        bind("[", "copy-mode");
+        bind("PageUp", "copy-mode -u");
         bind("?", "list-keys");
         bind("C-b", "send-prefix");
         KeyTables {
             prefix: DEFAULT_PREFIX.to_string(),
             prefix_table: p,
             root_table: BTreeMap::new(),
+            copy_mode: crate::copy_keys::emacs_table(),
+            copy_mode_vi: crate::copy_keys::vi_table(),
         }
     }
 }
@@ -494,6 +502,12 @@ impl KeyTables {
         }
         for (k, c) in &self.root_table {
             lines.push(format!("bind-key -T root   {k:<10} {c}"));
+        }
+        for (k, c) in &self.copy_mode {
+            lines.push(format!("bind-key -T copy-mode {k:<10} {c}"));
+        }
+        for (k, c) in &self.copy_mode_vi {
+            lines.push(format!("bind-key -T copy-mode-vi {k:<10} {c}"));
         }
         lines
     }

@@ -18,6 +18,8 @@ pub mod cmd;
 pub mod config;
 mod connection;
 pub mod context;
+pub mod copy;
+pub mod copy_keys;
 mod deadline;
 mod direct;
 pub mod ids;

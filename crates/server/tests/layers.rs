@@ -23,6 +23,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("lease", 0),
     ("names", 0),
     ("panics", 0),
+    ("copy", 0),
+    ("copy_keys", 0),
     ("config", 1),
     ("pane", 1),
     ("layout", 2),

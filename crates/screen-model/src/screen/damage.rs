@@ -35,6 +35,13 @@ impl Screen {
         row
     }
 
+    /// Marks every visible row changed now: the host showed something else over the screen
+    /// (a copy-mode view) and renderers must draw the screen whole again.
+    pub fn redraw_all(&mut self) {
+        self.seq += 1;
+        self.touch_all();
+    }
+
     /// Stamps every visible row (buffer switch, resize, full clear).
     pub(crate) fn touch_all(&mut self) {
         self.all_rows_seq = self.seq;

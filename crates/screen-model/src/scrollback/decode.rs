@@ -88,6 +88,67 @@ fn decode_cells(bytes: &[u8], extras: &[Arc<CellExtra>], cells: &mut Vec<Cell>) 
     Some(wrapped)
 }
 
+/// The characters of a stored line (see [`super::Scrollback::line_text`]).
+pub(super) fn decode_text(bytes: &[u8], text: &mut String, starts: &mut Vec<u32>) -> Option<bool> {
+    let wrapped = bytes.first()? & FLAG_WRAPPED != 0;
+    let (count, mut pos) = read_varint(bytes, 1)?;
+    let count = count as usize;
+    let mut cells = 0;
+    while cells < count {
+        let head = *bytes.get(pos)?;
+        pos += 1;
+        let mask = head & 0x0f;
+        let run = match usize::from(head >> 4) {
+            RUN_IN_HEADER => {
+                let (run, p) = read_varint(bytes, pos)?;
+                pos = p;
+                run as usize
+            }
+            short => short,
+        };
+        // Styles are skipped: only their lengths matter here.
+        for field in [MASK_FG, MASK_BG] {
+            if mask & field != 0 {
+                pos = read_color(bytes, pos)?.1;
+            }
+        }
+        if mask & MASK_ATTRS != 0 {
+            pos += 2;
+        }
+        if mask & MASK_EXTRA != 0 {
+            pos = read_varint(bytes, pos)?.1;
+        }
+        let run_end = cells + run;
+        while cells < run_end {
+            if bytes.get(pos) == Some(&ESCAPE_CELL) {
+                let kind = *bytes.get(pos + 1)?;
+                let (len, p) = read_varint(bytes, pos + 2)?;
+                let cell = std::str::from_utf8(bytes.get(p..p + len as usize)?).ok()?;
+                pos = p + len as usize;
+                starts.push(text.len() as u32);
+                // A spacer's character is a placeholder: the wide character holds the text.
+                if kind != 2 {
+                    text.push_str(cell);
+                }
+                cells += 1;
+                continue;
+            }
+            let rest = bytes.get(pos..)?;
+            let len = utf8_len(*rest.first()?);
+            let ch = std::str::from_utf8(rest.get(..len)?).ok()?;
+            pos += len;
+            starts.push(text.len() as u32);
+            text.push_str(ch);
+            cells += 1;
+            if ch.chars().next().is_some_and(|c| char_width(c) == 2) {
+                starts.push(text.len() as u32);
+                cells += 1;
+            }
+        }
+    }
+    Some(wrapped)
+}
+
 fn utf8_len(first: u8) -> usize {
     match first {
         0x00..=0x7f => 1,

@@ -213,6 +213,15 @@ impl Scrollback {
         Some(self.blocks[block].line(line))
     }
 
+    /// The text of line `i` appended to `text`, without decoding cells: `starts` gets, for each
+    /// stored cell, the byte offset in `text` where it begins (a wide character's spacer cell
+    /// begins where the next cell does). Returns whether the line wraps. For searching the
+    /// history quickly.
+    pub fn line_text(&self, i: usize, text: &mut String, starts: &mut Vec<u32>) -> Option<bool> {
+        let (block, line) = self.locate(i)?;
+        decode::decode_text(self.blocks[block].line(line), text, starts)
+    }
+
     /// The stored width of line `i` in cells (trailing blanks trimmed) and whether it wraps.
     pub fn line_info(&self, i: usize) -> Option<(usize, bool)> {
         let (block, line) = self.locate(i)?;
@@ -259,6 +268,30 @@ mod tests {
         }
         row.wrapped = wrapped;
         row
+    }
+
+    /// The quick text of a line is what its decoded cells say, cell for cell.
+    #[test]
+    fn line_text_matches_the_decoded_cells() {
+        let mut screen = crate::Screen::with_scrollback(10, 2, 100);
+        screen.feed("plain line\r\n\x1b[31mred\x1b[0m and \u{5b57}wide e\u{301}\r\n".as_bytes());
+        screen.feed(b"0123456789wrapped\r\n\r\n\r\n");
+        let history = screen.scrollback();
+        assert!(history.len() >= 4);
+        for i in 0..history.len() {
+            let (mut text, mut starts) = (String::new(), Vec::new());
+            let wrapped = history.line_text(i, &mut text, &mut starts);
+            let row = history.get(i, 10).unwrap();
+            assert_eq!(wrapped, Some(row.is_wrapped()), "line {i}");
+            let mut expected = String::new();
+            for (col, cell) in row.cells().iter().enumerate().take(starts.len()) {
+                assert_eq!(starts[col] as usize, expected.len(), "line {i} col {col}");
+                if !cell.is_spacer() {
+                    cell.push_text(&mut expected);
+                }
+            }
+            assert_eq!(text, expected, "line {i}");
+        }
     }
 
     #[test]

@@ -153,9 +153,11 @@ impl Args {
                 }
                 continue;
             }
+            // A negative number is an argument, unless the command has that digit as a flag
+            // (`command-prompt -1`).
             let is_flags = word.len() > 1
                 && word.starts_with('-')
-                && !word[1..].starts_with(|c: char| c.is_ascii_digit());
+                && !word[1..].starts_with(|c: char| c.is_ascii_digit() && !entry.flags.contains(c));
             if !is_flags {
                 // As tmux's getopt: the first argument ends the flags; the rest are arguments.
                 args.positional.extend(words[i - 1..].iter().cloned());

@@ -32,6 +32,11 @@ pub enum ClientRequest {
         initial: String,
         /// The command to run, `%%` standing for the input; empty: the input is the command.
         template: String,
+        /// One key is the whole input (`-1`: a jump's target character).
+        one_key: bool,
+        /// The command runs as the input changes, not only on Enter (`-i`: a search as you
+        /// type); Escape runs it once more with empty input, to undo.
+        incremental: bool,
     },
     /// Ask y/n, then run the command on `y`.
     Confirm {
@@ -100,10 +105,10 @@ pub static SEND_PREFIX: Entry = Entry {
 pub static COMMAND_PROMPT: Entry = Entry {
     name: "command-prompt",
     aliases: &[],
-    usage: "[-I initial] [-p prompt] [template]",
+    usage: "[-1i] [-I initial] [-p prompt] [template]",
     about: "Read a command in the status line and run it; with a template, the input replaces \
-            %% in it.",
-    flags: "I:p:",
+            %% in it. -1 takes one key; -i runs the template as the input changes.",
+    flags: "1iI:p:",
     long: &[],
     read_only: true,
     target: None,
@@ -112,6 +117,8 @@ pub static COMMAND_PROMPT: Entry = Entry {
             label: args.value('p').unwrap_or(":").to_string(),
             initial: args.value('I').unwrap_or_default().to_string(),
             template: args.positional.join(" "),
+            one_key: args.has('1'),
+            incremental: args.has('i'),
         }))
     },
 };

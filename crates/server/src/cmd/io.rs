@@ -2,6 +2,7 @@
 
 use super::{Action, Args, Entry, Long};
 use crate::capture::CaptureOptions;
+use crate::context::ServerContext;
 use crate::deadline::Deadline;
 use crate::outcome::{CommandError, Output, TargetKind};
 use crate::pane::PaneHandle;
@@ -15,10 +16,11 @@ use std::time::Duration;
 pub static SEND_KEYS: Entry = Entry {
     name: "send-keys",
     aliases: &["send"],
-    usage: "[-lH] [-t target-pane] key ...",
+    usage: "[-lHX] [-N count] [-t target-pane] key ...",
     about: "Type keys into a pane: tmux key names (Enter, C-c, M-x, Up, F1), text with -l, \
-            hex bytes with -H.",
-    flags: "lHt:",
+            hex bytes with -H; -N repeats them. With -X, run a copy-mode command instead \
+            (send-keys -X search-backward TEXT).",
+    flags: "lHXN:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Pane),
@@ -26,7 +28,24 @@ pub static SEND_KEYS: Entry = Entry {
         if args.positional.is_empty() {
             return Err(args.usage("keys are needed"));
         }
-        let (keys, literal, hex) = (args.positional.clone(), args.has('l'), args.has('H'));
+        let count = match args.value('N') {
+            Some(n) => n
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=MAX_REPEAT).contains(n))
+                .ok_or_else(|| args.usage(format!("-N takes a count from 1 to {MAX_REPEAT}")))?,
+            None => 1,
+        };
+        if args.has('X') {
+            let name = args.positional[0].clone();
+            let rest = args.positional[1..].to_vec();
+            return Ok(super::copy::send_keys_x(name, rest, count));
+        }
+        let mut keys = Vec::with_capacity(args.positional.len() * count);
+        for _ in 0..count {
+            keys.extend(args.positional.iter().cloned());
+        }
+        let (literal, hex) = (args.has('l'), args.has('H'));
         // Checked now, so a bad key name fails before anything is typed.
         encode_send_keys(&keys, literal, hex, false)?;
         Ok(pane_action(move |pane| async move {
@@ -39,6 +58,10 @@ pub static SEND_KEYS: Entry = Entry {
         }))
     },
 };
+
+/// The most times `send-keys -N` repeats: enough for any key a user means to repeat, bounded
+/// so a typo cannot queue gigabytes of input.
+const MAX_REPEAT: usize = 100_000;
 
 /// The bytes `send-keys` sends: key names encoded for the pane's cursor-key mode, literal text
 /// with `-l`, hex bytes with `-H`.
@@ -299,10 +322,19 @@ async fn wait(pane: &PaneHandle, until: &WaitFor, after: u64, timeout: Duration)
 }
 
 /// A pane action from an async closure, boxed.
-fn pane_action<F, Fut>(f: F) -> Action
+pub(super) fn pane_action<F, Fut>(f: F) -> Action
 where
     F: FnOnce(PaneHandle) -> Fut + Send + Sync + 'static,
     Fut: std::future::Future<Output = Result<Output, CommandError>> + Send + 'static,
 {
-    Action::Pane(Box::new(move |pane| f(pane).boxed()))
+    Action::Pane(Box::new(move |pane, _| f(pane).boxed()))
+}
+
+/// A command's work on a pane that needs the server too (paste buffers, options).
+pub(super) fn pane_server_action<F, Fut>(f: F) -> Action
+where
+    F: FnOnce(PaneHandle, ServerContext) -> Fut + Send + Sync + 'static,
+    Fut: std::future::Future<Output = Result<Output, CommandError>> + Send + 'static,
+{
+    Action::Pane(Box::new(move |pane, ctx| f(pane, ctx).boxed()))
 }

@@ -11,6 +11,7 @@
 
 mod args;
 mod client;
+pub mod copy;
 mod io;
 mod layout;
 mod options;
@@ -53,8 +54,11 @@ pub struct Entry {
 }
 
 /// A command's work on a pane, run in the connection's task.
-pub type PaneAction =
-    Box<dyn FnOnce(PaneHandle) -> BoxFuture<'static, Result<Output, CommandError>> + Send + Sync>;
+pub type PaneAction = Box<
+    dyn FnOnce(PaneHandle, ServerContext) -> BoxFuture<'static, Result<Output, CommandError>>
+        + Send
+        + Sync,
+>;
 /// A command's work on the server as a whole.
 pub type ServerAction = Box<
     dyn FnOnce(ServerContext) -> BoxFuture<'static, Result<Output, CommandError>> + Send + Sync,
@@ -115,6 +119,7 @@ pub static ENTRIES: &[&Entry] = &[
     &layout::SELECT_LAYOUT,
     &layout::NEXT_LAYOUT,
     &io::SEND_KEYS,
+    &copy::COPY_MODE,
     &io::CAPTURE_PANE,
     &io::WAIT,
     &options::SET_OPTION,

@@ -199,7 +199,9 @@ pub(super) async fn attached(
         ui: Ui::Normal,
         drag: None,
         message_shown: false,
-        scroll: None,
+        copy_count: None,
+        selecting: None,
+        last_click: None,
     };
     let mut keys = TerminalKeys::new(ctx.config.clone());
     let mut key_buf = vec![0u8; TTY_READ_BYTES];

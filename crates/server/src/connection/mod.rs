@@ -8,6 +8,7 @@
 
 mod attached;
 mod mouse;
+mod select;
 mod ui;
 
 use crate::cmd::run::{execute, Origin, Ran};

@@ -1,11 +1,11 @@
-//! The mouse: a click focuses a pane, a drag on a border resizes, the wheel scrolls a pane's
-//! history, and programs that asked for mouse reports get them in their own coordinates.
+//! The mouse: a click focuses a pane, a drag on a border resizes, the wheel and drags go to
+//! copy mode (`select`), and programs that asked for mouse reports get them in their own
+//! coordinates.
 
 use super::ui::ClientLoop;
 use crate::ids::PaneId;
 use crate::keys::MouseEvent;
 use crate::layout::Side;
-use crate::render::RenderControl;
 use bytes::Bytes;
 use std::sync::atomic::Ordering;
 
@@ -15,9 +15,6 @@ pub(super) struct Drag {
     horizontal: bool,
     last: u16,
 }
-
-/// Lines one wheel step scrolls the history.
-const WHEEL_LINES: usize = 3;
 
 impl ClientLoop {
     /// Runs a command the mouse stands for; a failure (the pane just closed) changes nothing.
@@ -86,6 +83,9 @@ impl ClientLoop {
                 return;
             }
         }
+        if self.select_mouse(&event).await {
+            return;
+        }
         match view.pane_at(event.col, event.row) {
             Some((pane, rect)) => {
                 if event.is_left_press() && view.active != Some(pane.id()) && !self.read_only {
@@ -95,22 +95,11 @@ impl ClientLoop {
                 // Programs that asked for mouse reports get them, in their own coordinates.
                 let wants = pane.shared.mouse_reporting.load(Ordering::Relaxed);
                 if let Some(up) = event.wheel() {
-                    if wants == 0 && !pane.shared.alternate_screen.load(Ordering::Relaxed) {
-                        // The wheel scrolls the pane's history.
-                        let id = pane.id();
-                        let current = self.scroll.filter(|(p, _)| *p == id).map_or(0, |(_, o)| o);
-                        let offset = if up {
-                            current + WHEEL_LINES
-                        } else {
-                            current.saturating_sub(WHEEL_LINES)
-                        };
-                        let history = pane.history(0, 0).await.map_or(0, |(_, h)| h);
-                        let offset = offset.min(history);
-                        self.set_scroll((offset > 0).then_some((id, offset))).await;
+                    if self.wheel(pane, up, wants != 0).await {
                         return;
                     }
                 }
-                if wants != 0 && !self.read_only {
+                if wants != 0 && !self.read_only && !pane.in_copy_mode() {
                     let motion_only = event.code & 32 != 0 && event.code & 3 == 3;
                     let drag = event.code & 32 != 0;
                     let allowed = match wants {
@@ -159,19 +148,6 @@ impl ClientLoop {
             }
             None => {}
         }
-    }
-
-    pub(super) async fn set_scroll(&mut self, scroll: Option<(PaneId, usize)>) {
-        let (pane, offset) = match (scroll, self.scroll) {
-            (Some((p, o)), _) => (p, o),
-            (None, Some((p, _))) => (p, 0),
-            (None, None) => return,
-        };
-        self.scroll = scroll;
-        let _ = self
-            .render
-            .send(RenderControl::Scroll { pane, offset })
-            .await;
     }
 }
 

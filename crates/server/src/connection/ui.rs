@@ -6,7 +6,7 @@ use crate::cmd::run::{execute, Origin, Ran};
 use crate::cmd::{ClientRequest, Parsed};
 use crate::config::Config;
 use crate::context::ServerContext;
-use crate::ids::{ClientId, PaneId};
+use crate::ids::ClientId;
 use crate::keys::Input;
 use crate::outcome::Output;
 use crate::render::{Overlay, RenderControl};
@@ -15,6 +15,9 @@ use bytes::Bytes;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use tokio::sync::{mpsc, watch};
+
+/// The largest count typed in copy mode (`99999j`): beyond it, digits do not add up.
+const MAX_COPY_COUNT: usize = 99_999;
 
 /// The most of a streamed output (a long capture) kept for the overlay.
 const OVERLAY_OUTPUT_BYTES: usize = 1024 * 1024;
@@ -27,6 +30,10 @@ pub(super) struct Prompt {
     text: String,
     /// The command the input completes (`%%` stands for it); empty: the input is the command.
     template: String,
+    /// One key is the whole input.
+    one_key: bool,
+    /// The template runs as the input changes.
+    incremental: bool,
 }
 
 /// What the client is doing besides typing into a pane.
@@ -54,8 +61,12 @@ pub(super) struct ClientLoop {
     pub(super) ui: Ui,
     pub(super) drag: Option<Drag>,
     pub(super) message_shown: bool,
-    /// Pane and lines scrolled into its history with the wheel.
-    pub(super) scroll: Option<(PaneId, usize)>,
+    /// A count typed in vi copy mode (`5j`), for the next command.
+    pub(super) copy_count: Option<usize>,
+    /// A press that may become a copy-mode selection.
+    pub(super) selecting: Option<super::select::Selecting>,
+    /// The last press, to count double and triple clicks.
+    pub(super) last_click: Option<super::select::LastClick>,
 }
 
 /// What the loop should do after an input.
@@ -125,11 +136,6 @@ impl ClientLoop {
             }
             Ui::Normal => {}
         }
-        if self.scroll.is_some() && !matches!(input, Input::Mouse(_)) {
-            // Any key leaves the history view (and is not typed).
-            self.set_scroll(None).await;
-            return After::Continue;
-        }
         match input {
             Input::Key { name, bytes } => {
                 let config = self.config.borrow().clone();
@@ -143,6 +149,9 @@ impl ClientLoop {
                 if name == config.keys.prefix {
                     self.prefix_armed = true;
                     return After::Continue;
+                }
+                if self.active_in_copy_mode() {
+                    return self.copy_mode_key(&name, &config).await;
                 }
                 if let Some(line) = config.keys.root_table.get(&name) {
                     return self.run_line(line).await;
@@ -179,6 +188,42 @@ impl ClientLoop {
             Input::Mouse(event) => self.mouse(event).await,
         }
         After::Continue
+    }
+
+    /// Whether the active pane is in copy mode (its keys go to the copy-mode table).
+    fn active_in_copy_mode(&self) -> bool {
+        self.view
+            .borrow()
+            .active_pane()
+            .is_some_and(|p| p.in_copy_mode())
+    }
+
+    /// A key for the active pane's copy mode: a count digit (vi), or the command the copy-mode
+    /// table binds it to, run `count` times. Unbound keys do nothing, as in tmux.
+    async fn copy_mode_key(&mut self, name: &str, config: &Config) -> After {
+        let table = if config.mode_keys_vi {
+            &config.keys.copy_mode_vi
+        } else {
+            &config.keys.copy_mode
+        };
+        if config.mode_keys_vi {
+            if let Some(digit) = crate::copy_keys::count_digit(name, self.copy_count.is_some()) {
+                let count = self.copy_count.unwrap_or(0);
+                self.copy_count = Some((count * 10 + digit as usize).min(MAX_COPY_COUNT));
+                return After::Continue;
+            }
+        }
+        let count = self.copy_count.take();
+        let Some(line) = table.get(name) else {
+            return After::Continue;
+        };
+        let line = match (count, line.split_once(" -X ")) {
+            (Some(n), Some((send, rest))) if send == "send-keys" || send == "send" => {
+                format!("{send} -N {n} -X {rest}")
+            }
+            _ => line.clone(),
+        };
+        self.run_line(&line).await
     }
 
     /// Parses and runs a command line typed at the prompt or bound to a key.
@@ -287,12 +332,16 @@ impl ClientLoop {
                 label,
                 initial,
                 template,
+                one_key,
+                incremental,
             } => {
                 let text = self.expand(&initial);
                 self.start_prompt(Prompt {
                     label,
                     text,
                     template,
+                    one_key,
+                    incremental,
                 })
                 .await;
             }
@@ -338,6 +387,18 @@ impl ClientLoop {
             self.ui = Ui::Prompt(prompt);
             return After::Continue;
         };
+        if prompt.one_key {
+            self.overlay(None).await;
+            let text = match name.as_str() {
+                "Space" => " ".to_string(),
+                "Escape" | "C-c" | "C-g" => return After::Continue,
+                n if n.chars().count() == 1 => n.to_string(),
+                _ => return After::Continue,
+            };
+            let line = crate::cmd::fill_template(&prompt.template, &text);
+            return self.run_line(&line).await;
+        }
+        let before = prompt.text.clone();
         match name.as_str() {
             "Enter" => {
                 self.overlay(None).await;
@@ -349,6 +410,11 @@ impl ClientLoop {
             }
             "Escape" | "C-c" | "C-g" => {
                 self.overlay(None).await;
+                if prompt.incremental {
+                    // Undone: the search goes back to where it started.
+                    let line = crate::cmd::fill_template(&prompt.template, "");
+                    return self.run_line(&line).await;
+                }
                 return After::Continue;
             }
             "BSpace" | "C-h" => {
@@ -358,6 +424,17 @@ impl ClientLoop {
             "Space" => prompt.text.push(' '),
             n if n.chars().count() == 1 => prompt.text.push_str(n),
             _ => {}
+        }
+        if prompt.incremental && prompt.text != before {
+            let line = crate::cmd::fill_template(&prompt.template, &prompt.text);
+            if let Ok(command) = crate::cmd::parse_line(&line) {
+                // Errors while typing (no match yet) are not shown over the prompt.
+                let origin = Origin {
+                    session: Some(self.session.id.to_string()),
+                    pane: self.view.borrow().active,
+                };
+                let _ = execute(&self.ctx, command, &origin).await;
+            }
         }
         self.start_prompt(prompt).await;
         After::Continue

@@ -4,7 +4,7 @@
 //!  pty reader task --[PTY_OUTPUT_CAPACITY]--> pane task (parses into the Screen) --notify--> renderers
 //!  clients, replies --(straight to the pty when nothing is queued)
 //!                   --[PANE_INPUT_CAPACITY]--> pty writer task
-//!  renderers, session --[PANE_COMMAND_CAPACITY]--> pane task (snapshot, history, capture)
+//!  renderers, session --[PANE_COMMAND_CAPACITY]--> pane task (snapshot, capture)
 //!  pane task --[PANE_EVENT_CAPACITY]--> session task (bell, working directory, clipboard, marks)
 //!  exit waiter task --oneshot--> pane task
 //! ```
@@ -20,12 +20,14 @@
 //! otherwise; an idle renderer may be lent to the parsing thread to draw an echo at once
 //! ([`EchoDrawer`]).
 
+mod copy;
 mod order;
 mod reader;
 mod shared;
 mod snapshot;
 mod task;
 
+pub use copy::{CopyResult, MouseSelect};
 pub use shared::PaneShared;
 pub(crate) use snapshot::outer_modes;
 #[cfg(test)]
@@ -45,14 +47,14 @@ use tokio::sync::{mpsc, oneshot, Notify};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 use weft_pty_io::{ExitStatus, SpawnOptions};
-use weft_screen_model::{Cell, Screen};
+use weft_screen_model::Screen;
 
 /// Chunks (up to 64 KiB each) read ahead of the pane task: enough to keep the reader busy while
 pub const PTY_OUTPUT_CAPACITY: usize = 4;
 /// Input messages (keys, pastes, replies) waiting for the pty: a program that stops reading
 /// fills this and then senders wait, rather than memory growing.
 pub const PANE_INPUT_CAPACITY: usize = 256;
-/// Requests (snapshots, history, capture) waiting for the pane task; renderers send one at a
+/// Requests (snapshots, capture) waiting for the pane task; renderers send one at a
 /// time each.
 pub const PANE_COMMAND_CAPACITY: usize = 32;
 /// Events (bell, working directory, clipboard, prompt marks) waiting for the session task. They
@@ -78,16 +80,6 @@ pub enum PaneCommand {
         since: u64,
         /// Where to answer.
         reply: oneshot::Sender<PaneSnapshot>,
-    },
-    /// `rows` rows ending `offset` lines above the live screen (history view), and how many
-    /// history lines there are.
-    History {
-        /// Lines above the bottom of the live screen.
-        offset: usize,
-        /// Rows wanted.
-        rows: usize,
-        /// The answer.
-        reply: oneshot::Sender<(Vec<Vec<Cell>>, usize)>,
     },
     /// The next piece of a capture (the first one fixes what is captured): the state moves
     /// to the pane task and back with the piece, its position advanced and saying whether it
@@ -203,21 +195,6 @@ impl PaneHandle {
         answer.await.ok()
     }
 
-    /// History view rows: `rows` rows ending `offset` lines above the live screen, and the
-    /// number of history lines.
-    pub async fn history(&self, offset: usize, rows: usize) -> Option<(Vec<Vec<Cell>>, usize)> {
-        let (reply, answer) = oneshot::channel();
-        self.commands
-            .send(PaneCommand::History {
-                offset,
-                rows,
-                reply,
-            })
-            .await
-            .ok()?;
-        answer.await.ok()
-    }
-
     /// The program's exit code, once it exited.
     pub fn exit_code(&self) -> Option<i64> {
         let code = self.shared.exit_code.load(Ordering::Acquire);
@@ -308,6 +285,9 @@ pub fn spawn_pane(
             usize::from(spec.rows),
             spec.scrollback_lines,
         )),
+        copy: Mutex::new(None),
+        in_copy_mode: AtomicBool::new(false),
+        prompts: Mutex::new(std::collections::VecDeque::new()),
     });
     spec.metrics
         .0

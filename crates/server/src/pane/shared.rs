@@ -2,7 +2,7 @@
 //! atomics mirroring its revision and modes.
 
 use super::order::OutputOrder;
-use super::snapshot::{snapshot_of, PaneSnapshot};
+use super::snapshot::PaneSnapshot;
 use super::{EchoDrawer, MAX_PENDING_REPLY_BYTES, STREAMING_CHUNK_BYTES};
 use crate::ids::PaneId;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -79,6 +79,13 @@ pub struct PaneShared {
     /// the pane task also resizes it. Renderers read it directly when it is free (no round
     /// trip through the pane task for an echo), and ask the pane task when it is busy.
     pub(super) screen: Mutex<Screen>,
+    /// Copy mode's state while the pane is in it; locked after `screen`, never before.
+    pub(super) copy: Mutex<Option<Box<crate::copy::CopyMode>>>,
+    /// The pane is in copy mode: renderers draw its view, and echoes are not drawn from the
+    /// screen directly.
+    pub(super) in_copy_mode: AtomicBool,
+    /// Where the shell's prompts began (OSC 133), as absolute lines.
+    pub(super) prompts: super::copy::PromptMarks,
 }
 
 impl PaneShared {
@@ -93,8 +100,10 @@ impl PaneShared {
     /// What a renderer needs, read directly when the pane task is not holding the screen.
     pub(super) fn try_snapshot(&self, since: u64) -> Option<PaneSnapshot> {
         match self.screen.try_lock() {
-            Ok(screen) => Some(snapshot_of(&screen, since)),
-            Err(std::sync::TryLockError::Poisoned(p)) => Some(snapshot_of(&p.into_inner(), since)),
+            Ok(screen) => Some(self.snapshot_from(&screen, since)),
+            Err(std::sync::TryLockError::Poisoned(p)) => {
+                Some(self.snapshot_from(&p.into_inner(), since))
+            }
             Err(std::sync::TryLockError::WouldBlock) => None,
         }
     }
@@ -156,6 +165,14 @@ impl PaneShared {
         }
         let replies = screen.has_replies().then(|| screen.take_replies());
         for event in screen.take_events() {
+            if let Event::Prompt {
+                mark: weft_screen_model::handler::PromptMark::PromptStart,
+                row,
+            } = event
+            {
+                // Kept here too, for copy mode's next-prompt.
+                self.note_prompt(&screen, row);
+            }
             match event {
                 Event::TitleChanged(title) => {
                     if let Ok(mut t) = self.title.lock() {
@@ -176,7 +193,10 @@ impl PaneShared {
         self.note_string(&screen);
         self.publish_from(&screen);
         // Inside a synchronized update nothing is drawn before it ends.
-        let quiet = quiet && !screen.modes().synchronized_output;
+        // In copy mode the view is drawn, not the screen.
+        let quiet = quiet
+            && !screen.modes().synchronized_output
+            && !self.in_copy_mode.load(Ordering::Acquire);
         let wake = self.watchers_to_wake(quiet.then_some(&*screen));
         // Renderers woken now find the screen free.
         drop(screen);

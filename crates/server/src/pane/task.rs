@@ -3,7 +3,6 @@
 
 use super::reader::{Chunk, FairSlice};
 use super::shared::PaneShared;
-use super::snapshot::snapshot_of;
 use super::{PaneCommand, EXIT_DRAIN_GRACE, STREAMING_CHUNK_BYTES};
 use crate::deadline::Deadline;
 use crate::direct::DirectWriter;
@@ -331,36 +330,8 @@ impl PaneTask {
     fn handle(&mut self, command: PaneCommand) {
         match command {
             PaneCommand::Snapshot { since, reply } => {
-                let snapshot = snapshot_of(&self.shared.screen(), since);
+                let snapshot = self.shared.snapshot_from(&self.shared.screen(), since);
                 let _ = reply.send(snapshot);
-            }
-            PaneCommand::History {
-                offset,
-                rows,
-                reply,
-            } => {
-                let screen = self.shared.screen();
-                let history = screen.scrollback().len();
-                let visible = screen.rows();
-                let total = history + visible;
-                let end = total.saturating_sub(offset.min(history));
-                let start = end.saturating_sub(rows);
-                let lines = (start..end)
-                    .map(|i| {
-                        if i < history {
-                            screen
-                                .scrollback_row(i)
-                                .map(|r| r.cells().to_vec())
-                                .unwrap_or_default()
-                        } else {
-                            screen
-                                .row(i - history)
-                                .map(|r| r.cells().to_vec())
-                                .unwrap_or_default()
-                        }
-                    })
-                    .collect();
-                let _ = reply.send((lines, history));
             }
             PaneCommand::Capture { mut state, reply } => {
                 let piece = state.next_piece(&self.shared.screen());

@@ -1,14 +1,13 @@
 //! Putting panes into a client's frame: the rows of pane snapshots (or, on the echo path, of
 //! the locked screen itself) changed since the frame last showed them, and a pane's history.
 
-use super::chrome::pen;
 use crate::ids::PaneId;
 use crate::layout::Rect;
 use crate::pane::{PaneHandle, PaneSnapshot};
 use crate::session::View;
 use std::collections::HashMap;
 use weft_renderer::Frame;
-use weft_screen_model::{Cell, CellFlags, Color, MouseEncoding, MouseTracking, Screen};
+use weft_screen_model::{MouseEncoding, MouseTracking, Screen};
 
 /// Updates `frame` with what changed in the view's panes (or only pane `only`) since the
 /// revisions in `seen`; returns the panes whose changes it shows, or `None` when a pane is gone
@@ -100,39 +99,10 @@ pub(super) fn mouse_modes(frame: &mut Frame) {
     frame.modes.mouse_encoding = MouseEncoding::Sgr;
 }
 
-/// Draws pane `pane` scrolled `offset` lines into its history, with a position marker.
-pub(super) async fn draw_history(view: &View, frame: &mut Frame, pane: PaneId, offset: usize) {
-    let Some((handle, rect)) = view.panes.iter().find(|(p, _)| p.id() == pane) else {
-        return;
-    };
-    let rows = usize::from(rect.rows);
-    let Some((lines, history)) = handle.history(offset, rows).await else {
-        return;
-    };
-    let (col0, row0) = (usize::from(rect.col), usize::from(rect.row));
-    let width = usize::from(rect.cols);
-    for r in 0..rows {
-        frame.blank(row0 + r, col0, width);
-        if let Some(cells) = lines.get(r) {
-            frame.put(row0 + r, col0, &cells[..width.min(cells.len())]);
-        }
-    }
-    let marker = format!("[{}/{}]", offset.min(history), history);
-    let style = pen(Color::Indexed(0), Color::Indexed(3));
-    let len = marker.chars().count();
-    if len <= width {
-        let cells: Vec<Cell> = marker
-            .chars()
-            .map(|c| Cell::new(c, &style, CellFlags::empty()))
-            .collect();
-        frame.put(row0, col0 + width - len, &cells);
-    }
-    frame.cursor = None;
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use weft_screen_model::Cell;
 
     /// The rows, cursor and modes of `frame`, comparable.
     type Contents = (

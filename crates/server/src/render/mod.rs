@@ -72,13 +72,6 @@ pub enum RenderControl {
     Redraw,
     /// Show or hide an overlay.
     Overlay(Option<Overlay>),
-    /// Show pane `%id` scrolled `offset` lines into its history (0: live).
-    Scroll {
-        /// Pane.
-        pane: PaneId,
-        /// Lines above the live screen.
-        offset: usize,
-    },
 }
 
 /// The render task's inputs.
@@ -398,11 +391,6 @@ impl RenderLoop {
             RenderControl::Redraw => {
                 core.renderer.invalidate();
                 self.scene.chrome_changed();
-            }
-            RenderControl::Scroll { pane, offset } => {
-                self.scene.scroll = (offset > 0).then_some((pane, offset));
-                core.seen.remove(&pane);
-                self.scene.redraw_now();
             }
             RenderControl::Overlay(overlay) => {
                 if matches!(self.scene.overlay, Some(Overlay::Lines(_)))

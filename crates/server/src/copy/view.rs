@@ -1,0 +1,123 @@
+//! What a pane in copy mode shows: the lines of the view with the selection and search matches
+//! highlighted, the position indicator at the top right, and the copy cursor.
+
+use super::lines::{Lines, Pos};
+use super::search::{self, MAX_MATCHES};
+use super::select::Span;
+use super::CopyMode;
+use weft_screen_model::{Cell, CellFlags, Color, Pen};
+
+/// tmux's `mode-style`: the selection and the position indicator.
+const MODE_STYLE: (Color, Color) = (Color::Indexed(0), Color::Indexed(3));
+/// tmux's `copy-mode-match-style`: every match in view.
+const MATCH_STYLE: (Color, Color) = (Color::Indexed(0), Color::Indexed(6));
+/// tmux's `copy-mode-current-match-style`: the match the cursor went to.
+const CURRENT_MATCH_STYLE: (Color, Color) = (Color::Indexed(0), Color::Indexed(5));
+
+/// The view: rows of cells and the cursor's row and column in it.
+pub struct Rendered {
+    /// One per screen row, as wide as the screen.
+    pub rows: Vec<Vec<Cell>>,
+    /// The copy cursor, when it is in view.
+    pub cursor: Option<(usize, usize)>,
+}
+
+/// Draws `mode`'s view of `lines`.
+pub fn render(mode: &CopyMode, lines: &Lines) -> Rendered {
+    let (rows, cols) = (lines.rows(), lines.cols());
+    let bottom = mode.top + rows as u64 - 1;
+    let span = mode
+        .selection
+        .as_ref()
+        .map(|s| Span::new(s, mode.cursor, mode.vi));
+    // Matches in view, found again from the view's own lines (output may have moved them
+    // since the search ran).
+    let visible: Vec<search::Match> = mode
+        .search
+        .as_ref()
+        .map(|s| search::find(lines, &s.pattern, mode.top, bottom, MAX_MATCHES).0)
+        .unwrap_or_default();
+    let current = mode
+        .search
+        .as_ref()
+        .and_then(|s| s.current.and_then(|i| s.matches.get(i)).copied());
+    let mut out = Vec::with_capacity(rows);
+    for r in 0..rows {
+        let line = mode.top + r as u64;
+        let mut cells = lines.cells(line);
+        cells.resize(cols, Cell::BLANK);
+        for m in visible
+            .iter()
+            .filter(|(s, e)| s.line <= line && e.line >= line)
+        {
+            let style = if Some(*m) == current {
+                CURRENT_MATCH_STYLE
+            } else {
+                MATCH_STYLE
+            };
+            let from = if m.0.line == line { m.0.col } else { 0 };
+            let to = if m.1.line == line { m.1.col } else { cols - 1 };
+            paint(&mut cells, from, to, style);
+        }
+        if let Some(span) = &span {
+            for (col, cell) in cells.iter_mut().enumerate() {
+                if span.contains(line, col) {
+                    cell.set_colors(MODE_STYLE.0, MODE_STYLE.1);
+                }
+            }
+        }
+        out.push(cells);
+    }
+    indicator(mode, lines, &mut out);
+    let cursor = (mode.cursor.line >= mode.top && mode.cursor.line <= bottom)
+        .then(|| ((mode.cursor.line - mode.top) as usize, mode.cursor.col));
+    Rendered { rows: out, cursor }
+}
+
+fn paint(cells: &mut [Cell], from: usize, to: usize, (fg, bg): (Color, Color)) {
+    for cell in cells.iter_mut().take(to + 1).skip(from) {
+        cell.set_colors(fg, bg);
+    }
+}
+
+/// `[offset/history]` at the top right, after the search's `(n/total)` when one is in force.
+fn indicator(mode: &CopyMode, lines: &Lines, rows: &mut [Vec<Cell>]) {
+    let mut text = String::new();
+    if let Some(search) = &mode.search {
+        let total = search.matches.len();
+        let plus = if search.capped { "+" } else { "" };
+        match search.current {
+            Some(i) if total > 0 => text.push_str(&format!("({}/{total}{plus}) ", i + 1)),
+            _ => text.push_str("(no match) "),
+        }
+    }
+    text.push_str(&format!("[{}/{}]", mode.offset(lines), lines.history_len()));
+    let Some(first) = rows.first_mut() else {
+        return;
+    };
+    let len = text.chars().count();
+    if len > first.len() {
+        return;
+    }
+    let pen = Pen {
+        fg: MODE_STYLE.0,
+        bg: MODE_STYLE.1,
+        ..Pen::default()
+    };
+    let start = first.len() - len;
+    // A wide character cut in half by the indicator would leave a stray half.
+    if start > 0 && first[start].is_spacer() {
+        first[start - 1] = Cell::BLANK;
+    }
+    for (i, ch) in text.chars().enumerate() {
+        first[start + i] = Cell::new(ch, &pen, CellFlags::empty());
+    }
+}
+
+/// The cell a click at view row `row`, column `col` lands on.
+pub fn position_at(mode: &CopyMode, lines: &Lines, row: usize, col: usize) -> Pos {
+    Pos::new(
+        lines.clamp(mode.top + row as u64),
+        col.min(lines.cols().saturating_sub(1)),
+    )
+}
