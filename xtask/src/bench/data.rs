@@ -126,6 +126,14 @@ impl DataDir {
         })
     }
 
+    /// `lines` lines of 80 columns with the copy-mode search target ([`SEARCH_TARGET`]) on
+    /// line [`SEARCH_TARGET_LINE`], followed on that line by [`SEARCH_SHOWN`].
+    pub fn search_log(&self, lines: usize) -> std::io::Result<PathBuf> {
+        self.cached(&format!("search-{lines}-v{VERSION}.txt"), |w| {
+            write_search_log(w, lines)
+        })
+    }
+
     /// A vtebench-like stream of about `bytes` bytes for a `cols` x `rows` screen.
     pub fn vt(&self, kind: VtKind, cols: u16, rows: u16, bytes: usize) -> std::io::Result<PathBuf> {
         let name = format!("{}-{cols}x{rows}-{bytes}-v{VERSION}.bin", kind.name());
@@ -267,6 +275,34 @@ fn write_lines80(w: &mut dyn Write, lines: usize) -> std::io::Result<()> {
     let mut line = Vec::with_capacity(160);
     for i in 0..lines as u64 {
         line.clear();
+        log_line(i, &mut rng, false, &mut line);
+        line.resize(80, b'.');
+        buf.extend_from_slice(&line);
+        buf.push(b'\n');
+        if buf.len() >= 1 << 20 {
+            w.write_all(&buf)?;
+            buf.clear();
+        }
+    }
+    w.write_all(&buf)
+}
+
+/// The string the copy-mode search looks for: once in the search log.
+pub const SEARCH_TARGET: &str = "qzxjwv-target";
+/// What follows the target on its line: seen on the terminal only once the match is shown.
+pub const SEARCH_SHOWN: &str = "kpwqzy-shown";
+/// The target's line: near the top of the history.
+pub const SEARCH_TARGET_LINE: usize = 100;
+
+fn write_search_log(w: &mut dyn Write, lines: usize) -> std::io::Result<()> {
+    let mut rng = Rng::new(9);
+    let mut buf = Vec::with_capacity(1 << 20);
+    let mut line = Vec::with_capacity(160);
+    for i in 0..lines as u64 {
+        line.clear();
+        if i as usize == SEARCH_TARGET_LINE {
+            line.extend_from_slice(format!("{SEARCH_TARGET} {SEARCH_SHOWN} ").as_bytes());
+        }
         log_line(i, &mut rng, false, &mut line);
         line.resize(80, b'.');
         buf.extend_from_slice(&line);

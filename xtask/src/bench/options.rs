@@ -16,7 +16,8 @@ when installed (a missing one is reported and skipped).
   --quick         200,000-line cat, 100 keystrokes an echo run, 2 rounds
   --rounds N      rounds per workload (default 5; --quick: 2); contenders run in shuffled order
   --only W[,W]    workloads to run (repeatable): cat, dense_cells, cursor_motion, light_cells,
-                  scroll_region, unicode, vtebench (all five streams), echo, idle, memory, startup
+                  scroll_region, unicode, vtebench (all five streams), echo, idle, memory, startup,
+                  copy
   --with N[,N]    only these contenders (no-mux, weft, tmux, screen, zellij); default: all
   --json FILE     also write every sample as JSON
   --weft PATH     the weft binary to measure (default: `cargo build --release -p weft-mux` and use it)

@@ -89,7 +89,11 @@ fn decode_cells(bytes: &[u8], extras: &[Arc<CellExtra>], cells: &mut Vec<Cell>) 
 }
 
 /// The characters of a stored line (see [`super::Scrollback::line_text`]).
-pub(super) fn decode_text(bytes: &[u8], text: &mut String, starts: &mut Vec<u32>) -> Option<bool> {
+pub(super) fn decode_text(
+    bytes: &[u8],
+    text: &mut String,
+    mut starts: Option<&mut Vec<u32>>,
+) -> Option<bool> {
     let wrapped = bytes.first()? & FLAG_WRAPPED != 0;
     let (count, mut pos) = read_varint(bytes, 1)?;
     let count = count as usize;
@@ -125,7 +129,9 @@ pub(super) fn decode_text(bytes: &[u8], text: &mut String, starts: &mut Vec<u32>
                 let (len, p) = read_varint(bytes, pos + 2)?;
                 let cell = std::str::from_utf8(bytes.get(p..p + len as usize)?).ok()?;
                 pos = p + len as usize;
-                starts.push(text.len() as u32);
+                if let Some(s) = starts.as_deref_mut() {
+                    s.push(text.len() as u32);
+                }
                 // A spacer's character is a placeholder: the wide character holds the text.
                 if kind != 2 {
                     text.push_str(cell);
@@ -137,11 +143,15 @@ pub(super) fn decode_text(bytes: &[u8], text: &mut String, starts: &mut Vec<u32>
             let len = utf8_len(*rest.first()?);
             let ch = std::str::from_utf8(rest.get(..len)?).ok()?;
             pos += len;
-            starts.push(text.len() as u32);
+            if let Some(s) = starts.as_deref_mut() {
+                s.push(text.len() as u32);
+            }
             text.push_str(ch);
             cells += 1;
             if ch.chars().next().is_some_and(|c| char_width(c) == 2) {
-                starts.push(text.len() as u32);
+                if let Some(s) = starts.as_deref_mut() {
+                    s.push(text.len() as u32);
+                }
                 cells += 1;
             }
         }

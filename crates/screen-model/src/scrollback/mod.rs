@@ -213,11 +213,16 @@ impl Scrollback {
         Some(self.blocks[block].line(line))
     }
 
-    /// The text of line `i` appended to `text`, without decoding cells: `starts` gets, for each
-    /// stored cell, the byte offset in `text` where it begins (a wide character's spacer cell
-    /// begins where the next cell does). Returns whether the line wraps. For searching the
-    /// history quickly.
-    pub fn line_text(&self, i: usize, text: &mut String, starts: &mut Vec<u32>) -> Option<bool> {
+    /// The text of line `i` appended to `text`, without decoding cells: `starts`, when given,
+    /// gets for each stored cell the byte offset in `text` where it begins (a wide character's
+    /// spacer cell begins where the next cell does). Returns whether the line wraps. For
+    /// searching the history quickly.
+    pub fn line_text(
+        &self,
+        i: usize,
+        text: &mut String,
+        starts: Option<&mut Vec<u32>>,
+    ) -> Option<bool> {
         let (block, line) = self.locate(i)?;
         decode::decode_text(self.blocks[block].line(line), text, starts)
     }
@@ -280,7 +285,7 @@ mod tests {
         assert!(history.len() >= 4);
         for i in 0..history.len() {
             let (mut text, mut starts) = (String::new(), Vec::new());
-            let wrapped = history.line_text(i, &mut text, &mut starts);
+            let wrapped = history.line_text(i, &mut text, Some(&mut starts));
             let row = history.get(i, 10).unwrap();
             assert_eq!(wrapped, Some(row.is_wrapped()), "line {i}");
             let mut expected = String::new();

@@ -123,9 +123,9 @@ impl<'a> Lines<'a> {
             .is_some_and(Row::is_wrapped)
     }
 
-    /// Appends line `line`'s text to `text` and each cell's starting byte to `starts` (see
-    /// `Scrollback::line_text`); returns whether it wraps.
-    pub fn text(&self, line: u64, text: &mut String, starts: &mut Vec<u32>) -> bool {
+    /// Appends line `line`'s text to `text` and, when given, each cell's starting byte to
+    /// `starts` (see `Scrollback::line_text`); returns whether it wraps.
+    pub fn text(&self, line: u64, text: &mut String, mut starts: Option<&mut Vec<u32>>) -> bool {
         if line < self.first {
             return false;
         }
@@ -142,7 +142,9 @@ impl<'a> Lines<'a> {
         };
         let used = row.used_len();
         for cell in &row.cells()[..used.min(row.cells().len())] {
-            starts.push(text.len() as u32);
+            if let Some(s) = starts.as_deref_mut() {
+                s.push(text.len() as u32);
+            }
             cell.push_text(text);
         }
         row.is_wrapped()

@@ -40,28 +40,23 @@ impl Pattern {
     }
 }
 
-/// Reused buffers for one logical line's text and where each cell starts in it.
+/// Reused buffers for one logical line's text and, once it matches, where each cell starts.
 #[derive(Default)]
 struct LogicalLine {
     text: String,
-    /// Byte offset where each cell starts.
+    /// Byte offset where each cell starts (read only for a line that matches).
     starts: Vec<u32>,
-    /// Per cell: its position.
-    cells: Vec<Pos>,
+    /// Per physical line: the index in `starts` of its first cell, and the line.
+    rows: Vec<(usize, u64)>,
 }
 
 impl LogicalLine {
-    /// Reads the logical line starting at `line`; returns the line after it.
+    /// Reads the text of the logical line starting at `line`; returns the line after it.
     fn read(&mut self, lines: &Lines, line: u64) -> u64 {
         self.text.clear();
-        self.starts.clear();
-        self.cells.clear();
         let mut at = line;
         loop {
-            let before = self.starts.len();
-            let wrapped = lines.text(at, &mut self.text, &mut self.starts);
-            let added = self.starts.len() - before;
-            self.cells.extend((0..added).map(|col| Pos::new(at, col)));
+            let wrapped = lines.text(at, &mut self.text, None);
             at += 1;
             if !wrapped || at > lines.last() {
                 return at;
@@ -69,11 +64,30 @@ impl LogicalLine {
         }
     }
 
+    /// Reads the cells' offsets of the logical line `line..end` (after a match).
+    fn read_cells(&mut self, lines: &Lines, line: u64, end: u64) {
+        self.text.clear();
+        self.starts.clear();
+        self.rows.clear();
+        for at in line..end {
+            self.rows.push((self.starts.len(), at));
+            lines.text(at, &mut self.text, Some(&mut self.starts));
+        }
+    }
+
     /// The first and last cell of the match at bytes `start..end`.
     fn span(&self, start: usize, end: usize) -> Option<Match> {
         let cell_of = |byte: usize| {
-            let i = self.starts.partition_point(|&s| s as usize <= byte);
-            self.cells.get(i.checked_sub(1)?).copied()
+            let i = self
+                .starts
+                .partition_point(|&s| s as usize <= byte)
+                .checked_sub(1)?;
+            let row = self
+                .rows
+                .partition_point(|&(first, _)| first <= i)
+                .checked_sub(1)?;
+            let (first, line) = self.rows[row];
+            Some(Pos::new(line, i - first))
         };
         let first = cell_of(start)?;
         let last = cell_of(end.saturating_sub(1).max(start))?;
@@ -97,6 +111,7 @@ pub fn find(
     while line <= to {
         let next = logical.read(lines, line);
         if pattern.regex.is_match(&logical.text) {
+            logical.read_cells(lines, line, next);
             for m in pattern.regex.find_iter(&logical.text) {
                 if m.start() == m.end() {
                     continue;

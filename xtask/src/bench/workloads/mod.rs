@@ -1,6 +1,7 @@
 //! The workloads, and the rounds loop every one of them shares: each round runs every
 //! contender once, in an order shuffled per round.
 
+mod copy;
 mod echo;
 mod idle;
 mod memory;
@@ -27,11 +28,13 @@ pub enum Workload {
     Memory,
     /// New session and attach until the screen shows.
     Startup,
+    /// Copy-mode search of a long history.
+    Copy,
 }
 
 impl Workload {
     /// All workloads in their default order.
-    pub const ALL: [Workload; 10] = [
+    pub const ALL: [Workload; 11] = [
         Workload::Cat,
         Workload::Vt(VtKind::DenseCells),
         Workload::Vt(VtKind::CursorMotion),
@@ -42,6 +45,7 @@ impl Workload {
         Workload::Idle,
         Workload::Memory,
         Workload::Startup,
+        Workload::Copy,
     ];
 
     /// The name `--only` takes.
@@ -53,6 +57,7 @@ impl Workload {
             Workload::Idle => "idle",
             Workload::Memory => "memory",
             Workload::Startup => "startup",
+            Workload::Copy => "copy",
         }
     }
 
@@ -174,6 +179,13 @@ pub fn run(
             let table = results.table("memory", memory::table);
             rounds(ctx, contenders, |c, round| {
                 memory::round(ctx, c, &fill, table, round)
+            });
+        }
+        Workload::Copy => {
+            let file = ctx.data.search_log(copy::LINES)?;
+            let table = results.table("copy", copy::table);
+            rounds(ctx, contenders, |c, round| {
+                copy::round(ctx, c, &file, table, round)
             });
         }
         Workload::Startup => {
