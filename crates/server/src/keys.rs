@@ -477,6 +477,10 @@ impl Default for KeyTables {
         bind(":", "command-prompt");
         bind("?", "list-keys");
         bind("C-b", "send-prefix");
+        bind("]", "paste-buffer -p");
+        bind("=", "choose-buffer");
+        bind("#", "list-buffers");
+        bind("-", "delete-buffer");
         KeyTables {
             prefix: DEFAULT_PREFIX.to_string(),
             prefix_table: p,

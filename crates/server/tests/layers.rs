@@ -23,6 +23,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("lease", 0),
     ("names", 0),
     ("panics", 0),
+    ("buffers", 0),
     ("config", 1),
     ("pane", 1),
     ("layout", 2),

@@ -33,6 +33,8 @@ pub enum ClientRequest {
         /// The command to run, `%%` standing for the input; empty: the input is the command.
         template: String,
     },
+    /// Show the paste buffers to choose one from (`choose-buffer`).
+    ChooseBuffer,
     /// Ask y/n, then run the command on `y`.
     Confirm {
         /// The question.

@@ -304,5 +304,5 @@ where
     F: FnOnce(PaneHandle) -> Fut + Send + Sync + 'static,
     Fut: std::future::Future<Output = Result<Output, CommandError>> + Send + 'static,
 {
-    Action::Pane(Box::new(move |pane| f(pane).boxed()))
+    Action::Pane(Box::new(move |pane, _| f(pane).boxed()))
 }

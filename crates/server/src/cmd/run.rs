@@ -59,7 +59,7 @@ pub async fn execute(
         Action::Pane(action) => {
             let (session, target) = resolve_target(ctx, parsed.target, origin).await?;
             let pane = session.resolve_pane(Scope { target, from }).await?;
-            action(pane).await.map(Ran::Output)
+            action(pane, ctx.clone()).await.map(Ran::Output)
         }
     }
 }
