@@ -17,6 +17,18 @@ pub enum StatusPosition {
     Bottom,
 }
 
+/// Where text copied in weft goes besides a paste buffer (tmux's `set-clipboard`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetClipboard {
+    /// Copies and programs' OSC 52 writes go to the clients' terminals' clipboards too.
+    On,
+    /// Copies made in weft go to the terminals' clipboards; programs' writes only make
+    /// buffers.
+    External,
+    /// Nothing goes to the terminals' clipboards.
+    Off,
+}
+
 /// Checks a key binding's command; the command table's parser (the configuration sits below the
 /// commands, so it is handed in).
 pub type CommandCheck<'a> = &'a dyn Fn(&str) -> Result<(), String>;
@@ -46,6 +58,14 @@ pub struct Config {
     pub remain_on_exit: bool,
     /// Copy mode uses vi keys (`mode-keys vi`) rather than emacs keys (tmux's default).
     pub mode_keys_vi: bool,
+    /// Where copied text goes besides a buffer (`set-clipboard`).
+    pub set_clipboard: SetClipboard,
+    /// A program copied text is piped to (`copy-command`, run with `sh -c`), if any.
+    pub copy_command: Option<String>,
+    /// Automatic paste buffers kept (`buffer-limit`).
+    pub buffer_limit: usize,
+    /// Programs may read back (OSC 52) the buffers they wrote themselves (`get-clipboard`).
+    pub get_clipboard: bool,
     /// The prefix and the key tables.
     pub keys: KeyTables,
     /// The file this came from, for `source-file` without a path.
@@ -65,6 +85,10 @@ impl Default for Config {
             escape_time: DEFAULT_ESCAPE_TIME,
             remain_on_exit: false,
             mode_keys_vi: false,
+            set_clipboard: SetClipboard::On,
+            copy_command: None,
+            buffer_limit: crate::buffers::DEFAULT_BUFFER_LIMIT,
+            get_clipboard: false,
             keys: KeyTables::default(),
             path: None,
         }
@@ -73,6 +97,10 @@ impl Default for Config {
 
 /// How long an ESC waits for the rest of its sequence unless configured: tmux's default.
 pub const DEFAULT_ESCAPE_TIME: Duration = Duration::from_millis(10);
+
+/// Largest accepted `buffer-limit`: buffers are kept in memory, up to
+/// [`crate::buffers::MAX_BUFFER_BYTES`] each.
+const MAX_BUFFER_LIMIT: u64 = 10_000;
 
 /// Largest accepted scrollback, so a typo cannot ask for terabytes.
 const MAX_SCROLLBACK_LINES: usize = 10_000_000;
@@ -215,6 +243,20 @@ impl Config {
                 "mode-keys {}",
                 if self.mode_keys_vi { "vi" } else { "emacs" }
             ),
+            format!(
+                "set-clipboard {}",
+                match self.set_clipboard {
+                    SetClipboard::On => "on",
+                    SetClipboard::External => "external",
+                    SetClipboard::Off => "off",
+                }
+            ),
+            format!(
+                "copy-command {}",
+                self.copy_command.as_deref().unwrap_or("(none)")
+            ),
+            format!("buffer-limit {}", self.buffer_limit),
+            format!("get-clipboard {}", on(self.get_clipboard)),
         ]
         .join("\n")
     }
@@ -284,6 +326,23 @@ fn apply_option(config: &mut Config, key: &str, value: &toml::Value) -> Result<(
             }
         }
         "remain-on-exit" => config.remain_on_exit = as_bool(value)?,
+        "set-clipboard" => {
+            config.set_clipboard = match value {
+                toml::Value::Boolean(true) => SetClipboard::On,
+                toml::Value::Boolean(false) => SetClipboard::Off,
+                toml::Value::String(s) if s == "on" => SetClipboard::On,
+                toml::Value::String(s) if s == "external" => SetClipboard::External,
+                toml::Value::String(s) if s == "off" => SetClipboard::Off,
+                other => {
+                    return Err(format!(
+                        "set-clipboard: expected \"on\", \"external\" or \"off\", found {other}"
+                    ))
+                }
+            }
+        }
+        "copy-command" => config.copy_command = Some(as_string(value)?).filter(|s| !s.is_empty()),
+        "buffer-limit" => config.buffer_limit = as_uint(value, MAX_BUFFER_LIMIT)?.max(1) as usize,
+        "get-clipboard" => config.get_clipboard = as_bool(value)?,
         "prefix" => config.keys.prefix = normalize(&as_string(value)?)?,
         "keys" => {}
         other => return Err(format!("unknown option {other:?}")),
@@ -424,6 +483,26 @@ mod tests {
             .warnings
             .iter()
             .any(|w| w.starts_with("conf.toml:6:") && w.contains("unknown command")));
+    }
+
+    #[test]
+    fn clipboard_options() {
+        let c = Config::default();
+        assert_eq!(c.set_clipboard, SetClipboard::On);
+        assert_eq!((c.buffer_limit, c.get_clipboard), (50, false));
+        assert!(c.describe().lines().any(|l| l == "set-clipboard on"));
+        let l = Config::parse(
+            "set-clipboard = \"external\"\ncopy-command = \"xclip -i\"\nbuffer-limit = 5\nget-clipboard = true\n",
+            "c",
+            &check,
+        )
+        .unwrap();
+        assert!(l.warnings.is_empty(), "{:?}", l.warnings);
+        assert_eq!(l.config.set_clipboard, SetClipboard::External);
+        assert_eq!(l.config.copy_command.as_deref(), Some("xclip -i"));
+        assert_eq!((l.config.buffer_limit, l.config.get_clipboard), (5, true));
+        let l = Config::parse("set-clipboard = \"sometimes\"\n", "c", &check).unwrap();
+        assert_eq!(l.warnings.len(), 1);
     }
 
     #[test]

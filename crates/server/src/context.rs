@@ -19,4 +19,6 @@ pub struct ServerContext {
     pub config: watch::Receiver<Arc<Config>>,
     /// Figures for `weft diag`.
     pub metrics: Arc<crate::metrics::MetricsRegistry>,
+    /// The paste buffers, and the feed of clipboard writes to the attached clients.
+    pub buffers: Arc<crate::buffers::Buffers>,
 }

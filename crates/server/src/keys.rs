@@ -483,6 +483,10 @@ impl Default for KeyTables {
         bind("PageUp", "copy-mode -u");
         bind("?", "list-keys");
         bind("C-b", "send-prefix");
+        bind("]", "paste-buffer -p");
+        bind("=", "choose-buffer");
+        bind("#", "list-buffers");
+        bind("-", "delete-buffer");
         KeyTables {
             prefix: DEFAULT_PREFIX.to_string(),
             prefix_table: p,

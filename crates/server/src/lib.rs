@@ -13,6 +13,7 @@
 //! server wakes only for work: no timers tick while nothing happens. While a key's echo is on
 //! its way, streaming panes hold off (see [`priority`]).
 
+pub mod buffers;
 pub mod capture;
 pub mod cmd;
 pub mod config;

@@ -72,17 +72,20 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
     let ids = Arc::new(IdAllocator::default());
     let (config_tx, config_rx) = tokio::sync::watch::channel(Arc::new(options.config.clone()));
     let metrics = Arc::new(crate::metrics::MetricsRegistry::default());
+    let buffers = Arc::new(crate::buffers::Buffers::new(options.config.buffer_limit));
     let registry = Registry::spawn(
         config_tx,
         ids.clone(),
         options.socket.clone(),
         metrics.clone(),
+        buffers.clone(),
         shutdown.clone(),
     );
     let ctx = ServerContext {
         registry,
         ids,
         metrics,
+        buffers,
         version: options.version.clone(),
         config: config_rx,
     };

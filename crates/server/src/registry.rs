@@ -5,8 +5,8 @@ use crate::config::Config;
 use crate::ids::{IdAllocator, PaneId, SessionId};
 use crate::outcome::CommandError;
 use crate::session::{
-    spawn_session, PaneTemplate, SessionCommand, SessionEnded, SessionHandle, SessionOptions,
-    SessionSpec,
+    spawn_session, ClipboardAccess, PaneTemplate, SessionCommand, SessionEnded, SessionHandle,
+    SessionOptions, SessionSpec,
 };
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot, watch};
@@ -56,6 +56,7 @@ impl Registry {
         ids: Arc<IdAllocator>,
         socket: std::path::PathBuf,
         metrics: Arc<crate::metrics::MetricsRegistry>,
+        buffers: Arc<crate::buffers::Buffers>,
         shutdown: CancellationToken,
     ) -> Self {
         let (tx, rx) = mpsc::channel(REGISTRY_COMMAND_CAPACITY);
@@ -65,6 +66,7 @@ impl Registry {
             ids,
             socket,
             metrics,
+            buffers,
             priority: Arc::new(crate::priority::EchoPriority::default()),
             sessions: Vec::new(),
             ended: ended_tx,
@@ -161,6 +163,8 @@ struct RegistryTask {
     metrics: Arc<crate::metrics::MetricsRegistry>,
     /// Keystroke echoes before floods, for every pane of the server.
     priority: Arc<crate::priority::EchoPriority>,
+    /// The paste buffers, for programs' clipboard writes and reads.
+    buffers: Arc<crate::buffers::Buffers>,
     /// Oldest first; the last is the most recently created or attached.
     sessions: Vec<SessionHandle>,
     ended: mpsc::Sender<SessionEnded>,
@@ -227,6 +231,7 @@ impl RegistryTask {
             }
             RegistryCommand::SetConfig(config) => {
                 let options = session_options(&config);
+                self.buffers.set_limit(config.buffer_limit);
                 self.config.send_replace(config);
                 for s in &self.sessions {
                     s.send(SessionCommand::Options(options.clone())).await;
@@ -331,6 +336,10 @@ impl RegistryTask {
                 cwd: spec.cwd,
                 template,
                 options: session_options(&config),
+                clipboard: ClipboardAccess {
+                    buffers: self.buffers.clone(),
+                    config: self.config.subscribe(),
+                },
             },
             self.ids.clone(),
             self.ended.clone(),

@@ -25,6 +25,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("panics", 0),
     ("copy", 0),
     ("copy_keys", 0),
+    ("buffers", 0),
     ("config", 1),
     ("pane", 1),
     ("layout", 2),

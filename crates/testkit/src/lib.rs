@@ -19,7 +19,7 @@ mod terminal;
 
 pub use keys::{encode_keys, KeyError};
 pub use terminal::{Exit, TestTerminal, TestTerminalBuilder, WaitError};
-pub use weft_screen_model::{Color, Screen};
+pub use weft_screen_model::{Color, Event, Screen};
 
 /// Asserts that the visible screen's rows start with the given lines (trailing blanks ignored),
 /// printing both screens when they differ.

@@ -9,7 +9,7 @@ use tokio::time::Instant;
 use weft_pty_io::{
     ChildProcess, ExitStatus, Pty, PtyReader, PtyWriter, SpawnOptions, READ_CHUNK_BYTES,
 };
-use weft_screen_model::Screen;
+use weft_screen_model::{Event, Screen};
 
 /// Default deadline for a wait.
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -247,6 +247,32 @@ impl TestTerminal {
             if !self.read_some(deadline)? {
                 return Err(WaitError::Timeout {
                     what: what.to_string(),
+                    screen: self.screen.text(),
+                });
+            }
+        }
+    }
+
+    /// Waits until the program's output raises an event `predicate` accepts (an OSC 52
+    /// clipboard write, a bell, a title) and returns it; events before it are passed over.
+    pub fn wait_for_event(
+        &mut self,
+        mut predicate: impl FnMut(&Event) -> bool,
+    ) -> Result<Event, WaitError> {
+        let deadline = Instant::now() + self.timeout;
+        loop {
+            if let Some(event) = self.screen.take_events().into_iter().find(&mut predicate) {
+                return Ok(event);
+            }
+            if self.eof {
+                return Err(WaitError::Exited {
+                    what: "an event".into(),
+                    screen: self.screen.text(),
+                });
+            }
+            if !self.read_some(deadline)? {
+                return Err(WaitError::Timeout {
+                    what: "an event".into(),
                     screen: self.screen.text(),
                 });
             }

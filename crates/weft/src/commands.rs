@@ -142,6 +142,62 @@ async fn attach_and_run(mut conn: Conn, request: Request) -> Result<u8, ClientEr
 }
 
 async fn simple(conn: &mut Conn, request: Request) -> Result<u8, ClientError> {
+    simple_output(conn, request, false).await
+}
+
+/// The most of standard input `load-buffer -` sends: the request must fit in one protocol
+/// frame, where its text is JSON (a control character takes six bytes there).
+const MAX_STDIN_BUFFER_BYTES: usize = 2 << 20;
+
+/// A table command's words as the server needs them: `load-buffer` and `save-buffer` paths made
+/// absolute (the server runs elsewhere), and `load-buffer -` turned into `set-buffer` with the
+/// text read from standard input (UTF-8, up to [`MAX_STDIN_BUFFER_BYTES`]).
+fn buffer_words(words: &[String]) -> Result<Vec<String>, String> {
+    let name = weft_server::cmd::lookup(&words[0]).map(|e| e.name);
+    if !matches!(name, Some("load-buffer" | "save-buffer")) || words.len() < 2 {
+        return Ok(words.to_vec());
+    }
+    let mut words = words.to_vec();
+    let last = words.len() - 1;
+    if words[last] == "-" {
+        if name != Some("load-buffer") {
+            return Ok(words);
+        }
+        use std::io::Read;
+        let mut data = Vec::new();
+        std::io::stdin()
+            .take(MAX_STDIN_BUFFER_BYTES as u64 + 1)
+            .read_to_end(&mut data)
+            .map_err(|e| format!("load-buffer: cannot read standard input: {e}"))?;
+        if data.len() > MAX_STDIN_BUFFER_BYTES {
+            return Err(format!(
+                "load-buffer -: standard input is larger than {} MiB; save it to a file and run \
+                 weft load-buffer FILE",
+                MAX_STDIN_BUFFER_BYTES >> 20
+            ));
+        }
+        let text = String::from_utf8(data).map_err(|_| {
+            "load-buffer -: standard input is not UTF-8 text; save it to a file and run weft \
+             load-buffer FILE"
+                .to_string()
+        })?;
+        words[0] = "set-buffer".into();
+        words[last] = "--".into();
+        words.push(text);
+        return Ok(words);
+    }
+    let path = std::path::Path::new(&words[last]);
+    if path.is_relative() && !words[last].starts_with("~/") {
+        if let Ok(dir) = std::env::current_dir() {
+            words[last] = dir.join(path).display().to_string();
+        }
+    }
+    Ok(words)
+}
+
+/// Sends `request` and prints its answer; with `raw`, streamed output is printed as it is,
+/// without the newline that ends other output.
+async fn simple_output(conn: &mut Conn, request: Request, raw: bool) -> Result<u8, ClientError> {
     let (reply, streamed) = crate::client::request_streamed(conn, request).await?;
     match reply {
         Reply::Ok | Reply::Attached { .. } => Ok(0),
@@ -158,6 +214,9 @@ async fn simple(conn: &mut Conn, request: Request) -> Result<u8, ClientError> {
         } => {
             if !stdout.is_empty() {
                 println!("{stdout}");
+            } else if raw {
+                use std::io::Write;
+                std::io::stdout().flush()?;
             } else if streamed {
                 // Streamed output ends as printed output does.
                 println!();
@@ -239,13 +298,19 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
         Some(Command::Diag(args)) => crate::diag::run(&socket, args).await,
         Some(Command::Replay(_)) | Some(Command::Server) => Ok(0),
         Some(Command::Table(words)) => {
+            let words = match buffer_words(words) {
+                Ok(w) => w,
+                Err(message) => return Err(ClientError::Refused { message, code: 1 }),
+            };
+            // `save-buffer` prints the buffer as it is: no newline after it.
+            let raw = weft_server::cmd::lookup(&words[0]).is_some_and(|e| e.name == "save-buffer");
             let mut conn = crate::client::connect(&socket, VERSION).await?;
             let request = Request::Command {
-                args: words.clone(),
+                args: words,
                 pane: std::env::var("WEFT_PANE").ok(),
                 session: current_session(),
             };
-            let code = simple(&mut conn, request).await?;
+            let code = simple_output(&mut conn, request, raw).await?;
             // The server closes the connection once the command is done; `kill-server` keeps
             // it open until the server process is gone, so this returns only then.
             use futures::StreamExt;

@@ -38,6 +38,8 @@ pub enum ClientRequest {
         /// type); Escape runs it once more with empty input, to undo.
         incremental: bool,
     },
+    /// Show the paste buffers to choose one from (`choose-buffer`).
+    ChooseBuffer,
     /// Ask y/n, then run the command on `y`.
     Confirm {
         /// The question.

@@ -68,6 +68,8 @@ pub async fn run_copy_command(
 
 /// Text copied in copy mode (or with the mouse): to a paste buffer and the clipboard.
 pub async fn copied(ctx: &ServerContext, text: String, append: bool) {
-    let _ = (ctx, append);
-    tracing::debug!(bytes = text.len(), "copied");
+    if text.is_empty() {
+        return;
+    }
+    super::buffers::copy_text(ctx, text, append).await;
 }

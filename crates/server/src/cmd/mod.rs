@@ -10,6 +10,7 @@
 //! [`run::execute`] finds the session or pane the target names and runs it there.
 
 mod args;
+pub mod buffers;
 mod client;
 pub mod copy;
 mod io;
@@ -53,7 +54,8 @@ pub struct Entry {
     pub build: fn(&Args) -> Result<Action, CommandError>,
 }
 
-/// A command's work on a pane, run in the connection's task.
+/// A command's work on a pane, run in the connection's task (with the server, for the paste
+/// buffers).
 pub type PaneAction = Box<
     dyn FnOnce(PaneHandle, ServerContext) -> BoxFuture<'static, Result<Output, CommandError>>
         + Send
@@ -131,6 +133,14 @@ pub static ENTRIES: &[&Entry] = &[
     &client::SEND_PREFIX,
     &client::COMMAND_PROMPT,
     &client::CONFIRM_BEFORE,
+    &buffers::LIST_BUFFERS,
+    &buffers::SHOW_BUFFER,
+    &buffers::SET_BUFFER,
+    &buffers::LOAD_BUFFER,
+    &buffers::SAVE_BUFFER,
+    &buffers::DELETE_BUFFER,
+    &buffers::PASTE_BUFFER,
+    &buffers::CHOOSE_BUFFER,
     &server::LIST_SESSIONS,
     &server::KILL_SESSION,
     &server::KILL_SERVER,

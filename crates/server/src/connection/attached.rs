@@ -125,6 +125,11 @@ pub(super) async fn attached(
             .run()
             .instrument(tracing::info_span!("render", client = client.get())),
     );
+    tokio::spawn(forward_clipboard(
+        ctx.buffers.clipboard_feed(),
+        render_tx.clone(),
+        stop.clone(),
+    ));
 
     let (mut sink, mut stream) = conn.split();
     // Writer: frames and exit notices to the socket.
@@ -262,6 +267,36 @@ pub(super) async fn attached(
     stop.cancel();
     session.send(SessionCommand::ClientGone { client }).await;
     let _ = writer.await;
+}
+
+/// Hands the server's clipboard writes (OSC 52) to the client's renderer, which writes them
+/// to the terminal in order with its frames, until the client goes. A client that falls
+/// behind skips the older writes: only the newest matters.
+async fn forward_clipboard(
+    mut feed: tokio::sync::broadcast::Receiver<bytes::Bytes>,
+    render: mpsc::Sender<RenderControl>,
+    stop: CancellationToken,
+) {
+    use tokio::sync::broadcast::error::RecvError;
+    loop {
+        let write = tokio::select! {
+            _ = stop.cancelled() => return,
+            write = feed.recv() => write,
+        };
+        match write {
+            Ok(bytes) => {
+                if render
+                    .send(RenderControl::Passthrough(bytes))
+                    .await
+                    .is_err()
+                {
+                    return;
+                }
+            }
+            Err(RecvError::Lagged(_)) => {}
+            Err(RecvError::Closed) => return,
+        }
+    }
 }
 
 /// The client typed `bytes` bytes: the session follows its size from now on.

@@ -7,6 +7,7 @@
 //!   overlays), and [`mouse`]: clicks, drags and the wheel.
 
 mod attached;
+mod chooser;
 mod mouse;
 mod select;
 mod ui;

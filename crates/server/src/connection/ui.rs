@@ -46,6 +46,8 @@ pub(super) enum Ui {
     Confirm(Box<Parsed>),
     /// Lines cover the window until the next key.
     Overlay,
+    /// The paste buffers to choose from (`choose-buffer`; see `chooser.rs`).
+    Chooser(super::chooser::Chooser),
 }
 
 /// The per-client state of the terminal loop.
@@ -134,6 +136,7 @@ impl ClientLoop {
                 self.overlay(None).await;
                 return After::Continue;
             }
+            Ui::Chooser(chooser) => return self.chooser_key(chooser, &input).await,
             Ui::Normal => {}
         }
         match input {
@@ -345,6 +348,7 @@ impl ClientLoop {
                 })
                 .await;
             }
+            ClientRequest::ChooseBuffer => self.open_chooser().await,
             ClientRequest::Confirm { prompt, command } => {
                 self.overlay(Some(Overlay::Prompt {
                     label: prompt,

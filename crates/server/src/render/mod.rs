@@ -41,6 +41,11 @@ use weft_renderer::{FocusedChange, Frame};
 pub const FRAME_CAPACITY: usize = 1;
 /// Requests to a renderer (client resize, redraw, overlays) waiting to be handled.
 pub const RENDER_CONTROL_CAPACITY: usize = 8;
+/// The most passthrough bytes (clipboard writes) a renderer holds for its next frame: two
+/// of the largest OSC 52 writes. Beyond it the older bytes are dropped, the newest kept
+/// (a clipboard holds one text), so a program copying in a loop cannot grow a client's queue.
+pub const MAX_PASSTHROUGH_BYTES: usize =
+    2 * (crate::buffers::MAX_CLIPBOARD_TEXT_BYTES * 4 / 3 + 16);
 
 /// Something drawn over the session for this client only.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,6 +77,10 @@ pub enum RenderControl {
     Redraw,
     /// Show or hide an overlay.
     Overlay(Option<Overlay>),
+    /// Bytes for the client's terminal itself (an OSC 52 clipboard write), written in order
+    /// with the frames: just before the next one, which is due at once. At most
+    /// [`MAX_PASSTHROUGH_BYTES`] wait; beyond that the oldest are dropped.
+    Passthrough(Bytes),
 }
 
 /// The render task's inputs.
@@ -200,6 +209,8 @@ struct RenderLoop {
     frame_timer: Deadline,
     /// The timer behind `clock_at`, likewise.
     clock_timer: Deadline,
+    /// Bytes for the terminal before the next frame (see [`RenderControl::Passthrough`]).
+    passthrough: Vec<Bytes>,
 }
 
 impl RenderLoop {
@@ -232,6 +243,7 @@ impl RenderLoop {
             focused_seq: 0,
             frame_timer: Deadline::new(),
             clock_timer: Deadline::new(),
+            passthrough: Vec::new(),
         };
         (state, core)
     }
@@ -402,6 +414,17 @@ impl RenderLoop {
                 self.scene.overlay = overlay;
                 self.scene.chrome_changed();
             }
+            RenderControl::Passthrough(bytes) => {
+                if bytes.len() > MAX_PASSTHROUGH_BYTES {
+                    return;
+                }
+                self.passthrough.push(bytes);
+                let mut total: usize = self.passthrough.iter().map(Bytes::len).sum();
+                while total > MAX_PASSTHROUGH_BYTES {
+                    total -= self.passthrough.remove(0).len();
+                }
+                self.scene.redraw_now();
+            }
         }
     }
 
@@ -430,8 +453,16 @@ impl RenderLoop {
         self.metrics.render.blocked(started - waiting);
         let view = self.view.borrow().clone();
         let config = self.config.borrow().clone();
-        if let Some((bytes, changed)) = self.scene.draw(core, &view, &config).await {
+        if let Some((mut bytes, changed)) = self.scene.draw(core, &view, &config).await {
             self.metrics.render.busy(started.elapsed());
+            if !self.passthrough.is_empty() {
+                // Before the frame, in the same write: in order with everything drawn.
+                let frame = std::mem::take(&mut bytes);
+                for piece in self.passthrough.drain(..) {
+                    bytes.extend_from_slice(&piece);
+                }
+                bytes.extend_from_slice(&frame);
+            }
             if !bytes.is_empty() {
                 send(
                     &self.metrics,
@@ -531,6 +562,16 @@ mod tests {
         assert!(frame.windows(4).any(|w| w == b"\x1b[2J"), "a full repaint");
         assert!(frame.windows(5).any(|w| w == b"hello"), "of everything");
         assert_eq!(Instant::now(), start, "every frame at once");
+
+        // Bytes for the terminal itself come before the next frame, which is due at once.
+        let osc = Bytes::from_static(b"\x1b]52;c;aGk=\x07");
+        control_tx
+            .send(RenderControl::Passthrough(osc.clone()))
+            .await
+            .unwrap();
+        let frame = frames_rx.recv().await.unwrap();
+        assert!(frame.starts_with(&osc), "{frame:?}");
+        assert_eq!(Instant::now(), start, "at once");
 
         stop.cancel();
         task.await.unwrap();

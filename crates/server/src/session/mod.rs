@@ -6,6 +6,7 @@
 //! run inside the task. Size policy, as tmux's `latest`: the session takes the size of the
 //! client that most recently typed or resized.
 
+mod clipboard;
 mod list;
 mod state;
 mod targets;
@@ -308,6 +309,18 @@ pub struct SessionSpec {
     pub template: PaneTemplate,
     /// Settings.
     pub options: SessionOptions,
+    /// The paste buffers and the settings for programs' clipboard writes and reads.
+    pub clipboard: ClipboardAccess,
+}
+
+/// What a session needs for its programs' clipboard writes and reads (OSC 52): the server's
+/// paste buffers, and the configuration in force (`set-clipboard`, `get-clipboard`).
+#[derive(Clone, Debug)]
+pub struct ClipboardAccess {
+    /// The server's paste buffers.
+    pub buffers: Arc<crate::buffers::Buffers>,
+    /// The configuration in force.
+    pub config: watch::Receiver<Arc<crate::config::Config>>,
 }
 
 /// Starts a session with its first window. `ended` hears the session id when it ends, and

@@ -85,6 +85,10 @@ pub struct SessionState {
     pub(super) repaint: u64,
     /// Panes whose program exited recently, newest last (for `wait --exit`).
     pub(super) dead: VecDeque<PaneHandle>,
+    /// The paste buffers and settings for programs' OSC 52 writes and reads.
+    pub(super) clipboard: super::ClipboardAccess,
+    /// An answer to a program's clipboard read is on its way (at most one at a time).
+    pub(super) clipboard_answering: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// What a pane's program told the session about itself through its output.
@@ -94,11 +98,13 @@ pub struct PaneMeta {
     pub cwd: Option<String>,
     /// The last OSC 133 shell-integration mark.
     pub last_mark: Option<PromptMark>,
-    /// The last OSC 52 clipboard write, as base64 (at most [`MAX_CLIPBOARD_BYTES`]).
+    /// The last OSC 52 clipboard write kept, as base64 (at most [`MAX_CLIPBOARD_BYTES`]
+    /// decoded); it is also a paste buffer.
     pub clipboard: Option<Vec<u8>>,
 }
 
-/// The largest OSC 52 write kept per pane; larger ones are dropped.
+/// The largest OSC 52 write kept, decoded: 1 MiB (larger ones are dropped whole). Each becomes
+/// a paste buffer and may go on to every client's terminal.
 pub const MAX_CLIPBOARD_BYTES: usize = 1024 * 1024;
 
 /// The name of a window running `command` (or the shell): the program's base name.
@@ -154,6 +160,8 @@ impl SessionState {
             generation: 0,
             repaint: 0,
             dead: VecDeque::new(),
+            clipboard: spec.clipboard,
+            clipboard_answering: Arc::default(),
         }
     }
 
@@ -443,17 +451,12 @@ impl SessionState {
                     self.pane_meta.entry(pane).or_default().cwd = Some(path);
                 }
             }
-            Event::ClipboardWrite { base64, .. } => {
-                if base64.len() <= MAX_CLIPBOARD_BYTES {
-                    self.pane_meta.entry(pane).or_default().clipboard = Some(base64);
-                }
-            }
+            Event::ClipboardWrite { base64, .. } => self.clipboard_write(pane, base64),
             Event::Prompt { mark, .. } => {
                 self.pane_meta.entry(pane).or_default().last_mark = Some(mark);
             }
-            // Never answered: a program may not read the user's clipboard (the paste buffers'
-            // `get-clipboard` option will decide, as tmux's does).
-            Event::ClipboardRead { .. } => {}
+            // Answered only with `get-clipboard`, and only with what the pane wrote itself.
+            Event::ClipboardRead { .. } => self.clipboard_read(pane),
             // Kept by the pane itself, for renderers.
             Event::TitleChanged(_) => {}
         }

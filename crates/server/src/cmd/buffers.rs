@@ -1,0 +1,629 @@
+//! Paste buffer commands, as tmux's: list-buffers, show-buffer, set-buffer, load-buffer,
+//! save-buffer, delete-buffer, paste-buffer, choose-buffer; and [`copy_text`], what copying
+//! text in weft does (a buffer, the terminals' clipboards, `copy-command`).
+
+use super::{Action, ClientRequest, Entry, Long};
+use crate::buffers::{paste_bytes, preview, Buffer, BufferError, MAX_BUFFER_BYTES};
+use crate::config::SetClipboard;
+use crate::context::ServerContext;
+use crate::outcome::{CommandError, Output, TargetKind};
+use crate::pane::PaneHandle;
+use bytes::Bytes;
+use futures::FutureExt;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// How long `copy-command` may take to read its input and exit before it is killed: a
+/// clipboard tool that hangs (no display to talk to) must not pile up.
+const COPY_COMMAND_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The pieces `save-buffer -` streams a buffer to standard output in.
+const SAVE_PIECE_BYTES: usize = 64 * 1024;
+
+/// Characters of a buffer's first line shown by `list-buffers` and `choose-buffer`.
+pub const PREVIEW_CHARS: usize = 50;
+
+impl From<BufferError> for CommandError {
+    fn from(e: BufferError) -> Self {
+        CommandError::failed(e.to_string())
+    }
+}
+
+/// `list-buffers`.
+pub static LIST_BUFFERS: Entry = Entry {
+    name: "list-buffers",
+    aliases: &["lsb"],
+    usage: "[--json]",
+    about: "List the paste buffers, newest first: name, size and the start of the text.",
+    flags: "",
+    long: &[Long::switch("json")],
+    read_only: true,
+    target: None,
+    build: |args| {
+        args.no_arguments()?;
+        let json = args.json();
+        Ok(server(move |ctx| async move {
+            let buffers = ctx.buffers.list();
+            if json {
+                let items: Vec<_> = buffers
+                    .iter()
+                    .map(|b| {
+                        serde_json::json!({
+                            "name": b.name,
+                            "bytes": b.data.len(),
+                            "automatic": b.automatic,
+                            "order": b.order,
+                            "created": b.created,
+                            "pane": b.pane.map(|p| p.to_string()),
+                            "preview": preview(&b.data, PREVIEW_CHARS),
+                        })
+                    })
+                    .collect();
+                let text = serde_json::to_string(&items)
+                    .map_err(|e| CommandError::failed(format!("cannot list buffers: {e}")))?;
+                return Ok(Output::text(text));
+            }
+            Ok(Output::text(
+                buffers.iter().map(line).collect::<Vec<_>>().join("\n"),
+            ))
+        }))
+    },
+};
+
+/// A buffer as `list-buffers` prints it (tmux's form): `name: N bytes: "text"`.
+pub fn line(buffer: &Buffer) -> String {
+    format!(
+        "{}: {} bytes: \"{}\"",
+        crate::names::clean_name(&buffer.name),
+        buffer.data.len(),
+        preview(&buffer.data, PREVIEW_CHARS)
+    )
+}
+
+/// `show-buffer`.
+pub static SHOW_BUFFER: Entry = Entry {
+    name: "show-buffer",
+    aliases: &["showb"],
+    usage: "[-b buffer-name]",
+    about: "Print a buffer (the newest without -b); controls show as octal escapes (\\033).",
+    flags: "b:",
+    long: &[],
+    read_only: true,
+    target: None,
+    build: |args| {
+        args.no_arguments()?;
+        let name = args.value('b').map(str::to_string);
+        Ok(server(move |ctx| async move {
+            let buffer = ctx.buffers.get(name.as_deref())?;
+            let text = visible(&buffer.data);
+            Ok(Output::text(text.strip_suffix('\n').unwrap_or(&text)))
+        }))
+    },
+};
+
+/// `data` as text a terminal shows without acting on it: controls but LF and TAB, and
+/// invalid UTF-8, as octal escapes (`\033`), as tmux's `show-buffer` prints them.
+fn visible(data: &[u8]) -> String {
+    let mut out = String::with_capacity(data.len());
+    for chunk in data.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\n' | '\t' => out.push(c),
+                '\\' => out.push_str("\\\\"),
+                c if crate::names::is_forbidden(c) && (c as u32) < 0x100 => {
+                    out.push_str(&format!("\\{:03o}", c as u32));
+                }
+                c if crate::names::is_forbidden(c) => out.push('?'),
+                c => out.push(c),
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\{b:03o}"));
+        }
+    }
+    out
+}
+
+/// `set-buffer`.
+pub static SET_BUFFER: Entry = Entry {
+    name: "set-buffer",
+    aliases: &["setb"],
+    usage: "[-a] [-b buffer-name] [-n new-buffer-name] data",
+    about: "Set a buffer's text (a new automatic buffer without -b), append to it (-a), or \
+            rename it (-n).",
+    flags: "ab:n:",
+    long: &[],
+    read_only: false,
+    target: None,
+    build: |args| {
+        let name = args.value('b').map(str::to_string);
+        let append = args.has('a');
+        if let Some(new) = args.value('n').map(str::to_string) {
+            args.no_arguments()?;
+            return Ok(server(move |ctx| async move {
+                ctx.buffers.rename(name.as_deref(), &new)?;
+                Ok(Output::none())
+            }));
+        }
+        let data = match args.positional.as_slice() {
+            [data] => data.clone(),
+            [] => return Err(args.usage("the buffer's text is needed")),
+            [_, extra, ..] => return Err(args.usage(format!("unexpected argument {extra:?}"))),
+        };
+        Ok(server(move |ctx| async move {
+            store(&ctx, name.as_deref(), data.into_bytes(), append)?;
+            Ok(Output::none())
+        }))
+    },
+};
+
+/// Puts `data` in buffer `name` (or a new automatic one), or appends it.
+fn store(
+    ctx: &ServerContext,
+    name: Option<&str>,
+    data: Vec<u8>,
+    append: bool,
+) -> Result<(), CommandError> {
+    match (name, append) {
+        (_, true) => ctx.buffers.append(name, &data).map(drop),
+        (Some(n), false) => ctx.buffers.set(n, Bytes::from(data)),
+        (None, false) => ctx.buffers.add(Bytes::from(data), None).map(drop),
+    }
+    .map_err(Into::into)
+}
+
+/// `load-buffer`.
+pub static LOAD_BUFFER: Entry = Entry {
+    name: "load-buffer",
+    aliases: &["loadb"],
+    usage: "[-b buffer-name] path",
+    about: "Load a file into a buffer (a new automatic buffer without -b); `-` reads standard \
+            input (from the command line only).",
+    flags: "b:",
+    long: &[],
+    read_only: false,
+    target: None,
+    build: |args| {
+        let name = args.value('b').map(str::to_string);
+        let path = one_path(args)?;
+        Ok(server(move |ctx| async move {
+            let Some(path) = path else {
+                return Err(CommandError::Invalid(
+                    "load-buffer -: standard input can be read only from the command line \
+                     (weft load-buffer - < FILE); name a file here"
+                        .into(),
+                ));
+            };
+            let data = read_file(&full_path(&path)?).await?;
+            store(&ctx, name.as_deref(), data, false)?;
+            Ok(Output::none())
+        }))
+    },
+};
+
+/// Reads at most [`MAX_BUFFER_BYTES`] of `path`.
+async fn read_file(path: &std::path::Path) -> Result<Vec<u8>, CommandError> {
+    use tokio::io::AsyncReadExt;
+    let shown = path.display();
+    let file = tokio::fs::File::open(path)
+        .await
+        .map_err(|e| CommandError::failed(format!("load-buffer: cannot open {shown}: {e}")))?;
+    let mut data = Vec::new();
+    file.take(MAX_BUFFER_BYTES as u64 + 1)
+        .read_to_end(&mut data)
+        .await
+        .map_err(|e| CommandError::failed(format!("load-buffer: cannot read {shown}: {e}")))?;
+    if data.len() > MAX_BUFFER_BYTES {
+        return Err(CommandError::failed(format!(
+            "load-buffer: {shown} is larger than {} MiB, the most a buffer holds",
+            MAX_BUFFER_BYTES >> 20
+        )));
+    }
+    Ok(data)
+}
+
+/// `save-buffer`.
+pub static SAVE_BUFFER: Entry = Entry {
+    name: "save-buffer",
+    aliases: &["saveb"],
+    usage: "[-a] [-b buffer-name] path",
+    about: "Write a buffer (the newest without -b) to a file, or append to it (-a); `-` writes \
+            it to standard output.",
+    flags: "ab:",
+    long: &[],
+    read_only: true,
+    target: None,
+    build: |args| {
+        let name = args.value('b').map(str::to_string);
+        let append = args.has('a');
+        let path = one_path(args)?;
+        Ok(server(move |ctx| async move {
+            let buffer = ctx.buffers.get(name.as_deref())?;
+            let Some(path) = path else {
+                return Ok(stream_out(buffer.data));
+            };
+            write_file(&full_path(&path)?, &buffer.data, append).await?;
+            Ok(Output::none())
+        }))
+    },
+};
+
+/// Output that is `data` as it is, streamed in pieces (no newline added, nothing escaped).
+fn stream_out(data: Bytes) -> Output {
+    let (tx, rx) = tokio::sync::mpsc::channel(crate::outcome::OUTPUT_STREAM_PIECES);
+    tokio::spawn(async move {
+        let mut at = 0;
+        while at < data.len() {
+            let end = (at + SAVE_PIECE_BYTES).min(data.len());
+            if tx.send(data.slice(at..end)).await.is_err() {
+                return;
+            }
+            at = end;
+        }
+    });
+    Output {
+        stream: Some(rx),
+        ..Output::default()
+    }
+}
+
+async fn write_file(path: &std::path::Path, data: &[u8], append: bool) -> Result<(), CommandError> {
+    use tokio::io::AsyncWriteExt;
+    let shown = path.display();
+    let mut file = tokio::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .append(append)
+        .truncate(!append)
+        .open(path)
+        .await
+        .map_err(|e| CommandError::failed(format!("save-buffer: cannot open {shown}: {e}")))?;
+    file.write_all(data)
+        .await
+        .map_err(|e| CommandError::failed(format!("save-buffer: cannot write {shown}: {e}")))?;
+    file.flush()
+        .await
+        .map_err(|e| CommandError::failed(format!("save-buffer: cannot write {shown}: {e}")))
+}
+
+/// The one path argument of load-buffer and save-buffer: `None` for `-`.
+fn one_path(args: &super::Args) -> Result<Option<String>, CommandError> {
+    let path = match args.positional.as_slice() {
+        [path] => path.as_str(),
+        [] => return Err(args.usage("a path is needed (- for standard input or output)")),
+        [_, extra, ..] => return Err(args.usage(format!("unexpected argument {extra:?}"))),
+    };
+    Ok(Some(path.to_string()).filter(|p| p != "-"))
+}
+
+/// `path` as the server opens it: `~/` is the home directory; other relative paths are refused
+/// (the command line makes them absolute before they reach the server, which runs elsewhere).
+fn full_path(path: &str) -> Result<PathBuf, CommandError> {
+    let full = match path.strip_prefix("~/") {
+        Some(rest) => match std::env::var_os("HOME") {
+            Some(home) => PathBuf::from(home).join(rest),
+            None => {
+                return Err(CommandError::Invalid(
+                    "~ cannot be expanded: HOME is not set; give a full path".into(),
+                ))
+            }
+        },
+        None => PathBuf::from(path),
+    };
+    if full.is_relative() {
+        return Err(CommandError::Invalid(format!(
+            "{path} is relative; give a full path (or ~/...)"
+        )));
+    }
+    Ok(full)
+}
+
+/// `delete-buffer`.
+pub static DELETE_BUFFER: Entry = Entry {
+    name: "delete-buffer",
+    aliases: &["deleteb"],
+    usage: "[-b buffer-name]",
+    about: "Delete a buffer (the newest without -b).",
+    flags: "b:",
+    long: &[],
+    read_only: false,
+    target: None,
+    build: |args| {
+        args.no_arguments()?;
+        let name = args.value('b').map(str::to_string);
+        Ok(server(move |ctx| async move {
+            ctx.buffers.delete(name.as_deref())?;
+            Ok(Output::none())
+        }))
+    },
+};
+
+/// How `paste-buffer` pastes.
+#[derive(Clone, Debug, Default)]
+pub struct PasteOptions {
+    /// Delete the buffer afterwards (`-d`).
+    pub delete: bool,
+    /// Bracket the paste when the program enabled bracketed paste (`-p`).
+    pub bracket: bool,
+    /// Keep line feeds (`-r`); else each becomes `separator`.
+    pub keep_lf: bool,
+    /// What a line feed becomes (`-s`); default CR.
+    pub separator: Option<String>,
+}
+
+/// `paste-buffer`.
+pub static PASTE_BUFFER: Entry = Entry {
+    name: "paste-buffer",
+    aliases: &["pasteb"],
+    usage: "[-dpr] [-b buffer-name] [-s separator] [-t target-pane]",
+    about: "Paste a buffer (the newest without -b) into a pane, without its control \
+            characters; line feeds become CR (-s: SEPARATOR, -r: kept); -p brackets it if the \
+            program enabled bracketed paste; -d deletes the buffer.",
+    flags: "b:dprs:t:",
+    long: &[],
+    read_only: false,
+    target: Some(TargetKind::Pane),
+    build: |args| {
+        args.no_arguments()?;
+        let name = args.value('b').map(str::to_string);
+        let options = PasteOptions {
+            delete: args.has('d'),
+            bracket: args.has('p'),
+            keep_lf: args.has('r'),
+            separator: args.value('s').map(str::to_string),
+        };
+        Ok(Action::Pane(Box::new(move |pane, ctx| {
+            async move {
+                paste(&ctx, &pane, name.as_deref(), &options).await?;
+                Ok(Output::none())
+            }
+            .boxed()
+        })))
+    },
+};
+
+/// Pastes buffer `name` (or the newest; nothing when there are none and no name is given)
+/// into `pane`, filtered as [`paste_bytes`] says.
+pub async fn paste(
+    ctx: &ServerContext,
+    pane: &PaneHandle,
+    name: Option<&str>,
+    options: &PasteOptions,
+) -> Result<(), CommandError> {
+    let buffer = match ctx.buffers.get(name) {
+        Ok(b) => b,
+        Err(BufferError::NotFound(None)) => return Ok(()),
+        Err(e) => return Err(e.into()),
+    };
+    // The separator is filtered too: nothing but the bracket's own markers carries an ESC.
+    let separator = options.separator.as_deref().unwrap_or("\r");
+    let separator = paste_bytes(separator.as_bytes(), true, b"", false);
+    let bracketed = options.bracket && pane.shared.bracketed_paste.load(Ordering::Relaxed);
+    let bytes = paste_bytes(&buffer.data, options.keep_lf, &separator, bracketed);
+    if options.delete {
+        // Only the buffer pasted, not one set since under the same name.
+        if ctx
+            .buffers
+            .get(Some(&buffer.name))
+            .is_ok_and(|b| b.order == buffer.order)
+        {
+            let _ = ctx.buffers.delete(Some(&buffer.name));
+        }
+    }
+    if !bytes.is_empty() && !pane.send_input(Bytes::from(bytes)).await {
+        return Err(CommandError::PaneGone);
+    }
+    Ok(())
+}
+
+/// `choose-buffer`.
+pub static CHOOSE_BUFFER: Entry = Entry {
+    name: "choose-buffer",
+    aliases: &[],
+    usage: "",
+    about: "Choose a buffer from a list over the window: Enter pastes it into the active pane, \
+            d deletes it, q or Escape leaves.",
+    flags: "",
+    long: &[],
+    read_only: false,
+    target: None,
+    build: |args| {
+        args.no_arguments()?;
+        Ok(Action::Client(ClientRequest::ChooseBuffer))
+    },
+};
+
+/// Copies `text` as copying in weft does (copy mode calls this): a new automatic buffer (or,
+/// with `append`, appended to the newest), sent to every attached client's clipboard as
+/// OSC 52 unless `set-clipboard` is off, and piped to `copy-command` when one is set (in the
+/// background: it never holds the server up, and is killed if it hangs). Failures are logged.
+pub async fn copy_text(ctx: &ServerContext, text: String, append: bool) {
+    let data = text.into_bytes();
+    let copied = if append {
+        ctx.buffers
+            .append(None, &data)
+            .and_then(|name| ctx.buffers.get(Some(&name)))
+            .map(|b| b.data)
+    } else {
+        let data = Bytes::from(data);
+        ctx.buffers.add(data.clone(), None).map(|_| data)
+    };
+    let copied = match copied {
+        Ok(c) => c,
+        Err(e) => {
+            tracing::info!("copy not kept: {e}");
+            return;
+        }
+    };
+    let config = ctx.config.borrow().clone();
+    if config.set_clipboard != SetClipboard::Off {
+        ctx.buffers.to_clients(&copied);
+    }
+    if let Some(command) = config.copy_command.clone() {
+        tokio::spawn(run_copy_command(command, copied, COPY_COMMAND_TIMEOUT));
+    }
+}
+
+/// Runs `copy-command` with `data` on its standard input, closed after; killed when it takes
+/// longer than `limit`. True when it ran and exited with success.
+async fn run_copy_command(command: String, data: Bytes, limit: Duration) -> bool {
+    use tokio::io::AsyncWriteExt;
+    let spawned = tokio::process::Command::new("/bin/sh")
+        .arg("-c")
+        .arg(&command)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        // A group of its own: a hung command is killed with whatever it started.
+        .process_group(0)
+        .kill_on_drop(true)
+        .spawn();
+    let mut child = match spawned {
+        Ok(c) => c,
+        Err(e) => {
+            tracing::warn!(command, "copy-command did not start: {e}");
+            return false;
+        }
+    };
+    let stdin = child.stdin.take();
+    let run = async {
+        if let Some(mut stdin) = stdin {
+            // A command that exits without reading is its own business.
+            let _ = stdin.write_all(&data).await;
+            drop(stdin);
+        }
+        child.wait().await
+    };
+    match tokio::time::timeout(limit, run).await {
+        Ok(Ok(status)) if status.success() => return true,
+        Ok(Ok(status)) => tracing::warn!(command, %status, "copy-command failed"),
+        Ok(Err(e)) => tracing::warn!(command, "copy-command: {e}"),
+        Err(_) => {
+            tracing::warn!(command, "copy-command took too long and was killed");
+            if let Some(pid) = child.id().and_then(|id| i32::try_from(id).ok()) {
+                if let Some(pid) = rustix::process::Pid::from_raw(pid) {
+                    let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+                }
+            }
+            let _ = child.kill().await;
+        }
+    }
+    false
+}
+
+/// A server action from an async closure, boxed.
+fn server<F, Fut>(f: F) -> Action
+where
+    F: FnOnce(ServerContext) -> Fut + Send + Sync + 'static,
+    Fut: std::future::Future<Output = Result<Output, CommandError>> + Send + 'static,
+{
+    Action::Server(Box::new(move |ctx| f(ctx).boxed()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A server context with no sessions, and `config` in force.
+    fn context(config: crate::config::Config) -> ServerContext {
+        let (config_tx, config_rx) = tokio::sync::watch::channel(std::sync::Arc::new(config));
+        let metrics = std::sync::Arc::new(crate::metrics::MetricsRegistry::default());
+        let buffers = std::sync::Arc::new(crate::buffers::Buffers::default());
+        let ids = std::sync::Arc::new(crate::ids::IdAllocator::default());
+        let registry = crate::registry::Registry::spawn(
+            config_tx,
+            ids.clone(),
+            "/nonexistent/weft.sock".into(),
+            metrics.clone(),
+            buffers.clone(),
+            tokio_util::sync::CancellationToken::new(),
+        );
+        ServerContext {
+            registry,
+            ids,
+            version: "test".into(),
+            config: config_rx,
+            metrics,
+            buffers,
+        }
+    }
+
+    #[tokio::test]
+    async fn copy_text_makes_a_buffer_and_tells_the_terminals() {
+        let ctx = context(crate::config::Config::default());
+        let mut feed = ctx.buffers.clipboard_feed();
+        copy_text(&ctx, "hello".into(), false).await;
+        assert_eq!(
+            feed.try_recv().unwrap(),
+            Bytes::from_static(b"\x1b]52;c;aGVsbG8=\x07")
+        );
+        copy_text(&ctx, " world".into(), true).await;
+        let list = ctx.buffers.list();
+        assert_eq!(list.len(), 1);
+        assert_eq!(list[0].data, Bytes::from_static(b"hello world"));
+        // Appending sends the whole buffer.
+        let whole = crate::buffers::osc52(b"hello world", "\x07");
+        assert_eq!(feed.try_recv().unwrap(), Bytes::from(whole));
+
+        let off = crate::config::Config {
+            set_clipboard: SetClipboard::Off,
+            ..crate::config::Config::default()
+        };
+        let ctx = context(off);
+        let mut feed = ctx.buffers.clipboard_feed();
+        copy_text(&ctx, "quiet".into(), false).await;
+        assert_eq!(ctx.buffers.list().len(), 1);
+        assert!(feed.try_recv().is_err(), "set-clipboard off");
+    }
+
+    #[tokio::test]
+    async fn copy_command_gets_the_text_and_a_hung_one_is_killed() {
+        let dir = std::env::temp_dir().join(format!("weft-copy-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("copied");
+        let command = format!("cat > '{}'", out.display());
+        let data = Bytes::from_static(b"copied text");
+        assert!(run_copy_command(command, data.clone(), Duration::from_secs(30)).await);
+        assert_eq!(std::fs::read(&out).unwrap(), b"copied text");
+        // Never reads, never exits: killed at the limit.
+        let hung = "sleep 600; true".to_string();
+        assert!(!run_copy_command(hung, data, Duration::from_millis(200)).await);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn show_buffer_escapes_controls() {
+        assert_eq!(visible(b"a\x1b[201~\tb\n"), "a\\033[201~\tb\n");
+        assert_eq!(visible(b"\xff\\"), "\\377\\\\");
+        assert_eq!(visible("\u{9b}".as_bytes()), "\\233");
+    }
+
+    #[test]
+    fn commands_parse_as_tmux_writes_them() {
+        for line in [
+            "lsb",
+            "list-buffers --json",
+            "showb -b x",
+            "setb -a -b x text",
+            "setb -n new",
+            "loadb -b x /tmp/f",
+            "loadb -",
+            "saveb -a /tmp/f",
+            "saveb -",
+            "deleteb -b x",
+            "pasteb -dpr -b x -s ; -t %1",
+            "choose-buffer",
+        ] {
+            assert!(super::super::check(line).is_ok(), "{line}");
+        }
+        let err = |line| super::super::parse_line(line).unwrap_err().to_string();
+        assert!(err("setb").contains("the buffer's text is needed"));
+        assert!(full_path("f")
+            .unwrap_err()
+            .to_string()
+            .contains("give a full path"));
+        assert!(full_path("/f").is_ok());
+        assert!(err("saveb").contains("a path is needed"));
+    }
+}
