@@ -162,3 +162,186 @@ fn vi_keys_take_counts_words_and_jumps() {
     let listed = stdout_of(&server.weft(&["list-keys"]));
     assert!(listed.contains("copy-mode-vi"), "{listed}");
 }
+
+/// The newest paste buffer's text.
+fn newest_buffer(server: &TestServer) -> String {
+    stdout_of(&server.weft(&["save-buffer", "-"]))
+}
+
+/// Searches the pane for `text` from the command line (the cursor lands on its start).
+fn search_to(server: &TestServer, text: &str) {
+    let out = server.weft(&["send-keys", "-X", "search-backward-text", text]);
+    assert!(out.status.success(), "{out:?}");
+}
+
+/// Enters copy mode with the keys and waits for the indicator.
+fn enter(c: &mut TestTerminal) {
+    c.send_keys("C-b [").unwrap();
+    c.wait_for(|s| indicator(s).is_some()).unwrap();
+}
+
+/// Copies with `keys` (ending in a copy that leaves copy mode) and waits until it has left.
+fn copy_with(c: &mut TestTerminal, keys: &str) {
+    c.send_keys(keys).unwrap();
+    c.wait_for(|s| indicator(s).is_none()).unwrap();
+}
+
+#[test]
+fn each_selection_kind_copies_exactly_and_reaches_the_clipboard() {
+    let server = TestServer::new("copysel");
+    let mut c = session(&server, "sel", 60, 12, Some("mode-keys = \"vi\"\n"));
+    run(
+        &mut c,
+        "printf 'first line here   \\nsecond  line\\n%s\\n' $(printf 'w%.0s' $(seq 1 70)); echo se''l-done",
+        "sel-done",
+    );
+    // Characters, the cursor's cell included: `v`, `e`, `y`.
+    enter(&mut c);
+    search_to(&server, "first line");
+    copy_with(&mut c, "v e y");
+    assert_eq!(newest_buffer(&server), "first");
+    // The copy reached the outer terminal's clipboard (OSC 52).
+    let event = c
+        .wait_for_event(|e| matches!(e, weft_testkit::Event::ClipboardWrite { .. }))
+        .unwrap();
+    let weft_testkit::Event::ClipboardWrite { base64, .. } = event else {
+        unreachable!()
+    };
+    assert_eq!(base64, b"Zmlyc3Q=", "base64 of \"first\"");
+    // A whole line, trailing blanks trimmed.
+    enter(&mut c);
+    search_to(&server, "first line");
+    copy_with(&mut c, "V j y");
+    assert_eq!(newest_buffer(&server), "first line here\nsecond  line");
+    // A rectangle: the same columns of two lines.
+    enter(&mut c);
+    search_to(&server, "first line");
+    copy_with(&mut c, "C-v j 4 l y");
+    assert_eq!(newest_buffer(&server), "first\nsecon");
+    // A line wrapped over two rows is copied as one line.
+    enter(&mut c);
+    let out = server.weft(&["send-keys", "-X", "search-backward", "^w{5}"]);
+    assert!(out.status.success(), "{out:?}");
+    copy_with(&mut c, "v j $ y");
+    assert_eq!(newest_buffer(&server), "w".repeat(70));
+    // `A` appends to the newest buffer.
+    enter(&mut c);
+    search_to(&server, "second");
+    copy_with(&mut c, "v e A");
+    assert_eq!(newest_buffer(&server), format!("{}second", "w".repeat(70)));
+}
+
+#[test]
+fn emacs_keys_select_with_c_space_and_copy_with_m_w() {
+    let server = TestServer::new("copyemacs");
+    let mut c = session(&server, "em", 60, 10, None);
+    run(
+        &mut c,
+        "echo 'one two three'; echo em''acs-done",
+        "emacs-done",
+    );
+    enter(&mut c);
+    search_to(&server, "two three");
+    // The region ends before the cursor, as in emacs.
+    // C-Space is NUL on the wire.
+    c.send_bytes(b"\0").unwrap();
+    copy_with(&mut c, "M-f M-w");
+    assert_eq!(newest_buffer(&server), "tw");
+}
+
+/// An SGR mouse report as the user's terminal sends it (0-based coordinates here).
+fn mouse(code: u16, col: u16, row: u16, press: bool) -> Vec<u8> {
+    format!(
+        "\x1b[<{code};{};{}{}",
+        col + 1,
+        row + 1,
+        if press { 'M' } else { 'm' }
+    )
+    .into_bytes()
+}
+
+#[test]
+fn the_mouse_drags_double_and_triple_clicks_to_copy() {
+    let server = TestServer::new("copymouse");
+    let mut c = session(&server, "ms", 60, 10, None);
+    run(
+        &mut c,
+        "echo 'alpha beta gamma'; echo mo''use-done",
+        "mouse-done",
+    );
+    let row = (0..10)
+        .find(|&r| {
+            c.screen()
+                .row(r)
+                .is_some_and(|l| l.text().starts_with("alpha beta"))
+        })
+        .unwrap() as u16;
+    // Each copy reaches the terminal's clipboard (OSC 52): the buffer is there by then.
+    let copied = |c: &mut TestTerminal, server: &TestServer, want: &str| {
+        c.wait_for_event(|e| matches!(e, weft_testkit::Event::ClipboardWrite { .. }))
+            .unwrap();
+        newest_buffer(server) == want
+    };
+    // Drag from "a" to the end of "alpha", release: copied, and copy mode left.
+    c.send_bytes(&mouse(0, 0, row, true)).unwrap();
+    c.send_bytes(&mouse(32, 2, row, true)).unwrap();
+    c.send_bytes(&mouse(32, 4, row, true)).unwrap();
+    c.wait_for(|s| indicator(s).is_some()).unwrap();
+    c.send_bytes(&mouse(0, 4, row, false)).unwrap();
+    c.wait_for(|s| indicator(s).is_none()).unwrap();
+    assert!(
+        copied(&mut c, &server, "alpha"),
+        "{:?}",
+        newest_buffer(&server)
+    );
+    // A double click copies the word under it.
+    let double = [
+        mouse(0, 7, row, true),
+        mouse(0, 7, row, false),
+        mouse(0, 7, row, true),
+        mouse(0, 7, row, false),
+    ]
+    .concat();
+    c.send_bytes(&double).unwrap();
+    assert!(
+        copied(&mut c, &server, "beta"),
+        "{:?}",
+        newest_buffer(&server)
+    );
+    // A third click in a row copies the line.
+    c.send_bytes(&[mouse(0, 7, row, true), mouse(0, 7, row, false)].concat())
+        .unwrap();
+    assert!(
+        copied(&mut c, &server, "alpha beta gamma"),
+        "{:?}",
+        newest_buffer(&server)
+    );
+    // And the shell still gets typed keys: no mode was left behind.
+    c.send_text("echo after-$((2*21))").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("after-42").unwrap();
+}
+
+#[test]
+fn previous_and_next_prompt_follow_the_shells_osc_133_marks() {
+    let server = TestServer::new("copyprompt");
+    let mut c = session(&server, "pr", 60, 12, Some("mode-keys = \"vi\"\n"));
+    run(
+        &mut c,
+        "printf '\\033]133;A\\007P1 one\\nout\\n\\033]133;A\\007P2 two\\nout\\n'; echo pr''ompt-done",
+        "prompt-done",
+    );
+    let row_of = |s: &Screen, text: &str| {
+        (0..s.rows()).find(|&r| s.row(r).is_some_and(|l| l.text().starts_with(text)))
+    };
+    enter(&mut c);
+    c.send_keys("{").unwrap();
+    c.wait_for(|s| row_of(s, "P2 two") == Some(s.cursor_state().row))
+        .unwrap();
+    c.send_keys("{").unwrap();
+    c.wait_for(|s| row_of(s, "P1 one") == Some(s.cursor_state().row))
+        .unwrap();
+    c.send_keys("}").unwrap();
+    c.wait_for(|s| row_of(s, "P2 two") == Some(s.cursor_state().row))
+        .unwrap();
+}
