@@ -159,8 +159,14 @@ fn vi_keys_take_counts_words_and_jumps() {
     c.wait_for(|s| s.cursor_state().col == 30).unwrap();
     c.send_keys("q").unwrap();
     c.wait_for(|s| indicator(s).is_none()).unwrap();
-    let listed = stdout_of(&server.weft(&["list-keys"]));
-    assert!(listed.contains("copy-mode-vi"), "{listed}");
+    let listed = stdout_of(&server.weft(&["list-keys", "-T", "copy-mode-vi"]));
+    assert!(
+        listed
+            .lines()
+            .all(|l| l.starts_with("bind-key -T copy-mode-vi "))
+            && listed.contains("search-backward-incremental"),
+        "{listed}"
+    );
 }
 
 /// The newest paste buffer's text.

@@ -123,6 +123,15 @@ pub(super) fn decode_text(
             pos = read_varint(bytes, pos)?.1;
         }
         let run_end = cells + run;
+        if starts.is_none() {
+            // A run of narrow ASCII cells is its bytes as they are: taken at once.
+            if let Some(ascii) = bytes.get(pos..pos + run).filter(|b| b.is_ascii()) {
+                text.push_str(std::str::from_utf8(ascii).ok()?);
+                pos += run;
+                cells = run_end;
+                continue;
+            }
+        }
         while cells < run_end {
             if bytes.get(pos) == Some(&ESCAPE_CELL) {
                 let kind = *bytes.get(pos + 1)?;

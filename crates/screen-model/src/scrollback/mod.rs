@@ -296,6 +296,9 @@ mod tests {
                 }
             }
             assert_eq!(text, expected, "line {i}");
+            let mut quick = String::new();
+            assert_eq!(history.line_text(i, &mut quick, None), wrapped);
+            assert_eq!(quick, expected, "line {i} without offsets");
         }
     }
 

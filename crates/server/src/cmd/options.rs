@@ -59,15 +59,36 @@ pub static SHOW_OPTIONS: Entry = Entry {
 pub static LIST_KEYS: Entry = Entry {
     name: "list-keys",
     aliases: &["lsk"],
-    usage: "",
-    about: "Print the key bindings.",
-    flags: "",
+    usage: "[-T key-table]",
+    about: "Print the key bindings: every table, or one (prefix, root, copy-mode, \
+            copy-mode-vi).",
+    flags: "T:",
     long: &[],
     read_only: true,
     target: None,
     build: |args| {
         args.no_arguments()?;
-        Ok(with_config(|config| config.keys.describe().join("\n")))
+        let table = args.value('T').map(str::to_string);
+        Ok(Action::Server(Box::new(move |ctx| {
+            async move {
+                let lines = ctx.config.borrow().keys.describe();
+                let Some(table) = table else {
+                    return Ok(Output::text(lines.join("\n")));
+                };
+                let wanted = format!("-T {table} ");
+                let shown: Vec<String> = lines
+                    .into_iter()
+                    .filter(|l| l.starts_with("bind-key ") && l.contains(&wanted))
+                    .collect();
+                if shown.is_empty() {
+                    return Err(CommandError::Invalid(format!(
+                        "list-keys: no key table {table:?} (prefix, root, copy-mode, copy-mode-vi)"
+                    )));
+                }
+                Ok(Output::text(shown.join("\n")))
+            }
+            .boxed()
+        })))
     },
 };
 

@@ -28,7 +28,8 @@ impl Pattern {
             return None;
         }
         let insensitive = !text.chars().any(char::is_uppercase);
-        let flags = if insensitive { "(?i)" } else { "" };
+        // Lines are searched joined by `\n`: `^` and `$` are each line's ends.
+        let flags = if insensitive { "(?mi)" } else { "(?m)" };
         let compiled = regex
             .then(|| Regex::new(&format!("{flags}{text}")).ok())
             .flatten()
@@ -51,19 +52,6 @@ struct LogicalLine {
 }
 
 impl LogicalLine {
-    /// Reads the text of the logical line starting at `line`; returns the line after it.
-    fn read(&mut self, lines: &Lines, line: u64) -> u64 {
-        self.text.clear();
-        let mut at = line;
-        loop {
-            let wrapped = lines.text(at, &mut self.text, None);
-            at += 1;
-            if !wrapped || at > lines.last() {
-                return at;
-            }
-        }
-    }
-
     /// Reads the cells' offsets of the logical line `line..end` (after a match).
     fn read_cells(&mut self, lines: &Lines, line: u64, end: u64) {
         self.text.clear();
@@ -95,8 +83,15 @@ impl LogicalLine {
     }
 }
 
+/// How much text one regular-expression pass covers: whole logical lines are gathered up to
+/// about this many bytes, searched at once (the expression's literal scan runs at memory speed
+/// over a long text, where a call per line costs more than the scan), then dropped, so a search
+/// of any history holds this much at a time.
+const CHUNK_BYTES: usize = 4 << 20;
+
 /// Every match of `pattern` in lines `from..=to` (widened to whole logical lines), in order;
-/// the bool says the count stopped at `limit`.
+/// the bool says the count stopped at `limit`. A match never spans a hard line end: it is cut
+/// at the first one.
 pub fn find(
     lines: &Lines,
     pattern: &Pattern,
@@ -105,26 +100,50 @@ pub fn find(
     limit: usize,
 ) -> (Vec<Match>, bool) {
     let mut found = Vec::new();
-    let mut logical = LogicalLine::default();
+    let mut chunk = String::new();
+    // Per logical line in the chunk: its first byte and its first and end lines.
+    let mut index: Vec<(usize, u64, u64)> = Vec::new();
+    let mut cells = LogicalLine::default();
     let mut line = lines.logical_start(from.max(lines.first()));
     let to = to.min(lines.last());
     while line <= to {
-        let next = logical.read(lines, line);
-        if pattern.regex.is_match(&logical.text) {
-            logical.read_cells(lines, line, next);
-            for m in pattern.regex.find_iter(&logical.text) {
-                if m.start() == m.end() {
-                    continue;
-                }
-                if found.len() == limit {
-                    return (found, true);
-                }
-                if let Some(span) = logical.span(m.start(), m.end()) {
-                    found.push(span);
+        chunk.clear();
+        index.clear();
+        while line <= to && chunk.len() < CHUNK_BYTES {
+            let start = chunk.len();
+            let mut at = line;
+            loop {
+                let wrapped = lines.text(at, &mut chunk, None);
+                at += 1;
+                if !wrapped || at > lines.last() {
+                    break;
                 }
             }
+            chunk.push('\n');
+            index.push((start, line, at));
+            line = at;
         }
-        line = next;
+        let mut read = None;
+        for m in pattern.regex.find_iter(&chunk) {
+            let end = chunk[m.start()..m.end()]
+                .find('\n')
+                .map_or(m.end(), |n| m.start() + n);
+            if end == m.start() {
+                continue;
+            }
+            if found.len() == limit {
+                return (found, true);
+            }
+            let i = index.partition_point(|&(s, _, _)| s <= m.start()) - 1;
+            let (base, first, past) = index[i];
+            if read != Some(i) {
+                cells.read_cells(lines, first, past);
+                read = Some(i);
+            }
+            if let Some(span) = cells.span(m.start() - base, end - base) {
+                found.push(span);
+            }
+        }
     }
     (found, false)
 }
