@@ -116,7 +116,7 @@ pub fn run(
     if !name.ends_with("-incremental") {
         mode.incremental_from = None;
     }
-    let rows = lines.rows() as i64;
+    let rows = lines.rows().max(1) as i64;
     let c = mode.cursor;
     let repeat = |mode: &mut CopyMode, step: &dyn Fn(&CopyMode, Pos) -> Pos, keep: bool| {
         for _ in 0..count {

@@ -98,7 +98,7 @@ impl CopyMode {
 
     /// Scrolls the view so the cursor is in it.
     fn follow_cursor(&mut self, lines: &Lines) {
-        let rows = lines.rows() as u64;
+        let rows = lines.rows().max(1) as u64;
         if self.cursor.line < self.top {
             self.top = self.cursor.line;
         } else if self.cursor.line >= self.top + rows {

@@ -24,7 +24,7 @@ pub struct Rendered {
 
 /// Draws `mode`'s view of `lines`.
 pub fn render(mode: &CopyMode, lines: &Lines) -> Rendered {
-    let (rows, cols) = (lines.rows(), lines.cols());
+    let (rows, cols) = (lines.rows().max(1), lines.cols().max(1));
     let bottom = mode.top + rows as u64 - 1;
     let span = mode
         .selection
