@@ -518,4 +518,39 @@ mod tests {
             }
         );
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// Any sequence of copy-mode commands, with any arguments and counts, on a screen that
+        /// keeps changing size and content between them, never panics and keeps the cursor
+        /// and view inside the lines that exist.
+        #[test]
+        fn any_commands_keep_the_mode_inside_the_lines(
+            steps in proptest::collection::vec(
+                (0..NAMES.len(), "[a-z(){}\\[\\].^$*+? 0-9-]{0,6}", 0usize..200_000, 0u8..6),
+                1..40,
+            ),
+            text in "[ -~\\n\u{5b57}\u{301}]{0,400}",
+        ) {
+            let mut screen = Screen::with_scrollback(20, 5, 50);
+            screen.feed(text.replace('\n', "\r\n").as_bytes());
+            let mut mode = CopyMode::enter(&screen, true, false);
+            for (name, arg, count, change) in steps {
+                match change {
+                    0 => screen.feed(b"more output\r\n"),
+                    1 => screen.resize(1 + count % 30, 1 + count % 7),
+                    2 => screen.feed(b"\x1b[?1049h"),
+                    3 => screen.feed(b"\x1b[?1049l\x1b[2J"),
+                    _ => {}
+                }
+                let args = vec![arg];
+                let _ = run(&mut mode, &screen, &[3, 1, 40], NAMES[name], &args, count);
+                let lines = Lines::new(&screen);
+                proptest::prop_assert!(mode.cursor.line >= lines.first() && mode.cursor.line <= lines.last());
+                proptest::prop_assert!(mode.top >= lines.first() && mode.top <= lines.history_end());
+                let view = super::super::view::render(&mode, &lines);
+                proptest::prop_assert_eq!(view.rows.len(), lines.rows());
+            }
+        }
+    }
 }
