@@ -70,7 +70,6 @@ fn measure(ctx: &Ctx, c: &Contender, file: &Path) -> Result<f64, Failure> {
     let from = term.mark();
     term.write(b"\x02[")?;
     term.wait_for_text("[0/", from, wait)?;
-    let from = term.mark();
     term.write(b"\x02:")?;
     // The prompt is open (its drawing done) before anything is typed into it.
     term.wait_quiet(Duration::from_millis(200), wait);
