@@ -59,11 +59,11 @@ fn errors_are_sentences_with_the_right_status() {
     let server = TestServer::new("errs");
     let out = server.weft(&["new", "-d", "-s", "e", "--", "sleep", "30"]);
     assert!(out.status.success(), "{out:?}");
-    let out = server.weft(&["set", "-g", "mouse", "off"]);
+    let out = server.weft(&["set", "-g", "mouse", "sometimes"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let err = stderr_of(&out);
     assert!(
-        err.contains("mouse cannot be changed while weft runs yet") && !err.contains('{'),
+        err.contains("mouse: on or off, not \"sometimes\"") && !err.contains('{'),
         "{err}"
     );
     let out = server.weft(&["kill-pane", "-x"]);

@@ -53,7 +53,7 @@ fn esc_and_the_rest_of_a_key_in_separate_reads_within_the_escape_time_are_one_ke
     .unwrap();
     let out = server.weft(&["source-file", conf.to_str().unwrap()]);
     assert!(out.status.success(), "{out:?}");
-    assert!(stdout_of(&server.weft(&["show-options"])).contains("escape-time-ms 10000"));
+    assert!(stdout_of(&server.weft(&["show-options"])).contains("escape-time 10000"));
     let out = server.weft(&["split-window", "-v", "-t", "e", "--", "cat"]);
     assert!(out.status.success(), "{out:?}");
     let panes = json(&server, &["list-panes", "-t", "e", "--json"]);

@@ -70,6 +70,9 @@ pub struct Config {
     pub keys: KeyTables,
     /// The file this came from, for `source-file` without a path.
     pub path: Option<PathBuf>,
+    /// Options set by name (`set-option`), as text: those weft does not act on yet and user
+    /// options (`@name`) live only here (see [`crate::options`]).
+    pub options: std::collections::BTreeMap<String, String>,
 }
 
 impl Default for Config {
@@ -91,6 +94,7 @@ impl Default for Config {
             get_clipboard: false,
             keys: KeyTables::default(),
             path: None,
+            options: std::collections::BTreeMap::new(),
         }
     }
 }
@@ -126,14 +130,34 @@ pub enum ConfigError {
     },
 }
 
-/// The default configuration path: `$XDG_CONFIG_HOME/weft/config.toml` or
-/// `~/.config/weft/config.toml`.
+/// The default configuration path: `weft.conf` (tmux's syntax) in `$XDG_CONFIG_HOME/weft/`,
+/// then in `~/.config/weft/`, then the older `config.toml` there; the first that exists (or
+/// `weft.conf` in the first place when none does).
 pub fn default_path() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CONFIG_HOME")
+    let xdg = std::env::var_os("XDG_CONFIG_HOME")
         .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
-    Some(base.join("weft").join("config.toml"))
+        .map(PathBuf::from);
+    let home = std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config"));
+    let dirs: Vec<PathBuf> = xdg
+        .into_iter()
+        .chain(home)
+        .map(|d| d.join("weft"))
+        .collect();
+    let candidates: Vec<PathBuf> = dirs
+        .iter()
+        .map(|d| d.join("weft.conf"))
+        .chain(dirs.iter().map(|d| d.join("config.toml")))
+        .collect();
+    candidates
+        .iter()
+        .find(|p| p.exists())
+        .or(candidates.first())
+        .cloned()
+}
+
+/// Whether `path` is in the older TOML form (by its name); anything else is tmux's syntax.
+pub fn is_toml(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "toml")
 }
 
 /// A loaded configuration and the problems found in it (each `file:line:column: message`).
@@ -148,7 +172,11 @@ pub struct Loaded {
 impl Config {
     /// Loads `path`; a missing default file is not an error (an explicit one is). Bindings'
     /// commands are checked with `check`.
-    pub fn load(path: Option<&Path>, check: CommandCheck) -> Result<Loaded, ConfigError> {
+    pub fn load(
+        path: Option<&Path>,
+        check: CommandCheck,
+        run: crate::conf_file::LineRunner,
+    ) -> Result<Loaded, ConfigError> {
         let (path, explicit) = match path {
             Some(p) => (p.to_path_buf(), true),
             None => match default_path() {
@@ -161,6 +189,19 @@ impl Config {
                 }
             },
         };
+        if !is_toml(&path) {
+            if !explicit && !path.exists() {
+                return Ok(Loaded {
+                    config: Config::default(),
+                    warnings: Vec::new(),
+                });
+            }
+            let mut config = Config::default();
+            let mut warnings = Vec::new();
+            crate::conf_file::apply_file(&mut config, &path, false, run, &mut warnings);
+            config.path = Some(path);
+            return Ok(Loaded { config, warnings });
+        }
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
             Err(e) if !explicit && e.kind() == std::io::ErrorKind::NotFound => {
@@ -285,6 +326,16 @@ fn as_string(v: &toml::Value) -> Result<String, String> {
         toml::Value::String(s) => Ok(s.clone()),
         other => Err(format!("expected a string, found {other}")),
     }
+}
+
+/// Applies one configuration entry as the TOML file spells it (`set-option` maps tmux's
+/// names to these).
+pub(crate) fn apply_entry(
+    config: &mut Config,
+    key: &str,
+    value: &toml::Value,
+) -> Result<(), String> {
+    apply_option(config, key, value)
 }
 
 /// Applies one top-level option (`keys` is handled separately).

@@ -435,6 +435,12 @@ pub struct KeyTables {
     pub copy_mode: BTreeMap<String, String>,
     /// In copy mode with vi keys (`mode-keys vi`).
     pub copy_mode_vi: BTreeMap<String, String>,
+    /// Tables of the user's own (`bind -T mytable`), entered with `switch-client -T`.
+    pub user: BTreeMap<String, BTreeMap<String, String>>,
+    /// Bindings that repeat (`bind -r`), as `table key`.
+    pub repeat: std::collections::BTreeSet<String>,
+    /// Notes (`bind -N`), by `table key`.
+    pub notes: BTreeMap<String, String>,
 }
 
 impl Default for KeyTables {
@@ -493,6 +499,9 @@ impl Default for KeyTables {
             root_table: BTreeMap::new(),
             copy_mode: crate::copy_keys::emacs_table(),
             copy_mode_vi: crate::copy_keys::vi_table(),
+            user: BTreeMap::new(),
+            repeat: std::collections::BTreeSet::new(),
+            notes: BTreeMap::new(),
         }
     }
 }
@@ -512,6 +521,11 @@ impl KeyTables {
         }
         for (k, c) in &self.copy_mode_vi {
             lines.push(format!("bind-key -T copy-mode-vi {k:<10} {c}"));
+        }
+        for (table, keys) in &self.user {
+            for (k, c) in keys {
+                lines.push(format!("bind-key -T {table} {k:<10} {c}"));
+            }
         }
         lines
     }

@@ -13,9 +13,11 @@
 //! server wakes only for work: no timers tick while nothing happens. While a key's echo is on
 //! its way, streaming panes hold off (see [`priority`]).
 
+pub mod bindings;
 pub mod buffers;
 pub mod capture;
 pub mod cmd;
+pub mod conf_file;
 pub mod config;
 mod connection;
 pub mod context;
@@ -31,6 +33,7 @@ pub mod limits;
 pub mod listener;
 pub mod metrics;
 pub mod names;
+pub mod options;
 pub mod outcome;
 pub mod pane;
 pub mod panics;
@@ -39,6 +42,7 @@ pub mod registry;
 pub mod render;
 pub mod sched;
 pub mod session;
+pub mod words;
 
 pub use config::{Config, ConfigError};
 pub use listener::{run, ServerOptions};

@@ -40,6 +40,23 @@ enum RegistryCommand {
     },
     KillServer,
     SetConfig(Arc<Config>),
+    UpdateConfig(ConfigChange),
+}
+
+/// What a configuration change does: changes the copy, says what it did or why not.
+type ChangeFn = Box<dyn FnOnce(&mut Config) -> Result<String, String> + Send>;
+
+/// A change to the configuration in force, made inside the registry task so that changes
+/// from several clients apply one after another; its answer (or error sentence) goes back.
+pub struct ConfigChange {
+    change: ChangeFn,
+    reply: oneshot::Sender<Result<String, String>>,
+}
+
+impl std::fmt::Debug for ConfigChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ConfigChange(..)")
+    }
 }
 
 /// A handle on the registry task.
@@ -136,6 +153,26 @@ impl Registry {
         let _ = self.commands.send(RegistryCommand::SetConfig(config)).await;
     }
 
+    /// Changes the configuration in force with `change` (one change at a time, on a copy that
+    /// replaces it only when `change` succeeds) and tells every session; returns what `change`
+    /// said.
+    pub async fn update_config(
+        &self,
+        change: impl FnOnce(&mut Config) -> Result<String, String> + Send + 'static,
+    ) -> Result<String, String> {
+        let (reply, answer) = oneshot::channel();
+        let command = RegistryCommand::UpdateConfig(ConfigChange {
+            change: Box::new(change),
+            reply,
+        });
+        if self.commands.send(command).await.is_err() {
+            return Err("the server is shutting down".into());
+        }
+        answer
+            .await
+            .unwrap_or_else(|_| Err("the server is shutting down".into()))
+    }
+
     /// Every session, oldest first.
     pub async fn list(&self) -> Vec<SessionInfo> {
         let handles = self.all().await;
@@ -173,6 +210,16 @@ struct RegistryTask {
 }
 
 impl RegistryTask {
+    /// Puts `config` in force and tells every session.
+    async fn apply_config(&mut self, config: Arc<Config>) {
+        let options = session_options(&config);
+        self.buffers.set_limit(config.buffer_limit);
+        self.config.send_replace(config);
+        for s in &self.sessions {
+            s.send(SessionCommand::Options(options.clone())).await;
+        }
+    }
+
     async fn run(
         mut self,
         mut commands: mpsc::Receiver<RegistryCommand>,
@@ -229,14 +276,15 @@ impl RegistryTask {
                 sorted.sort_by_key(|s| s.id);
                 let _ = reply.send(sorted);
             }
-            RegistryCommand::SetConfig(config) => {
-                let options = session_options(&config);
-                self.buffers.set_limit(config.buffer_limit);
-                self.config.send_replace(config);
-                for s in &self.sessions {
-                    s.send(SessionCommand::Options(options.clone())).await;
+            RegistryCommand::UpdateConfig(ConfigChange { change, reply }) => {
+                let mut config = Config::clone(&self.config.borrow());
+                let result = change(&mut config);
+                if result.is_ok() {
+                    self.apply_config(Arc::new(config)).await;
                 }
+                let _ = reply.send(result);
             }
+            RegistryCommand::SetConfig(config) => self.apply_config(config).await,
             RegistryCommand::KillServer => {
                 self.killing = true;
                 force_exit_after(KILL_SERVER_DEADLINE, self.socket.clone());

@@ -154,6 +154,22 @@ const MAX_STDIN_BUFFER_BYTES: usize = 2 << 20;
 /// text read from standard input (UTF-8, up to [`MAX_STDIN_BUFFER_BYTES`]).
 fn buffer_words(words: &[String]) -> Result<Vec<String>, String> {
     let name = weft_server::cmd::lookup(&words[0]).map(|e| e.name);
+    if name == Some("source-file") {
+        // Files named from a shell are where the shell is, not where the server runs.
+        let dir = std::env::current_dir().unwrap_or_default();
+        return Ok(words
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                let relative = i > 0 && !w.starts_with('-') && !w.starts_with('~');
+                if relative && std::path::Path::new(w).is_relative() {
+                    dir.join(w).display().to_string()
+                } else {
+                    w.clone()
+                }
+            })
+            .collect());
+    }
     if !matches!(name, Some("load-buffer" | "save-buffer")) || words.len() < 2 {
         return Ok(words.to_vec());
     }

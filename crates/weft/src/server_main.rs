@@ -19,7 +19,11 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     let _ = rustix::process::setsid();
     weft_server::panics::install();
     let socket = weft_protocol::paths::resolve_socket(cli.label.as_deref(), cli.socket.as_deref())?;
-    let config = match weft_server::Config::load(cli.config.as_deref(), &weft_server::cmd::check) {
+    let config = match weft_server::Config::load(
+        cli.config.as_deref(),
+        &weft_server::cmd::check,
+        &weft_server::cmd::config_lines::run_config_line,
+    ) {
         Ok(loaded) => {
             // The starting client shows these (lines before "ready").
             for warning in &loaded.warnings {

@@ -145,7 +145,38 @@ async fn cli_command(
     args: &[String],
     origin: &Origin,
 ) -> Result<Output, CommandError> {
-    let parsed = crate::cmd::parse(args)?;
+    let mut commands = crate::cmd::parse_sequence(args)?;
+    let last = commands
+        .pop()
+        .ok_or_else(|| CommandError::Syntax("empty command".into()))?;
+    // A sequence (`a \; b`): each runs in turn; what the earlier ones print comes first.
+    let mut earlier = Output::none();
+    for parsed in commands {
+        let name = parsed.entry.name;
+        match execute(ctx, parsed, origin).await? {
+            Ran::Output(out) => {
+                earlier.stdout.push_str(&out.stdout);
+                earlier.stderr.push_str(&out.stderr);
+            }
+            Ran::Client(_) => return Err(CommandError::ClientOnly(name)),
+        }
+    }
+    let mut output = cli_one(ctx, last, origin).await?;
+    if !earlier.stdout.is_empty() {
+        output.stdout = earlier.stdout + &output.stdout;
+    }
+    if !earlier.stderr.is_empty() {
+        output.stderr = earlier.stderr + &output.stderr;
+    }
+    Ok(output)
+}
+
+/// Runs one command from the command line.
+async fn cli_one(
+    ctx: &ServerContext,
+    parsed: crate::cmd::Parsed,
+    origin: &Origin,
+) -> Result<Output, CommandError> {
     let name = parsed.entry.name;
     match execute(ctx, parsed, origin).await? {
         Ran::Output(output) => Ok(output),

@@ -231,8 +231,15 @@ impl ClientLoop {
 
     /// Parses and runs a command line typed at the prompt or bound to a key.
     pub(super) async fn run_line(&mut self, line: &str) -> After {
-        match crate::cmd::parse_line(line) {
-            Ok(command) => self.run(command).await,
+        match crate::cmd::parse_line_sequence(line) {
+            Ok(commands) => {
+                for command in commands {
+                    if let After::Detach = self.run(command).await {
+                        return After::Detach;
+                    }
+                }
+                After::Continue
+            }
             Err(e) => {
                 self.message(e.to_string()).await;
                 After::Continue

@@ -1,0 +1,67 @@
+//! The commands a configuration file runs (tmux's syntax: `set -g mouse on`, `bind | split-window
+//! -h`, `source-file ~/x.conf`), applied to a configuration before it is in force; parsed with
+//! the command table, as the same commands typed anywhere else.
+
+use super::{lookup, Args};
+use crate::conf_file::LineEffect;
+use crate::config::Config;
+use crate::options::Applied;
+
+/// Runs one configuration line's words on `config` (see [`crate::conf_file::LineRunner`]).
+pub fn run_config_line(config: &mut Config, words: &[String]) -> Result<LineEffect, String> {
+    // `bind x a \; b` binds a sequence; elsewhere `\;` separates commands of the line.
+    let is_bind = words
+        .first()
+        .and_then(|w| lookup(w))
+        .is_some_and(|e| e.name == "bind-key");
+    if !is_bind && words.iter().any(|w| w == ";") {
+        let mut last = LineEffect::Done;
+        for part in words.split(|w| w == ";").filter(|p| !p.is_empty()) {
+            last = run_config_line(config, part)?;
+        }
+        return Ok(last);
+    }
+    let (name, rest) = words.split_first().ok_or("empty line")?;
+    let entry = lookup(name).ok_or_else(|| format!("unknown command: {name}"))?;
+    let args = Args::parse(entry, rest).map_err(|e| e.to_string())?;
+    match entry.name {
+        "set-option" => {
+            let (option, value, how) =
+                super::options::set_args(&args).map_err(|e| e.to_string())?;
+            if option == "synchronize-panes" {
+                return Ok(LineEffect::Note(
+                    "synchronize-panes is a window's own: turn it on with setw in that window"
+                        .into(),
+                ));
+            }
+            match config.set_option(&option, value.as_deref(), how) {
+                Ok(Applied::Stored) => Ok(LineEffect::Note(format!(
+                    "{option} is kept but weft does not use it yet"
+                ))),
+                Ok(_) => Ok(LineEffect::Done),
+                Err(e) if args.has('q') && e.starts_with("unknown option") => Ok(LineEffect::Done),
+                Err(e) => Err(e),
+            }
+        }
+        "bind-key" => {
+            let b = super::bind::binding(&args).map_err(|e| e.to_string())?;
+            config
+                .keys
+                .bind(&b.table, &b.key, &b.line, b.repeat, b.note.as_deref())?;
+            Ok(LineEffect::Done)
+        }
+        "unbind-key" => {
+            let (table, key) = super::bind::unbinding(&args).map_err(|e| e.to_string())?;
+            config.keys.unbind(&table, key.as_deref())?;
+            Ok(LineEffect::Done)
+        }
+        "source-file" => Ok(LineEffect::Source {
+            patterns: args.positional.clone(),
+            quiet: args.has('q'),
+        }),
+        other => Err(format!(
+            "{other} is not run from a configuration file yet (weft runs set-option, bind-key, \
+             unbind-key and source-file there)"
+        )),
+    }
+}

@@ -1,0 +1,394 @@
+//! tmux's options by name: which weft knows, their scope and kind, and setting them on a
+//! [`Config`] at run time (`set-option`) or from a configuration file.
+//!
+//! The options weft acts on are applied to the configuration's typed fields (through the same
+//! checks the TOML file uses); the others tmux users set are kept as text, shown by
+//! `show-options`, and said to be unused yet, so a `.tmux.conf` loads without failing.
+//! User options (`@name`, as plugins use them) are kept as given.
+
+use crate::config::Config;
+use std::collections::BTreeMap;
+
+/// Where an option lives in tmux (weft keeps all but `synchronize-panes` server-wide).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// `set -s`.
+    Server,
+    /// `set -g` / per session.
+    Session,
+    /// `set -w` / `setw`.
+    Window,
+    /// `set -p`.
+    Pane,
+}
+
+/// What values an option takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// on / off (a flag set without a value toggles).
+    Flag,
+    /// A number.
+    Number,
+    /// Text (a format, a style, a command, a key name).
+    Text,
+    /// One of these words.
+    Choice(&'static [&'static str]),
+}
+
+/// One option of tmux's that weft knows.
+#[derive(Debug)]
+pub struct OptionDef {
+    /// tmux's name.
+    pub name: &'static str,
+    /// Its scope.
+    pub scope: Scope,
+    /// Its kind.
+    pub kind: Kind,
+    /// tmux's default, as text.
+    pub default: &'static str,
+    /// The configuration entry that makes it take effect, when weft acts on it.
+    pub applies_as: Option<&'static str>,
+}
+
+const fn opt(
+    name: &'static str,
+    scope: Scope,
+    kind: Kind,
+    default: &'static str,
+    applies_as: Option<&'static str>,
+) -> OptionDef {
+    OptionDef {
+        name,
+        scope,
+        kind,
+        default,
+        applies_as,
+    }
+}
+
+use Kind::{Choice, Flag, Number, Text};
+use Scope::{Pane, Server, Session, Window};
+
+/// The options, by name.
+pub static OPTIONS: &[OptionDef] = &[
+    opt("prefix", Session, Text, "C-b", Some("prefix")),
+    opt("prefix2", Session, Text, "None", None),
+    opt("mouse", Session, Flag, "on", Some("mouse")),
+    opt("mode-keys", Window, Choice(&["emacs", "vi"]), "emacs", Some("mode-keys")),
+    opt("status-keys", Session, Choice(&["emacs", "vi"]), "emacs", None),
+    opt("base-index", Session, Number, "0", None),
+    opt("pane-base-index", Window, Number, "0", None),
+    opt("renumber-windows", Session, Flag, "off", None),
+    opt("escape-time", Server, Number, "10", Some("escape-time-ms")),
+    opt("repeat-time", Session, Number, "500", None),
+    opt("display-time", Session, Number, "750", None),
+    opt("history-limit", Session, Number, "2000", Some("scrollback-lines")),
+    opt("default-shell", Session, Text, "", Some("default-shell")),
+    opt("default-command", Session, Text, "", None),
+    opt("default-terminal", Server, Text, "xterm-256color", Some("default-term")),
+    opt("set-titles", Session, Flag, "off", None),
+    opt("set-titles-string", Session, Text, "#S:#I:#W - \"#T\" #{session_alerts}", None),
+    opt("allow-rename", Pane, Flag, "off", None),
+    opt("automatic-rename", Window, Flag, "on", None),
+    opt("aggressive-resize", Window, Flag, "off", None),
+    opt("focus-events", Server, Flag, "off", None),
+    opt("set-clipboard", Server, Choice(&["on", "external", "off"]), "on", Some("set-clipboard")),
+    opt("copy-command", Server, Text, "", Some("copy-command")),
+    opt("buffer-limit", Server, Number, "50", Some("buffer-limit")),
+    opt("get-clipboard", Server, Flag, "off", Some("get-clipboard")),
+    opt("monitor-activity", Window, Flag, "off", None),
+    opt("monitor-bell", Window, Flag, "on", None),
+    opt("monitor-silence", Window, Number, "0", None),
+    opt("visual-activity", Session, Choice(&["on", "off", "both"]), "off", None),
+    opt("visual-bell", Session, Choice(&["on", "off", "both"]), "off", None),
+    opt("bell-action", Session, Choice(&["any", "none", "current", "other"]), "any", None),
+    opt("remain-on-exit", Pane, Flag, "off", Some("remain-on-exit")),
+    opt("synchronize-panes", Window, Flag, "off", None),
+    opt("status", Session, Choice(&["on", "off", "2", "3", "4", "5"]), "on", Some("status")),
+    opt("status-position", Session, Choice(&["top", "bottom"]), "bottom", Some("status-position")),
+    opt("status-interval", Session, Number, "15", None),
+    opt("status-left", Session, Text, "[#{session_name}] ", None),
+    opt("status-right", Session, Text, "#{?window_bigger,[#{window_offset_x}#,#{window_offset_y}] ,}\"#{=21:pane_title}\" %H:%M %d-%b-%y", None),
+    opt("status-left-length", Session, Number, "10", None),
+    opt("status-right-length", Session, Number, "40", None),
+    opt("status-style", Session, Text, "bg=green,fg=black", None),
+    opt("status-justify", Session, Choice(&["left", "centre", "right", "absolute-centre"]), "left", None),
+    opt("window-status-format", Window, Text, "#I:#W#{?window_flags,#{window_flags}, }", None),
+    opt("window-status-current-format", Window, Text, "#I:#W#{?window_flags,#{window_flags}, }", None),
+    opt("window-status-style", Window, Text, "default", None),
+    opt("window-status-current-style", Window, Text, "default", None),
+    opt("window-status-separator", Window, Text, " ", None),
+    opt("pane-border-style", Window, Text, "default", None),
+    opt("pane-active-border-style", Window, Text, "fg=green", None),
+    opt("pane-border-status", Window, Choice(&["off", "top", "bottom"]), "off", None),
+    opt("pane-border-format", Window, Text, "#{?pane_active,#[reverse],}#{pane_index}#[default] \"#{pane_title}\"", None),
+    opt("message-style", Session, Text, "bg=yellow,fg=black", None),
+    opt("mode-style", Window, Text, "bg=yellow,fg=black", None),
+    opt("clock-mode-colour", Window, Text, "blue", None),
+    opt("word-separators", Session, Text, "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~", None),
+    opt("update-environment", Session, Text, "DISPLAY KRB5CCNAME SSH_ASKPASS SSH_AUTH_SOCK SSH_AGENT_PID SSH_CONNECTION WINDOWID XAUTHORITY", None),
+    opt("status-bg", Session, Text, "default", None),
+    opt("status-fg", Session, Text, "default", None),
+    opt("terminal-overrides", Server, Text, "", None),
+    opt("terminal-features", Server, Text, "", None),
+    opt("extended-keys", Server, Choice(&["on", "off", "always"]), "off", None),
+    opt("allow-passthrough", Pane, Choice(&["on", "off", "all"]), "off", None),
+    opt("detach-on-destroy", Session, Choice(&["on", "off", "no-detached", "previous", "next"]), "on", None),
+    opt("display-panes-time", Session, Number, "1000", None),
+    opt("main-pane-width", Window, Text, "80", None),
+    opt("main-pane-height", Window, Text, "24", None),
+    opt("wrap-search", Window, Flag, "on", None),
+    opt("exit-empty", Server, Flag, "on", None),
+    opt("activity-action", Session, Choice(&["any", "none", "current", "other"]), "other", None),
+    opt("silence-action", Session, Choice(&["any", "none", "current", "other"]), "other", None),
+    opt("lock-after-time", Session, Number, "0", None),
+    opt("pane-border-lines", Window, Choice(&["single", "double", "heavy", "simple", "number"]), "single", None),
+    // weft's own.
+    opt("frame-interval-ms", Server, Number, "8", Some("frame-interval-ms")),
+];
+
+/// How `set-option` changes a value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SetHow {
+    /// `-u`: back to the default.
+    pub unset: bool,
+    /// `-a`: append to the text.
+    pub append: bool,
+    /// `-o`: only when not set yet.
+    pub only_if_unset: bool,
+}
+
+/// The option named `name`.
+pub fn find(name: &str) -> Option<&'static OptionDef> {
+    OPTIONS.iter().find(|o| o.name == name)
+}
+
+/// What setting an option came to: applied, kept for later, or nothing to do.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Applied {
+    /// It takes effect now.
+    Now,
+    /// Kept and shown, but weft does not act on it yet.
+    Stored,
+    /// Left as it was (`-o` on an option already set).
+    Unchanged,
+}
+
+impl Config {
+    /// Sets option `name` to `value` (`None`: toggle a flag, or an error for the others).
+    /// Errors are sentences for the user.
+    pub fn set_option(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+        how: SetHow,
+    ) -> Result<Applied, String> {
+        if name.starts_with('@') {
+            return self.set_user_option(name, value, how);
+        }
+        let def = find(name).ok_or_else(|| format!("unknown option: {name}"))?;
+        if how.only_if_unset && self.options.contains_key(name) {
+            return Ok(Applied::Unchanged);
+        }
+        let current = self.option_value(name).unwrap_or_default();
+        let text = if how.unset {
+            // weft's own default where weft acts on the option, else tmux's.
+            Config::default()
+                .option_value(name)
+                .unwrap_or_else(|| def.default.to_string())
+        } else {
+            match (value, def.kind) {
+                (None, Flag) => if current == "on" { "off" } else { "on" }.to_string(),
+                (None, _) => return Err(format!("{name} needs a value")),
+                (Some(v), _) if how.append => format!("{current}{v}"),
+                (Some(v), _) => v.to_string(),
+            }
+        };
+        let text = check_value(def, &text)?;
+        if let Some(entry) = def.applies_as {
+            crate::config::apply_entry(self, entry, &toml_value(def, &text))?;
+        }
+        if how.unset {
+            self.options.remove(name);
+        } else {
+            self.options.insert(name.to_string(), text);
+        }
+        Ok(if def.applies_as.is_some() {
+            Applied::Now
+        } else {
+            Applied::Stored
+        })
+    }
+
+    fn set_user_option(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+        how: SetHow,
+    ) -> Result<Applied, String> {
+        if how.unset {
+            self.options.remove(name);
+            return Ok(Applied::Now);
+        }
+        if how.only_if_unset && self.options.contains_key(name) {
+            return Ok(Applied::Unchanged);
+        }
+        let value = value.unwrap_or_default();
+        let entry = self.options.entry(name.to_string()).or_default();
+        if how.append {
+            entry.push_str(value);
+        } else {
+            *entry = value.to_string();
+        }
+        Ok(Applied::Now)
+    }
+
+    /// The value of option `name` as `show-options` prints it; `None` for an unknown one.
+    pub fn option_value(&self, name: &str) -> Option<String> {
+        if name.starts_with('@') {
+            return self.options.get(name).cloned();
+        }
+        let def = find(name)?;
+        let on = |b: bool| if b { "on" } else { "off" }.to_string();
+        let typed = match name {
+            "prefix" => Some(self.keys.prefix.clone()),
+            "mouse" => Some(on(self.mouse)),
+            "mode-keys" => Some(if self.mode_keys_vi { "vi" } else { "emacs" }.to_string()),
+            "escape-time" => Some(self.escape_time.as_millis().to_string()),
+            "history-limit" => Some(self.scrollback_lines.to_string()),
+            "default-shell" => Some(self.default_shell.clone().unwrap_or_default()),
+            "default-terminal" => Some(self.default_term.clone()),
+            "remain-on-exit" => Some(on(self.remain_on_exit)),
+            "status" => Some(on(self.status)),
+            "status-position" => Some(
+                match self.status_position {
+                    crate::config::StatusPosition::Top => "top",
+                    crate::config::StatusPosition::Bottom => "bottom",
+                }
+                .to_string(),
+            ),
+            "frame-interval-ms" => Some(self.frame_interval.as_millis().to_string()),
+            "buffer-limit" => Some(self.buffer_limit.to_string()),
+            "get-clipboard" => Some(on(self.get_clipboard)),
+            "copy-command" => Some(self.copy_command.clone().unwrap_or_default()),
+            _ => None,
+        };
+        Some(
+            typed
+                .or_else(|| self.options.get(name).cloned())
+                .unwrap_or_else(|| def.default.to_string()),
+        )
+    }
+
+    /// Every option and its value, as `show-options` lists them: tmux's, then user options.
+    pub fn option_lines(&self) -> Vec<(String, String)> {
+        let mut lines: Vec<(String, String)> = OPTIONS
+            .iter()
+            .filter_map(|o| Some((o.name.to_string(), self.option_value(o.name)?)))
+            .collect();
+        let user: BTreeMap<&String, &String> = self
+            .options
+            .iter()
+            .filter(|(k, _)| k.starts_with('@'))
+            .collect();
+        lines.extend(user.into_iter().map(|(k, v)| (k.clone(), v.clone())));
+        lines
+    }
+}
+
+/// `text` checked against the option's kind (flags accept tmux's spellings).
+fn check_value(def: &OptionDef, text: &str) -> Result<String, String> {
+    match def.kind {
+        Flag => match text {
+            "on" | "yes" | "1" | "true" => Ok("on".into()),
+            "off" | "no" | "0" | "false" => Ok("off".into()),
+            other => Err(format!("{}: on or off, not {other:?}", def.name)),
+        },
+        Number => text
+            .parse::<u64>()
+            .map(|n| n.to_string())
+            .map_err(|_| format!("{}: a number, not {text:?}", def.name)),
+        Choice(words) => {
+            if words.contains(&text) {
+                Ok(text.to_string())
+            } else {
+                Err(format!(
+                    "{}: one of {}, not {text:?}",
+                    def.name,
+                    words.join(", ")
+                ))
+            }
+        }
+        Text => Ok(text.to_string()),
+    }
+}
+
+/// The checked text as the configuration entry takes it.
+fn toml_value(def: &OptionDef, text: &str) -> toml::Value {
+    match def.kind {
+        Flag => toml::Value::Boolean(text == "on"),
+        Number => toml::Value::Integer(text.parse::<i64>().unwrap_or(i64::MAX)),
+        // `status 2` (several status lines) is one status line in weft.
+        Choice(_) if def.name == "status" => toml::Value::Boolean(text != "off"),
+        _ => toml::Value::String(text.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_apply_toggle_append_and_unset() {
+        let mut c = Config::default();
+        assert_eq!(
+            c.set_option("mouse", Some("off"), SetHow::default()),
+            Ok(Applied::Now)
+        );
+        assert!(!c.mouse);
+        c.set_option("mouse", None, SetHow::default()).unwrap();
+        assert!(c.mouse, "a flag without a value toggles");
+        c.set_option("history-limit", Some("50000"), SetHow::default())
+            .unwrap();
+        assert_eq!(c.scrollback_lines, 50000);
+        c.set_option("prefix", Some("C-a"), SetHow::default())
+            .unwrap();
+        assert_eq!(c.keys.prefix, "C-a");
+        assert_eq!(
+            c.set_option("status-left", Some("[#S]"), SetHow::default()),
+            Ok(Applied::Stored)
+        );
+        let append = SetHow {
+            append: true,
+            ..SetHow::default()
+        };
+        c.set_option("status-left", Some(" x"), append).unwrap();
+        assert_eq!(c.option_value("status-left").as_deref(), Some("[#S] x"));
+        c.set_option("@plugin", Some("tmux-plugins/tpm"), SetHow::default())
+            .unwrap();
+        assert_eq!(
+            c.option_value("@plugin").as_deref(),
+            Some("tmux-plugins/tpm")
+        );
+        let unset = SetHow {
+            unset: true,
+            ..SetHow::default()
+        };
+        c.set_option("history-limit", None, unset).unwrap();
+        assert_eq!(c.scrollback_lines, Config::default().scrollback_lines);
+        assert!(c
+            .set_option("mouse", Some("maybe"), SetHow::default())
+            .is_err());
+        assert!(c
+            .set_option("no-such", Some("1"), SetHow::default())
+            .is_err());
+        let only = SetHow {
+            only_if_unset: true,
+            ..SetHow::default()
+        };
+        assert_eq!(
+            c.set_option("@plugin", Some("x"), only),
+            Ok(Applied::Unchanged)
+        );
+    }
+}

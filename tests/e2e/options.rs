@@ -1,0 +1,197 @@
+//! Options and key bindings changed while weft runs, and configuration files in tmux's syntax.
+
+use weft_testkit::TestTerminal;
+use weft_tests::{stderr_of, stdout_of, TestServer, TEST_SHELL};
+
+fn session(server: &TestServer, name: &str, conf: Option<&str>) -> TestTerminal {
+    let mut args: Vec<&str> = Vec::new();
+    if let Some(c) = conf {
+        args.extend(["-f", c]);
+    }
+    args.extend(["new", "-s", name, "--"]);
+    args.extend_from_slice(TEST_SHELL);
+    let mut client = server.client(&args, 80, 24);
+    client.wait_for_text("$").expect("prompt");
+    client
+}
+
+fn show(server: &TestServer, option: &str) -> String {
+    stdout_of(&server.weft(&["show-options", "-v", option]))
+        .trim_end()
+        .to_string()
+}
+
+fn pane_count(server: &TestServer) -> usize {
+    stdout_of(&server.weft(&["list-panes"])).lines().count()
+}
+
+#[test]
+fn options_change_at_once_on_an_attached_client() {
+    let server = TestServer::new("setopt");
+    let mut c = session(&server, "o", None);
+    c.wait_for(|s| s.row(23).is_some_and(|r| r.text().contains("[o]")))
+        .unwrap();
+    // The status line goes, and comes back at the top.
+    assert!(server
+        .weft(&["set", "-g", "status", "off"])
+        .status
+        .success());
+    c.wait_for(|s| !s.text().contains("[o]")).unwrap();
+    assert!(server.weft(&["set", "-g", "status", "on"]).status.success());
+    assert!(server
+        .weft(&["set", "-g", "status-position", "top"])
+        .status
+        .success());
+    c.wait_for(|s| s.row(0).is_some_and(|r| r.text().contains("[o]")))
+        .unwrap();
+    // A new prefix works at once; the old one is an ordinary key.
+    assert!(server
+        .weft(&["set", "-g", "prefix", "C-a"])
+        .status
+        .success());
+    c.send_keys("C-a c").unwrap();
+    c.wait_for(|_| stdout_of(&server.weft(&["list-windows"])).lines().count() == 2)
+        .unwrap();
+    // Values, toggles, user options, unset.
+    assert!(server.weft(&["set", "-g", "mouse"]).status.success());
+    assert_eq!(
+        show(&server, "mouse"),
+        "off",
+        "a flag without a value toggles"
+    );
+    assert!(server
+        .weft(&["set", "-g", "@theme", "dark"])
+        .status
+        .success());
+    assert!(server
+        .weft(&["set", "-ga", "@theme", "-blue"])
+        .status
+        .success());
+    assert_eq!(show(&server, "@theme"), "dark-blue");
+    assert!(server.weft(&["set", "-gu", "prefix"]).status.success());
+    assert_eq!(show(&server, "prefix"), "C-b");
+    // An option weft keeps but does not use says so; an unknown one is a sentence.
+    let out = server.weft(&["set", "-g", "status-left", "#S"]);
+    assert!(out.status.success());
+    assert!(stderr_of(&out).contains("does not use it yet"), "{out:?}");
+    let out = server.weft(&["set", "-g", "no-such-option", "1"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr_of(&out).contains("unknown option: no-such-option"),
+        "{out:?}"
+    );
+    assert!(server
+        .weft(&["set", "-gq", "no-such-option", "1"])
+        .status
+        .success());
+    let out = server.weft(&["set", "-g", "mouse", "sometimes"]);
+    assert!(stderr_of(&out).contains("on or off"), "{out:?}");
+}
+
+#[test]
+fn bindings_are_added_removed_and_run_sequences() {
+    let server = TestServer::new("bindrt");
+    let mut c = session(&server, "b", None);
+    assert!(server
+        .weft(&["bind", "|", "split-window", "-h"])
+        .status
+        .success());
+    c.send_keys("C-b |").unwrap();
+    c.wait_for(|_| pane_count(&server) == 2).unwrap();
+    // A sequence bound to a key without the prefix.
+    assert!(server
+        .weft(&["bind", "-n", "M-w", "new-window ; split-window"])
+        .status
+        .success());
+    c.send_keys("M-w").unwrap();
+    c.wait_for(|_| {
+        stdout_of(&server.weft(&["list-windows"])).lines().count() == 2 && pane_count(&server) == 2
+    })
+    .unwrap();
+    let keys = stdout_of(&server.weft(&["list-keys", "-T", "root"]));
+    assert!(keys.contains("new-window \\; split-window"), "{keys}");
+    assert!(server.weft(&["unbind", "|"]).status.success());
+    let keys = stdout_of(&server.weft(&["list-keys", "-T", "prefix"]));
+    assert!(!keys.contains("bind-key -T prefix |"), "{keys}");
+    // A binding that cannot run is refused when it is made.
+    let out = server.weft(&["bind", "x", "no-such-command"]);
+    assert!(!out.status.success());
+    assert!(stderr_of(&out).contains("unknown command"), "{out:?}");
+}
+
+#[test]
+fn a_popular_tmux_config_starts_applies_what_weft_knows_and_lists_the_rest() {
+    let server = TestServer::new("tmuxconf");
+    let conf = concat!(env!("CARGO_MANIFEST_DIR"), "/data/tmux-popular.conf");
+    let out = server.weft(&["-f", conf, "new", "-d", "-s", "t", "--", "sleep", "60"]);
+    assert!(out.status.success(), "{out:?}");
+    // Warnings name the file and line of what weft does not run.
+    let said = format!("{}{}", stdout_of(&out), stderr_of(&out));
+    assert!(
+        said.contains("tmux-popular.conf:34: unknown command: run"),
+        "{said}"
+    );
+    assert!(
+        said.contains("tmux-popular.conf:31: conditions"),
+        "the %if line: {said}"
+    );
+    assert!(!said.contains("status-bg"), "inside %if, skipped: {said}");
+    assert!(
+        said.contains("tmux-popular.conf:8: base-index is kept"),
+        "{said}"
+    );
+    assert_eq!(show(&server, "prefix"), "C-a");
+    assert_eq!(show(&server, "history-limit"), "50000");
+    assert_eq!(show(&server, "escape-time"), "0");
+    assert_eq!(show(&server, "mode-keys"), "vi");
+    assert_eq!(show(&server, "default-terminal"), "tmux-256color");
+    assert_eq!(
+        show(&server, "status-left"),
+        "#[fg=green]#S",
+        "(trailing blank trimmed here)"
+    );
+    assert_eq!(show(&server, "@plugin"), "tmux-plugins/tmux-sensible");
+    let keys = stdout_of(&server.weft(&["list-keys", "-T", "prefix"]));
+    assert!(
+        keys.contains("split-window -h -c \"#{pane_current_path}\""),
+        "{keys}"
+    );
+    assert!(
+        !keys.contains("bind-key -T prefix C-b "),
+        "C-b unbound: {keys}"
+    );
+}
+
+#[test]
+fn source_file_appends_and_takes_home_and_globs() {
+    let server = TestServer::new("sourcef");
+    let _c = session(&server, "s", None);
+    let dir = server.dir.join("conf.d");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("a.conf"), "set -g @a one\n").unwrap();
+    std::fs::write(dir.join("b.conf"), "set -g @b two\nbind Z new-window\n").unwrap();
+    std::fs::write(dir.join("c.txt"), "set -g @c three\n").unwrap();
+    // `~` is the test's home (HOME is its directory); `*` picks the .conf files.
+    let out = server.weft(&["source-file", "~/conf.d/*.conf"]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(show(&server, "@a"), "one");
+    assert_eq!(show(&server, "@b"), "two");
+    assert_eq!(show(&server, "@c"), "");
+    // Appending: what an earlier file set stays.
+    std::fs::write(dir.join("d.conf"), "set -g @d four\n").unwrap();
+    assert!(server
+        .weft(&["source-file", &dir.join("d.conf").display().to_string()])
+        .status
+        .success());
+    assert_eq!(show(&server, "@a"), "one");
+    assert_eq!(show(&server, "@d"), "four");
+    // A missing file: an error, or nothing with -q.
+    assert!(!server
+        .weft(&["source-file", "~/nope.conf"])
+        .status
+        .success());
+    assert!(server
+        .weft(&["source-file", "-q", "~/nope.conf"])
+        .status
+        .success());
+}
