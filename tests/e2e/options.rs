@@ -195,3 +195,29 @@ fn source_file_appends_and_takes_home_and_globs() {
         .status
         .success());
 }
+
+#[test]
+fn the_first_client_to_attach_sees_the_configurations_warnings() {
+    let server = TestServer::new("confwarn");
+    let conf = server.dir.join("weft.conf");
+    std::fs::write(
+        &conf,
+        "set -g mouse on\nfrobnicate --now\nset -g history-limit x\n",
+    )
+    .unwrap();
+    let mut args = vec!["-f", conf.to_str().unwrap(), "new", "-s", "w", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let mut c = server.client(&args, 100, 24);
+    c.wait_for(|s| {
+        let t = s.text();
+        t.contains("could not apply")
+            && t.contains("weft.conf:2: unknown command: frobnicate")
+            && t.contains("weft.conf:3: history-limit: a number")
+    })
+    .unwrap();
+    // Any key clears them; the shell is there.
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|s| !s.text().contains("could not apply"))
+        .unwrap();
+    c.wait_for_text("$").unwrap();
+}

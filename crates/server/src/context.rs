@@ -17,6 +17,8 @@ pub struct ServerContext {
     pub version: String,
     /// The configuration in force (replaced by `source-file`).
     pub config: watch::Receiver<Arc<Config>>,
+    /// Warnings from the configuration read at start, until a client attaches and shows them.
+    pub startup_warnings: Arc<std::sync::Mutex<Vec<String>>>,
     /// Figures for `weft diag`.
     pub metrics: Arc<crate::metrics::MetricsRegistry>,
     /// The paste buffers, and the feed of clipboard writes to the attached clients.

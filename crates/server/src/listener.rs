@@ -32,6 +32,9 @@ pub struct ServerOptions {
     pub config: Config,
     /// weft's version.
     pub version: String,
+    /// What the configuration file held that weft could not apply: shown to the first client
+    /// that attaches.
+    pub warnings: Vec<String>,
     /// Written with "ready\n" once the socket accepts connections (the starting client waits
     /// for it), then dropped.
     pub ready: Option<Box<dyn Write + Send>>,
@@ -88,6 +91,7 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
         buffers,
         version: options.version.clone(),
         config: config_rx,
+        startup_warnings: Arc::new(std::sync::Mutex::new(options.warnings.clone())),
     };
     let tracker = TaskTracker::new();
     let max_connections = connection_limit(raise_descriptor_limit());

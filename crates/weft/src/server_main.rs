@@ -19,6 +19,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     let _ = rustix::process::setsid();
     weft_server::panics::install();
     let socket = weft_protocol::paths::resolve_socket(cli.label.as_deref(), cli.socket.as_deref())?;
+    let warnings;
     let config = match weft_server::Config::load(
         cli.config.as_deref(),
         &weft_server::cmd::check,
@@ -29,6 +30,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
             for warning in &loaded.warnings {
                 println!("warning: {warning}");
             }
+            warnings = loaded.warnings;
             loaded.config
         }
         Err(e) => {
@@ -57,6 +59,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
             socket,
             config,
             version: env!("CARGO_PKG_VERSION").to_string(),
+            warnings: warnings.clone(),
             ready: Some(ready),
         }))
         .context("server")?;

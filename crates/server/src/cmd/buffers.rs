@@ -546,6 +546,7 @@ mod tests {
             config: config_rx,
             metrics,
             buffers,
+            startup_warnings: Default::default(),
         }
     }
 

@@ -208,6 +208,15 @@ pub(super) async fn attached(
         selecting: None,
         last_click: None,
     };
+    // The first client to attach shows what the configuration read at start could not apply.
+    let warnings = ctx
+        .startup_warnings
+        .lock()
+        .map(|mut w| std::mem::take(&mut *w))
+        .unwrap_or_default();
+    if !warnings.is_empty() {
+        state.show_startup_warnings(&warnings).await;
+    }
     let mut keys = TerminalKeys::new(ctx.config.clone());
     let mut key_buf = vec![0u8; TTY_READ_BYTES];
     // Registered once, not on every keystroke (see `read_pty`).

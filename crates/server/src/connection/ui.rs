@@ -92,6 +92,17 @@ impl ClientLoop {
         self.overlay(Some(Overlay::Message(text))).await;
     }
 
+    /// The configuration's warnings from start-up, over the window until the next key.
+    pub(super) async fn show_startup_warnings(&mut self, warnings: &[String]) {
+        let mut text = String::from("weft: the configuration has lines it could not apply:\n");
+        for w in warnings {
+            text.push_str(w);
+            text.push('\n');
+        }
+        text.push_str("(press any key)");
+        self.show_lines(&text).await;
+    }
+
     /// Lines over the window until the next key.
     async fn show_lines(&mut self, text: &str) {
         let lines = text.lines().map(str::to_string).collect();
