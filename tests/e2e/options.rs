@@ -221,3 +221,26 @@ fn the_first_client_to_attach_sees_the_configurations_warnings() {
         .unwrap();
     c.wait_for_text("$").unwrap();
 }
+
+#[test]
+fn a_repeatable_binding_needs_the_prefix_once() {
+    let server = TestServer::new("repeat");
+    let mut c = session(&server, "r", None);
+    for _ in 0..2 {
+        assert!(server
+            .weft(&["split-window", "-v", "-t", "r", "--", "cat"])
+            .status
+            .success());
+    }
+    let active = |server: &TestServer| {
+        weft_tests::json_list(server, &["list-panes", "--json"])
+            .iter()
+            .position(|p| p["active"] == true)
+    };
+    assert_eq!(active(&server), Some(2));
+    // Up is bound with -r (as in tmux): the second Up goes to the prefix table too.
+    c.send_keys("C-b Up Up").unwrap();
+    c.wait_for(|_| active(&server) == Some(0)).unwrap();
+    let keys = stdout_of(&server.weft(&["list-keys", "-T", "prefix"]));
+    assert!(keys.contains("bind-key -r -T prefix Up"), "{keys}");
+}

@@ -500,7 +500,14 @@ impl Default for KeyTables {
             copy_mode: crate::copy_keys::emacs_table(),
             copy_mode_vi: crate::copy_keys::vi_table(),
             user: BTreeMap::new(),
-            repeat: std::collections::BTreeSet::new(),
+            // As tmux binds them: arrows and resizes repeat.
+            repeat: [
+                "Up", "Down", "Left", "Right", "C-Up", "C-Down", "C-Left", "C-Right", "M-Up",
+                "M-Down", "M-Left", "M-Right",
+            ]
+            .iter()
+            .map(|k| format!("prefix {k}"))
+            .collect(),
             notes: BTreeMap::new(),
         }
     }
@@ -511,7 +518,8 @@ impl KeyTables {
     pub fn describe(&self) -> Vec<String> {
         let mut lines = vec![format!("prefix: {}", self.prefix)];
         for (k, c) in &self.prefix_table {
-            lines.push(format!("bind-key -T prefix {k:<10} {c}"));
+            let r = if self.repeats("prefix", k) { "-r " } else { "" };
+            lines.push(format!("bind-key {r}-T prefix {k:<10} {c}"));
         }
         for (k, c) in &self.root_table {
             lines.push(format!("bind-key -T root   {k:<10} {c}"));

@@ -69,6 +69,9 @@ const fn opt(
 use Kind::{Choice, Flag, Number, Text};
 use Scope::{Pane, Server, Session, Window};
 
+/// For `applies_as`: weft acts on the option by reading its text (no typed field).
+const USED_AS_TEXT: &str = "";
+
 /// The options, by name.
 pub static OPTIONS: &[OptionDef] = &[
     opt("prefix", Session, Text, "C-b", Some("prefix")),
@@ -80,7 +83,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("pane-base-index", Window, Number, "0", None),
     opt("renumber-windows", Session, Flag, "off", None),
     opt("escape-time", Server, Number, "10", Some("escape-time-ms")),
-    opt("repeat-time", Session, Number, "500", None),
+    opt("repeat-time", Session, Number, "500", Some(USED_AS_TEXT)),
     opt("display-time", Session, Number, "750", None),
     opt("history-limit", Session, Number, "2000", Some("scrollback-lines")),
     opt("default-shell", Session, Text, "", Some("default-shell")),
@@ -147,6 +150,9 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("frame-interval-ms", Server, Number, "8", Some("frame-interval-ms")),
 ];
 
+/// The longest `repeat-time` honoured, so a typo cannot leave the prefix unneeded for hours.
+const MAX_REPEAT_TIME_MS: u64 = 10_000;
+
 /// How `set-option` changes a value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SetHow {
@@ -205,7 +211,7 @@ impl Config {
             }
         };
         let text = check_value(def, &text)?;
-        if let Some(entry) = def.applies_as {
+        if let Some(entry) = def.applies_as.filter(|e| !e.is_empty()) {
             crate::config::apply_entry(self, entry, &toml_value(def, &text))?;
         }
         if how.unset {
@@ -278,6 +284,16 @@ impl Config {
                 .or_else(|| self.options.get(name).cloned())
                 .unwrap_or_else(|| def.default.to_string()),
         )
+    }
+
+    /// `repeat-time`: how long after a repeatable binding the next needs no prefix.
+    pub fn repeat_time(&self) -> std::time::Duration {
+        let ms = self
+            .option_value("repeat-time")
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(500)
+            .min(MAX_REPEAT_TIME_MS);
+        std::time::Duration::from_millis(ms)
     }
 
     /// Every option and its value, as `show-options` lists them: tmux's, then user options.

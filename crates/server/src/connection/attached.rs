@@ -205,6 +205,7 @@ pub(super) async fn attached(
         drag: None,
         message_shown: false,
         copy_count: None,
+        repeat_until: None,
         selecting: None,
         last_click: None,
     };

@@ -63,6 +63,8 @@ pub(super) struct ClientLoop {
     pub(super) ui: Ui,
     pub(super) drag: Option<Drag>,
     pub(super) message_shown: bool,
+    /// Until when a repeatable binding (`bind -r`) may be pressed again without the prefix.
+    pub(super) repeat_until: Option<std::time::Instant>,
     /// A count typed in vi copy mode (`5j`), for the next command.
     pub(super) copy_count: Option<usize>,
     /// A press that may become a copy-mode selection.
@@ -153,9 +155,18 @@ impl ClientLoop {
         match input {
             Input::Key { name, bytes } => {
                 let config = self.config.borrow().clone();
-                if self.prefix_armed {
+                let repeating = self
+                    .repeat_until
+                    .take()
+                    .is_some_and(|until| std::time::Instant::now() <= until);
+                if self.prefix_armed || (repeating && config.keys.repeats("prefix", &name)) {
                     self.prefix_armed = false;
                     if let Some(line) = config.keys.prefix_table.get(&name) {
+                        if config.keys.repeats("prefix", &name) {
+                            // `bind -r`: the next key within repeat-time needs no prefix.
+                            self.repeat_until =
+                                Some(std::time::Instant::now() + config.repeat_time());
+                        }
                         return self.run_line(line).await;
                     }
                     return After::Continue;
