@@ -244,3 +244,34 @@ fn a_repeatable_binding_needs_the_prefix_once() {
     let keys = stdout_of(&server.weft(&["list-keys", "-T", "prefix"]));
     assert!(keys.contains("bind-key -r -T prefix Up"), "{keys}");
 }
+
+#[test]
+fn set_environment_reaches_new_panes() {
+    let server = TestServer::new("setenv");
+    let mut c = session(&server, "e", None);
+    assert!(server
+        .weft(&["set-environment", "-g", "WEFT_T_GLOBAL", "from-global"])
+        .status
+        .success());
+    assert!(server
+        .weft(&["setenv", "-t", "e", "WEFT_T_SESSION", "from-session"])
+        .status
+        .success());
+    assert!(server
+        .weft(&["setenv", "-r", "-t", "e", "XDG_CONFIG_HOME"])
+        .status
+        .success());
+    let shown = stdout_of(&server.weft(&["show-environment", "-t", "e"]));
+    assert!(
+        shown.contains("WEFT_T_SESSION=from-session") && shown.contains("-XDG_CONFIG_HOME"),
+        "{shown}"
+    );
+    assert!(server.weft(&["new-window", "-t", "e"]).status.success());
+    c.wait_for(|_| stdout_of(&server.weft(&["list-windows"])).lines().count() == 2)
+        .unwrap();
+    c.wait_for_text("$").unwrap();
+    c.send_text("echo \"[$WEFT_T_GLOBAL/$WEFT_T_SESSION/${XDG_CONFIG_HOME-unset}]\"")
+        .unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("[from-global/from-session/unset]").unwrap();
+}

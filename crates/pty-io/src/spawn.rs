@@ -40,6 +40,8 @@ pub struct SpawnOptions {
     pub cwd: Option<PathBuf>,
     /// Extra environment, on top of the server's environment.
     pub env: Vec<(OsString, OsString)>,
+    /// Variables of the server's environment the program does not get.
+    pub env_remove: Vec<OsString>,
     /// Columns.
     pub cols: u16,
     /// Rows.
@@ -201,6 +203,9 @@ pub fn spawn(
     cmd.cwd(working_dir(options));
     for (key, value) in &options.env {
         cmd.env(key, value);
+    }
+    for key in &options.env_remove {
+        cmd.env_remove(key);
     }
     let program = if options.command.is_empty() {
         cmd.get_shell()

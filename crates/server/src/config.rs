@@ -73,6 +73,9 @@ pub struct Config {
     /// Options set by name (`set-option`), as text: those weft does not act on yet and user
     /// options (`@name`) live only here (see [`crate::options`]).
     pub options: std::collections::BTreeMap<String, String>,
+    /// The global environment's changes (`set-environment -g`): a value, or `None` for a
+    /// variable removed from new panes (`-r`).
+    pub environment: std::collections::BTreeMap<String, Option<String>>,
 }
 
 impl Default for Config {
@@ -95,6 +98,7 @@ impl Default for Config {
             keys: KeyTables::default(),
             path: None,
             options: std::collections::BTreeMap::new(),
+            environment: std::collections::BTreeMap::new(),
         }
     }
 }

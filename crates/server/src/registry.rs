@@ -363,6 +363,7 @@ impl RegistryTask {
         ));
         let template = PaneTemplate {
             spawn: SpawnOptions {
+                env_remove: Vec::new(),
                 command: Vec::new(),
                 shell: config.default_shell.clone(),
                 cwd: spec.cwd.clone().map(Into::into),
@@ -423,5 +424,6 @@ fn session_options(config: &Config) -> SessionOptions {
         status: config.status,
         status_position: config.status_position,
         remain_on_exit: config.remain_on_exit,
+        environment: config.environment.clone(),
     }
 }

@@ -55,13 +55,30 @@ pub fn run_config_line(config: &mut Config, words: &[String]) -> Result<LineEffe
             config.keys.unbind(&table, key.as_deref())?;
             Ok(LineEffect::Done)
         }
+        "set-environment" => {
+            // No session exists yet while a configuration is read: the change is global.
+            let (var, value) = match args.positional.as_slice() {
+                [var] => (var.clone(), None),
+                [var, value] => (var.clone(), Some(value.clone())),
+                _ => return Err("set-environment: a variable name (and a value) are needed".into()),
+            };
+            if args.has('u') {
+                config.environment.remove(&var);
+            } else if args.has('r') {
+                config.environment.insert(var, None);
+            } else {
+                let value = value.ok_or("set-environment: a value is needed (or -u, -r)")?;
+                config.environment.insert(var, Some(value));
+            }
+            Ok(LineEffect::Done)
+        }
         "source-file" => Ok(LineEffect::Source {
             patterns: args.positional.clone(),
             quiet: args.has('q'),
         }),
         other => Err(format!(
             "{other} is not run from a configuration file yet (weft runs set-option, bind-key, \
-             unbind-key and source-file there)"
+             unbind-key, set-environment and source-file there)"
         )),
     }
 }

@@ -15,6 +15,7 @@ pub mod buffers;
 mod client;
 pub mod config_lines;
 pub mod copy;
+mod environment;
 mod io;
 mod layout;
 mod options;
@@ -125,6 +126,8 @@ pub static ENTRIES: &[&Entry] = &[
     &io::SEND_KEYS,
     &bind::BIND_KEY,
     &bind::UNBIND_KEY,
+    &environment::SET_ENVIRONMENT,
+    &environment::SHOW_ENVIRONMENT,
     &copy::COPY_MODE,
     &io::CAPTURE_PANE,
     &io::WAIT,

@@ -111,6 +111,9 @@ pub struct SessionOptions {
     pub status_position: StatusPosition,
     /// Keep panes whose program exited, showing the status.
     pub remain_on_exit: bool,
+    /// The global environment's changes (`set-environment -g`): a value, or `None` for a
+    /// variable removed from new panes.
+    pub environment: std::collections::BTreeMap<String, Option<String>>,
 }
 
 /// Requests to a session task.

@@ -75,6 +75,9 @@ pub struct SessionState {
     /// How new panes start.
     pub template: PaneTemplate,
     pub(super) options: SessionOptions,
+    /// The session's own environment changes (`set-environment` without -g), over the
+    /// environment it was created with.
+    pub environment: std::collections::BTreeMap<String, Option<String>>,
     exits: mpsc::Sender<(PaneId, ExitStatus)>,
     events: mpsc::Sender<(PaneId, Event)>,
     /// What the panes' programs said about themselves (working directory, marks, clipboard).
@@ -154,6 +157,7 @@ impl SessionState {
             ids,
             template: spec.template,
             options: spec.options,
+            environment: std::collections::BTreeMap::new(),
             exits,
             events,
             pane_meta: HashMap::new(),
@@ -222,6 +226,15 @@ impl SessionState {
         }
         spawn.cols = cols.max(1);
         spawn.rows = rows.max(1);
+        // The global environment's changes, then the session's own, over the session's.
+        for (name, value) in self.options.environment.iter().chain(&self.environment) {
+            spawn.env.retain(|(k, _)| k != name.as_str());
+            spawn.env_remove.retain(|k| k != name.as_str());
+            match value {
+                Some(v) => spawn.env.push((name.into(), v.into())),
+                None => spawn.env_remove.push(name.into()),
+            }
+        }
         spawn.env.retain(|(k, _)| k != "WEFT_PANE");
         spawn.env.push(("WEFT_PANE".into(), id.to_string().into()));
         let pane = spawn_pane(

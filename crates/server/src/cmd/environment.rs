@@ -1,0 +1,123 @@
+//! The environment new panes start with: set-environment and show-environment.
+
+use super::{on_session, Action, Entry};
+use crate::outcome::{CommandError, Output, TargetKind};
+use futures::FutureExt;
+use std::collections::BTreeMap;
+
+/// `set-environment`.
+pub static SET_ENVIRONMENT: Entry = Entry {
+    name: "set-environment",
+    aliases: &["setenv"],
+    usage: "[-gru] [-t target-session] name [value]",
+    about: "Set a variable for programs started in new panes: of the session, or -g of every \\
+            session. -u unsets the change, -r removes the variable from new panes.",
+    flags: "gruhFt:",
+    long: &[],
+    read_only: false,
+    target: Some(TargetKind::Session),
+    build: |args| {
+        let (name, value) = match args.positional.as_slice() {
+            [name] => (name.clone(), None),
+            [name, value] => (name.clone(), Some(value.clone())),
+            _ => return Err(args.usage("a variable name (and a value) are needed")),
+        };
+        if name.is_empty() || name.contains('=') || name.contains('\0') {
+            return Err(args.usage(format!("{name:?} is not a variable name")));
+        }
+        let change = match (args.has('u'), args.has('r'), value) {
+            (true, _, _) => Change::Unset,
+            (false, true, _) => Change::Set(None),
+            (false, false, Some(v)) => Change::Set(Some(v)),
+            (false, false, None) => return Err(args.usage("a value is needed (or -u, -r)")),
+        };
+        if args.has('g') {
+            return Ok(Action::Server(Box::new(move |ctx| {
+                async move {
+                    ctx.registry
+                        .update_config(move |c| {
+                            change.apply(&mut c.environment, name);
+                            Ok(String::new())
+                        })
+                        .await
+                        .map_err(CommandError::failed)?;
+                    Ok(Output::none())
+                }
+                .boxed()
+            })));
+        }
+        Ok(on_session(move |s, _| {
+            change.apply(&mut s.environment, name);
+            Ok(Output::none())
+        }))
+    },
+};
+
+/// What `set-environment` does to one variable.
+#[derive(Clone)]
+enum Change {
+    /// Back to what it was (the change forgotten).
+    Unset,
+    /// A value, or removed from new panes.
+    Set(Option<String>),
+}
+
+impl Change {
+    fn apply(self, env: &mut BTreeMap<String, Option<String>>, name: String) {
+        match self {
+            Change::Unset => {
+                env.remove(&name);
+            }
+            Change::Set(v) => {
+                env.insert(name, v);
+            }
+        }
+    }
+}
+
+/// `show-environment`.
+pub static SHOW_ENVIRONMENT: Entry = Entry {
+    name: "show-environment",
+    aliases: &["showenv"],
+    usage: "[-g] [-t target-session] [name]",
+    about: "Print the environment changes new panes get: the session's, or -g every \\
+            session's (NAME=value, -NAME for a variable removed).",
+    flags: "ghst:",
+    long: &[],
+    read_only: true,
+    target: Some(TargetKind::Session),
+    build: |args| {
+        let name = args.positional.first().cloned();
+        if args.has('g') {
+            return Ok(Action::Server(Box::new(move |ctx| {
+                async move {
+                    let env = ctx.config.borrow().environment.clone();
+                    show(&env, name.as_deref())
+                }
+                .boxed()
+            })));
+        }
+        Ok(on_session(move |s, _| {
+            show(&s.environment, name.as_deref())
+        }))
+    },
+};
+
+fn show(
+    env: &BTreeMap<String, Option<String>>,
+    name: Option<&str>,
+) -> Result<Output, CommandError> {
+    let line = |(k, v): (&String, &Option<String>)| match v {
+        Some(v) => format!("{k}={v}"),
+        None => format!("-{k}"),
+    };
+    match name {
+        Some(n) => env
+            .get_key_value(n)
+            .map(|kv| Output::text(line(kv)))
+            .ok_or_else(|| CommandError::failed(format!("unknown variable: {n}"))),
+        None => Ok(Output::text(
+            env.iter().map(line).collect::<Vec<_>>().join("\n"),
+        )),
+    }
+}
