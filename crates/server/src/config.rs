@@ -217,6 +217,14 @@ impl Config {
             Err(source) => return Err(ConfigError::Read { path, source }),
         };
         let mut loaded = Self::parse(&text, &path.display().to_string(), check)?;
+        if !explicit {
+            loaded.warnings.push(format!(
+                "{}: this is the older TOML form; `weft convert-config > {}` writes it as \
+                 tmux-style commands, which weft reads instead from then on",
+                path.display(),
+                path.with_file_name("weft.conf").display()
+            ));
+        }
         loaded.config.path = Some(path);
         Ok(loaded)
     }

@@ -21,6 +21,7 @@ pub mod conf_file;
 pub mod config;
 mod connection;
 pub mod context;
+pub mod convert;
 pub mod copy;
 pub mod copy_keys;
 mod deadline;

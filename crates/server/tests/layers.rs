@@ -31,6 +31,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("config", 1),
     ("options", 1),
     ("conf_file", 1),
+    ("convert", 1),
     ("pane", 1),
     ("layout", 2),
     ("session", 3),

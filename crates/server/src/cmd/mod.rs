@@ -128,6 +128,7 @@ pub static ENTRIES: &[&Entry] = &[
     &bind::UNBIND_KEY,
     &environment::SET_ENVIRONMENT,
     &environment::SHOW_ENVIRONMENT,
+    &options::CONVERT_CONFIG,
     &copy::COPY_MODE,
     &io::CAPTURE_PANE,
     &io::WAIT,

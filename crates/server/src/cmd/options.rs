@@ -179,6 +179,48 @@ pub static LIST_KEYS: Entry = Entry {
     },
 };
 
+/// `convert-config`.
+pub static CONVERT_CONFIG: Entry = Entry {
+    name: "convert-config",
+    aliases: &[],
+    usage: "[path]",
+    about: "Print an older TOML configuration (config.toml, or the one named) as the commands \
+            of a weft.conf: weft convert-config > ~/.config/weft/weft.conf.",
+    flags: "",
+    long: &[],
+    read_only: true,
+    target: None,
+    build: |args| {
+        let path = args.positional.first().map(PathBuf::from);
+        Ok(Action::Server(Box::new(move |ctx| {
+            async move {
+                let path = path
+                    .or_else(|| {
+                        ctx.config
+                            .borrow()
+                            .path
+                            .clone()
+                            .filter(|p| crate::config::is_toml(p))
+                    })
+                    .or_else(|| {
+                        crate::config::default_path().map(|p| p.with_file_name("config.toml"))
+                    })
+                    .ok_or_else(|| CommandError::failed("convert-config: name the TOML file"))?;
+                if !crate::config::is_toml(&path) {
+                    return Err(CommandError::failed(format!(
+                        "convert-config: {} is not a .toml file",
+                        path.display()
+                    )));
+                }
+                let loaded = Config::load(Some(&path), &super::check, &run_config_line)
+                    .map_err(|e| CommandError::failed(e.to_string()))?;
+                Ok(Output::text(crate::convert::as_commands(&loaded.config)))
+            }
+            .boxed()
+        })))
+    },
+};
+
 /// `source-file`.
 pub static SOURCE_FILE: Entry = Entry {
     name: "source-file",
