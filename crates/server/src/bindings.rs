@@ -3,6 +3,14 @@
 use crate::keys::{normalize, KeyTables};
 use std::collections::BTreeMap;
 
+/// The most keys bound in one table, the most tables of the user's own, and the longest bound
+/// command line: a client may not grow the server's memory without bound.
+pub const MAX_KEYS_PER_TABLE: usize = 4096;
+/// See [`MAX_KEYS_PER_TABLE`].
+pub const MAX_USER_TABLES: usize = 256;
+/// See [`MAX_KEYS_PER_TABLE`].
+pub const MAX_COMMAND_BYTES: usize = 16 << 10;
+
 /// The tables weft itself uses; any other name is a table of the user's own.
 pub const BUILT_IN_TABLES: &[&str] = &["prefix", "root", "copy-mode", "copy-mode-vi"];
 
@@ -41,6 +49,26 @@ impl KeyTables {
     ) -> Result<(), String> {
         check_table_name(table)?;
         let key = normalize(key)?;
+        if command.len() > MAX_COMMAND_BYTES {
+            return Err(format!(
+                "a bound command may be at most {} KiB",
+                MAX_COMMAND_BYTES >> 10
+            ));
+        }
+        let new_table = self.table(table).is_none();
+        if new_table && self.user.len() >= MAX_USER_TABLES {
+            return Err(format!(
+                "at most {MAX_USER_TABLES} key tables of your own are kept"
+            ));
+        }
+        if self
+            .table(table)
+            .is_some_and(|t| t.len() >= MAX_KEYS_PER_TABLE && !t.contains_key(&key))
+        {
+            return Err(format!(
+                "at most {MAX_KEYS_PER_TABLE} keys are bound in one table"
+            ));
+        }
         let id = format!("{table} {key}");
         if repeat {
             self.repeat.insert(id.clone());

@@ -150,6 +150,12 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("frame-interval-ms", Server, Number, "8", Some("frame-interval-ms")),
 ];
 
+/// The most user options (`@name`) kept, and the longest value of any option: a client may not
+/// grow the server's memory without bound.
+pub const MAX_USER_OPTIONS: usize = 10_000;
+/// See [`MAX_USER_OPTIONS`].
+pub const MAX_OPTION_BYTES: usize = 64 << 10;
+
 /// The longest `repeat-time` honoured, so a typo cannot leave the prefix unneeded for hours.
 const MAX_REPEAT_TIME_MS: u64 = 10_000;
 
@@ -210,6 +216,12 @@ impl Config {
                 (Some(v), _) => v.to_string(),
             }
         };
+        if text.len() > MAX_OPTION_BYTES {
+            return Err(format!(
+                "{name}: a value may be at most {} KiB",
+                MAX_OPTION_BYTES >> 10
+            ));
+        }
         let text = check_value(def, &text)?;
         if let Some(entry) = def.applies_as.filter(|e| !e.is_empty()) {
             crate::config::apply_entry(self, entry, &toml_value(def, &text))?;
@@ -240,6 +252,17 @@ impl Config {
             return Ok(Applied::Unchanged);
         }
         let value = value.unwrap_or_default();
+        let users = self.options.keys().filter(|k| k.starts_with('@')).count();
+        if users >= MAX_USER_OPTIONS && !self.options.contains_key(name) {
+            return Err(format!("at most {MAX_USER_OPTIONS} user options are kept"));
+        }
+        let current = self.options.get(name).map_or(0, String::len);
+        if value.len() + if how.append { current } else { 0 } > MAX_OPTION_BYTES {
+            return Err(format!(
+                "{name}: a value may be at most {} KiB",
+                MAX_OPTION_BYTES >> 10
+            ));
+        }
         let entry = self.options.entry(name.to_string()).or_default();
         if how.append {
             entry.push_str(value);

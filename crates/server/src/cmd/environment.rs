@@ -5,6 +5,12 @@ use crate::outcome::{CommandError, Output, TargetKind};
 use futures::FutureExt;
 use std::collections::BTreeMap;
 
+/// The longest value, and the most variables changed in one environment: a client may not
+/// grow the server's memory without bound.
+const MAX_VALUE_BYTES: usize = 64 << 10;
+/// See [`MAX_VALUE_BYTES`].
+const MAX_VARIABLES: usize = 4096;
+
 /// `set-environment`.
 pub static SET_ENVIRONMENT: Entry = Entry {
     name: "set-environment",
@@ -22,7 +28,13 @@ pub static SET_ENVIRONMENT: Entry = Entry {
             [name, value] => (name.clone(), Some(value.clone())),
             _ => return Err(args.usage("a variable name (and a value) are needed")),
         };
-        if name.is_empty() || name.contains('=') || name.contains('\0') {
+        if value.as_ref().is_some_and(|v| v.len() > MAX_VALUE_BYTES) {
+            return Err(args.usage(format!(
+                "a value may be at most {} KiB",
+                MAX_VALUE_BYTES >> 10
+            )));
+        }
+        if name.is_empty() || name.len() > 1024 || name.contains('=') || name.contains('\0') {
             return Err(args.usage(format!("{name:?} is not a variable name")));
         }
         let change = match (args.has('u'), args.has('r'), value) {
@@ -36,8 +48,10 @@ pub static SET_ENVIRONMENT: Entry = Entry {
                 async move {
                     ctx.registry
                         .update_config(move |c| {
-                            change.apply(&mut c.environment, name);
-                            Ok(String::new())
+                            change
+                                .apply(&mut c.environment, name)
+                                .map(|()| String::new())
+                                .map_err(|e| e.to_string())
                         })
                         .await
                         .map_err(CommandError::failed)?;
@@ -47,7 +61,7 @@ pub static SET_ENVIRONMENT: Entry = Entry {
             })));
         }
         Ok(on_session(move |s, _| {
-            change.apply(&mut s.environment, name);
+            change.apply(&mut s.environment, name)?;
             Ok(Output::none())
         }))
     },
@@ -63,7 +77,16 @@ enum Change {
 }
 
 impl Change {
-    fn apply(self, env: &mut BTreeMap<String, Option<String>>, name: String) {
+    fn apply(
+        self,
+        env: &mut BTreeMap<String, Option<String>>,
+        name: String,
+    ) -> Result<(), CommandError> {
+        if env.len() >= MAX_VARIABLES && !env.contains_key(&name) {
+            return Err(CommandError::failed(format!(
+                "set-environment: at most {MAX_VARIABLES} variables are kept"
+            )));
+        }
         match self {
             Change::Unset => {
                 env.remove(&name);
@@ -72,6 +95,7 @@ impl Change {
                 env.insert(name, v);
             }
         }
+        Ok(())
     }
 }
 
