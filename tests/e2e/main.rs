@@ -6,6 +6,7 @@ mod buffers;
 mod commands;
 mod copy_mode;
 mod diag;
+mod formats;
 mod input;
 mod options;
 mod pane_events;

@@ -26,6 +26,7 @@ pub mod copy;
 pub mod copy_keys;
 mod deadline;
 mod direct;
+pub mod format;
 pub mod ids;
 pub mod keys;
 pub mod layout;

@@ -24,6 +24,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("lease", 0),
     ("names", 0),
     ("words", 0),
+    ("format", 0),
     ("panics", 0),
     ("copy", 0),
     ("copy_keys", 0),

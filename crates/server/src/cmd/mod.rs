@@ -15,6 +15,7 @@ pub mod buffers;
 mod client;
 pub mod config_lines;
 pub mod copy;
+mod display;
 mod environment;
 mod io;
 mod layout;
@@ -126,6 +127,7 @@ pub static ENTRIES: &[&Entry] = &[
     &io::SEND_KEYS,
     &bind::BIND_KEY,
     &bind::UNBIND_KEY,
+    &display::DISPLAY_MESSAGE,
     &environment::SET_ENVIRONMENT,
     &environment::SHOW_ENVIRONMENT,
     &options::CONVERT_CONFIG,

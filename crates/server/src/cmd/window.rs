@@ -9,9 +9,10 @@ use crate::session::{Scope, SessionState};
 pub static NEW_WINDOW: Entry = Entry {
     name: "new-window",
     aliases: &["neww"],
-    usage: "[-d] [-n window-name] [-t target-window] [-- command [argument ...]]",
-    about: "Create a window (at the target's index when it names a free one).",
-    flags: "dn:t:",
+    usage: "[-d] [-c start-directory] [-n window-name] [-t target-window] [-- command ...]",
+    about: "Create a window (at the target's index when it names a free one); -c is a format \
+            (`-c \"#{pane_current_path}\"`).",
+    flags: "dc:n:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Window),
@@ -19,12 +20,17 @@ pub static NEW_WINDOW: Entry = Entry {
         let name = args.value('n').map(crate::names::clean_name);
         let detached = args.has('d');
         let command = args.positional.clone();
+        let cwd = args.value('c').map(str::to_string);
         Ok(on_session(move |s, scope| {
             let index = match scope.target() {
                 None => None,
                 Some(t) => Some(free_index(s, t)?),
             };
-            s.new_window_at(index, name, command, None, detached)?;
+            let cwd = cwd.and_then(|c| {
+                let w = s.windows.get(s.current)?;
+                super::pane::start_directory(&c, &s.format_vars(s.current, w.active))
+            });
+            s.new_window_at(index, name, command, cwd, detached)?;
             Ok(Output::none())
         }))
     },

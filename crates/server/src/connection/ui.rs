@@ -310,7 +310,10 @@ impl ClientLoop {
                 output.stdout.push_str(&piece);
             }
         }
-        if !output.stdout.is_empty() {
+        if !output.stdout.is_empty() && !output.stdout.trim_end().contains('\n') {
+            // One line (display-message, a short answer): in the status line.
+            self.message(output.stdout.trim_end().to_string()).await;
+        } else if !output.stdout.is_empty() {
             self.show_lines(&output.stdout).await;
         } else if output.code != 0 && !output.stderr.is_empty() {
             self.message(output.stderr).await;

@@ -7,6 +7,7 @@
 //! client that most recently typed or resized.
 
 mod clipboard;
+mod format_vars;
 mod list;
 mod state;
 mod targets;

@@ -1,0 +1,102 @@
+//! The variables tmux's formats name, for a pane of this session (`#{pane_current_path}`,
+//! `#S`, `#{window_zoomed_flag}`, ...).
+
+use super::SessionState;
+use crate::ids::PaneId;
+use std::collections::HashMap;
+
+impl SessionState {
+    /// The format variables of pane `pane` in window `wpos` (the session's and window's too).
+    pub fn format_vars(&self, wpos: usize, pane: PaneId) -> HashMap<String, String> {
+        let mut v = HashMap::new();
+        let mut set = |k: &str, val: String| {
+            v.insert(k.to_string(), val);
+        };
+        let flag = |b: bool| if b { "1" } else { "0" }.to_string();
+        set("session_name", self.name.clone());
+        set("session_id", self.id.to_string());
+        set("session_windows", self.windows.len().to_string());
+        set("session_created", self.created.to_string());
+        set("session_attached", self.clients.len().to_string());
+        set("session_width", self.cols.to_string());
+        set("session_height", self.rows.to_string());
+        set("version", env!("CARGO_PKG_VERSION").to_string());
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .map(|h| h.trim_end().to_string())
+            .unwrap_or_default();
+        set(
+            "host_short",
+            host.split('.').next().unwrap_or(&host).to_string(),
+        );
+        set("host", host);
+        let Some(w) = self.windows.get(wpos) else {
+            return v;
+        };
+        set("window_name", w.name.clone());
+        set("window_index", w.index.to_string());
+        set("window_id", w.id.to_string());
+        set("window_active", flag(wpos == self.current));
+        set("window_zoomed_flag", flag(w.zoomed));
+        set("window_bell_flag", flag(w.bell));
+        set("window_panes", w.layout.panes().len().to_string());
+        let mut flags = String::new();
+        if wpos == self.current {
+            flags.push('*');
+        }
+        if w.bell {
+            flags.push('!');
+        }
+        if w.zoomed {
+            flags.push('Z');
+        }
+        set("window_flags", flags);
+        let order = w.layout.panes();
+        if let Some(i) = order.iter().position(|p| *p == pane) {
+            set("pane_index", i.to_string());
+        }
+        set("pane_id", pane.to_string());
+        set("pane_active", flag(w.active == pane));
+        if let Some(rect) = w.layout.rect_of(pane) {
+            set("pane_width", rect.cols.to_string());
+            set("pane_height", rect.rows.to_string());
+        }
+        if let Some(h) = self.panes.get(&pane) {
+            set("pane_title", h.shared.title());
+            set("pane_in_mode", flag(h.in_copy_mode()));
+            let code = h.exit_code();
+            set("pane_dead", flag(code.is_some()));
+            set(
+                "pane_dead_status",
+                code.map(|c| c.to_string()).unwrap_or_default(),
+            );
+            if let Some(pid) = h.shared.pid {
+                set("pane_pid", pid.to_string());
+                if let Some(cmd) = foreground_command(pid) {
+                    set("pane_current_command", cmd);
+                }
+                if let Ok(cwd) = std::fs::read_link(format!("/proc/{pid}/cwd")) {
+                    set("pane_current_path", cwd.display().to_string());
+                }
+            }
+        }
+        // The shell's own report (OSC 7) wins over the process's directory.
+        if let Some(cwd) = self.pane_meta.get(&pane).and_then(|m| m.cwd.clone()) {
+            set("pane_current_path", cwd);
+        }
+        v
+    }
+}
+
+/// The name of the program in the foreground of the terminal that `leader` leads: the
+/// process group that holds the terminal, read from `/proc` (its `comm`).
+fn foreground_command(leader: u32) -> Option<String> {
+    let stat = std::fs::read_to_string(format!("/proc/{leader}/stat")).ok()?;
+    // Fields after the command name (which may hold spaces and parentheses).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let tpgid: i64 = rest.split_whitespace().nth(5)?.parse().ok()?;
+    let pid = if tpgid > 0 { tpgid as u32 } else { leader };
+    let comm = std::fs::read_to_string(format!("/proc/{pid}/comm"))
+        .or_else(|_| std::fs::read_to_string(format!("/proc/{leader}/comm")))
+        .ok()?;
+    Some(comm.trim_end().to_string())
+}

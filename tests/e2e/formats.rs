@@ -1,0 +1,65 @@
+//! Formats: `display-message -p`, and `-c "#{pane_current_path}"` for new panes and windows.
+
+use weft_tests::{stdout_of, TestServer, TEST_SHELL};
+
+#[test]
+fn new_panes_start_in_the_current_path_and_display_expands_formats() {
+    let server = TestServer::new("formats");
+    let mut args = vec!["new", "-s", "fmt", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let mut c = server.client(&args, 80, 24);
+    c.wait_for_text("$").unwrap();
+    let dir = server.dir.join("deep dir");
+    std::fs::create_dir_all(&dir).unwrap();
+    c.send_text(&format!("cd '{}' && echo c''d-done", dir.display()))
+        .unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("cd-done").unwrap();
+    let out = server.weft(&[
+        "display-message",
+        "-p",
+        "-t",
+        "fmt",
+        "#S:#I #{b:pane_current_path} #{?pane_in_mode,copy,live} #{==:#{window_panes},1}",
+    ]);
+    assert_eq!(
+        stdout_of(&out).trim_end(),
+        "fmt:0 deep dir live 1",
+        "{out:?}"
+    );
+    // A binding as popular configs write it.
+    assert!(server
+        .weft(&[
+            "bind",
+            "|",
+            "split-window",
+            "-h",
+            "-c",
+            "#{pane_current_path}"
+        ])
+        .status
+        .success());
+    c.send_keys("C-b |").unwrap();
+    c.wait_for(|_| stdout_of(&server.weft(&["list-panes"])).lines().count() == 2)
+        .unwrap();
+    c.wait_for_text("$").unwrap();
+    c.send_text("echo \"[${PWD##*/}]\"").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("[deep dir]").unwrap();
+    // new-window -c too.
+    assert!(server
+        .weft(&[
+            "new-window",
+            "-t",
+            "fmt",
+            "-c",
+            "#{pane_current_path}",
+            "--",
+            "sh",
+            "-c",
+            "echo \"<${PWD##*/}>\"; sleep 30"
+        ])
+        .status
+        .success());
+    c.wait_for_text("<deep dir>").unwrap();
+}
