@@ -27,6 +27,8 @@ fn new_panes_start_in_the_current_path_and_display_expands_formats() {
         "fmt:0 deep dir live 1",
         "{out:?}"
     );
+    let out = server.weft(&["list-windows", "-t", "fmt", "-F", "#I:#W#F"]);
+    assert_eq!(stdout_of(&out).trim_end(), "0:bash*", "{out:?}");
     // A binding as popular configs write it.
     assert!(server
         .weft(&[
@@ -46,6 +48,14 @@ fn new_panes_start_in_the_current_path_and_display_expands_formats() {
     c.send_text("echo \"[${PWD##*/}]\"").unwrap();
     c.send_keys("Enter").unwrap();
     c.wait_for_text("[deep dir]").unwrap();
+    let out = server.weft(&[
+        "list-panes",
+        "-t",
+        "fmt",
+        "-F",
+        "#{pane_index}:#{pane_active}",
+    ]);
+    assert_eq!(stdout_of(&out).trim_end(), "0:0\n1:1", "{out:?}");
     // new-window -c too.
     assert!(server
         .weft(&[

@@ -265,17 +265,26 @@ pub static BREAK_PANE: Entry = Entry {
 pub static LIST_PANES: Entry = Entry {
     name: "list-panes",
     aliases: &["lsp"],
-    usage: "[--json] [-t target-window]",
-    about: "List a window's panes, with their ids, sizes and programs.",
-    flags: "t:",
+    usage: "[--json] [-F format] [-t target-window]",
+    about: "List a window's panes, with their ids, sizes and programs; -F a format per pane.",
+    flags: "F:t:",
     long: &[Long::switch("json")],
     read_only: true,
     target: Some(TargetKind::Window),
     build: |args| {
         args.no_arguments()?;
         let json = args.json();
+        let format = args.value('F').map(str::to_string);
         Ok(on_session(move |s, scope| {
             let wpos = s.find_window(scope.target())?;
+            if let Some(f) = &format {
+                let panes = s.windows[wpos].layout.panes();
+                let lines: Vec<String> = panes
+                    .iter()
+                    .map(|p| crate::format::expand(f, &s.format_vars(wpos, *p)))
+                    .collect();
+                return Ok(Output::text(lines.join("\n")));
+            }
             Ok(Output::text(s.list_panes(wpos, json)))
         }))
     },
