@@ -275,3 +275,33 @@ fn set_environment_reaches_new_panes() {
     c.send_keys("Enter").unwrap();
     c.wait_for_text("[from-global/from-session/unset]").unwrap();
 }
+
+#[test]
+fn other_published_config_shapes_start_and_list_what_weft_skips() {
+    let server = TestServer::new("tmuxconf2");
+    let vim = concat!(env!("CARGO_MANIFEST_DIR"), "/data/tmux-vim-user.conf");
+    let out = server.weft(&["-f", vim, "new", "-d", "-s", "v", "--", "sleep", "60"]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(show(&server, "mode-keys"), "vi");
+    assert_eq!(show(&server, "escape-time"), "10");
+    let keys = stdout_of(&server.weft(&["list-keys", "-T", "copy-mode-vi"]));
+    assert!(keys.contains("copy-pipe-and-cancel"), "{keys}");
+    // A framework-style config: hooks and if-shell are listed, the rest applies.
+    let framework = concat!(env!("CARGO_MANIFEST_DIR"), "/data/tmux-framework.conf");
+    let out = server.weft(&["source-file", framework]);
+    let said = stderr_of(&out);
+    assert!(
+        said.contains("tmux-framework.conf:11: unknown command: set-hook"),
+        "{said}"
+    );
+    assert!(
+        said.contains("tmux-framework.conf:12: unknown command: if-shell"),
+        "{said}"
+    );
+    assert!(
+        !said.contains(":13:"),
+        "source-file -q of a missing file is quiet: {said}"
+    );
+    assert_eq!(show(&server, "@continuum-restore"), "on");
+    assert_eq!(show(&server, "prefix2"), "C-a");
+}
