@@ -110,6 +110,19 @@ fn bindings_are_added_removed_and_run_sequences() {
     .unwrap();
     let keys = stdout_of(&server.weft(&["list-keys", "-T", "root"]));
     assert!(keys.contains("new-window \\; split-window"), "{keys}");
+    assert!(server
+        .weft(&[
+            "bind",
+            "-N",
+            "Split side by side",
+            "V",
+            "split-window",
+            "-h"
+        ])
+        .status
+        .success());
+    let notes = stdout_of(&server.weft(&["list-keys", "-N"]));
+    assert!(notes.contains("Split side by side"), "{notes}");
     assert!(server.weft(&["unbind", "|"]).status.success());
     let keys = stdout_of(&server.weft(&["list-keys", "-T", "prefix"]));
     assert!(!keys.contains("bind-key -T prefix |"), "{keys}");

@@ -146,18 +146,34 @@ fn show_value(v: &str) -> String {
 pub static LIST_KEYS: Entry = Entry {
     name: "list-keys",
     aliases: &["lsk"],
-    usage: "[-T key-table]",
+    usage: "[-N] [-T key-table]",
     about: "Print the key bindings: every table, or one (prefix, root, copy-mode, \
-            copy-mode-vi).",
-    flags: "T:",
+            copy-mode-vi, or your own); -N the notes given with bind -N.",
+    flags: "NT:",
     long: &[],
     read_only: true,
     target: None,
     build: |args| {
         args.no_arguments()?;
         let table = args.value('T').map(str::to_string);
+        let notes = args.has('N');
         Ok(Action::Server(Box::new(move |ctx| {
             async move {
+                if notes {
+                    let keys = ctx.config.borrow().keys.clone();
+                    let lines: Vec<String> = keys
+                        .notes
+                        .iter()
+                        .filter_map(|(id, note)| {
+                            let (t, key) = id.split_once(' ')?;
+                            table
+                                .as_deref()
+                                .is_none_or(|want| want == t)
+                                .then(|| format!("{key:<12} {note}"))
+                        })
+                        .collect();
+                    return Ok(Output::text(lines.join("\n")));
+                }
                 let lines = ctx.config.borrow().keys.describe();
                 let Some(table) = table else {
                     return Ok(Output::text(lines.join("\n")));
