@@ -26,8 +26,8 @@ pub static COPY_MODE: Entry = Entry {
                 pane.leave_copy_mode();
                 return Ok(Output::none());
             }
-            let vi = ctx.config.borrow().mode_keys_vi;
-            pane.enter_copy_mode(vi, exit_at_bottom);
+            let (vi, separators) = copy_settings(&ctx.config.borrow());
+            pane.enter_copy_mode(vi, exit_at_bottom, &separators);
             if page_up {
                 run_copy_command(&pane, &ctx, "page-up", &[], 1).await?;
             }
@@ -35,6 +35,15 @@ pub static COPY_MODE: Entry = Entry {
         }))
     },
 };
+
+/// What entering copy mode takes from the configuration: vi keys, and the characters that end
+/// words (`word-separators`).
+pub fn copy_settings(config: &crate::config::Config) -> (bool, String) {
+    let separators = config
+        .option_value("word-separators")
+        .unwrap_or_else(|| crate::copy::motion::WORD_SEPARATORS.to_string());
+    (config.mode_keys_vi, separators)
+}
 
 /// `send-keys -X NAME [ARGS]` on `pane`: runs the copy-mode command `count` times.
 pub(super) fn send_keys_x(name: String, args: Vec<String>, count: usize) -> Action {

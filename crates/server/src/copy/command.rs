@@ -109,7 +109,8 @@ pub fn run(
     args: &[String],
     count: usize,
 ) -> Result<Outcome, String> {
-    let lines = Lines::new(screen);
+    let separators = mode.separators.clone();
+    let lines = Lines::new(screen).with_separators(&separators);
     mode.clamp(&lines);
     let count = count.clamp(1, 100_000);
     let arg = args.first().map(String::as_str).unwrap_or("");

@@ -24,6 +24,7 @@ impl Pos {
 /// history to show.
 pub struct Lines<'a> {
     screen: &'a Screen,
+    separators: &'a str,
     first: u64,
     history_end: u64,
 }
@@ -40,9 +41,20 @@ impl<'a> Lines<'a> {
         };
         Lines {
             screen,
+            separators: super::motion::WORD_SEPARATORS,
             first,
             history_end,
         }
+    }
+
+    /// The same lines, with `separators` ending words (the `word-separators` option).
+    pub fn with_separators(self, separators: &'a str) -> Self {
+        Lines { separators, ..self }
+    }
+
+    /// The characters that end words besides spaces.
+    pub fn separators(&self) -> &str {
+        self.separators
     }
 
     /// The oldest line.

@@ -58,6 +58,8 @@ pub struct CopyMode {
     pub exit_at_bottom: bool,
     /// vi keys: a selection includes the cursor's cell.
     pub vi: bool,
+    /// Characters that end words besides spaces (`word-separators`).
+    pub separators: String,
 }
 
 impl CopyMode {
@@ -80,6 +82,7 @@ impl CopyMode {
             last_jump: None,
             exit_at_bottom,
             vi,
+            separators: motion::WORD_SEPARATORS.to_string(),
         }
     }
 

@@ -12,17 +12,17 @@ enum Class {
 }
 
 /// Characters that end a word besides spaces (tmux's default `word-separators`).
-const WORD_SEPARATORS: &str = "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~";
+pub const WORD_SEPARATORS: &str = "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~";
 
 /// The class of `cell`; with `big` (W, B, E) anything not a space is a word.
-fn class_of(cell: &Cell, big: bool) -> Class {
+fn class_of(cell: &Cell, big: bool, separators: &str) -> Class {
     let ch = cell.ch();
     if cell.is_spacer() {
         return Class::Word;
     }
     if ch == ' ' || ch == '\t' || ch == '\0' {
         Class::Space
-    } else if !big && WORD_SEPARATORS.contains(ch) {
+    } else if !big && separators.contains(ch) {
         Class::Punct
     } else {
         Class::Word
@@ -55,7 +55,7 @@ impl<'a, 'b> Walker<'a, 'b> {
     }
 
     fn class(&mut self, pos: Pos, big: bool) -> Class {
-        class_of(&self.cell(pos), big)
+        class_of(&self.cell(pos), big, self.lines.separators())
     }
 }
 

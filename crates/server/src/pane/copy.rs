@@ -96,13 +96,17 @@ impl PaneHandle {
 
     /// Puts the pane in copy mode (nothing when it is already); `vi` keys select the cursor's
     /// cell too; `exit_at_bottom` leaves when scrolled back to the bottom.
-    pub fn enter_copy_mode(&self, vi: bool, exit_at_bottom: bool) {
+    pub fn enter_copy_mode(&self, vi: bool, exit_at_bottom: bool, separators: &str) {
         let shared = &self.shared;
         let mut screen = shared.screen();
         if let Ok(mut mode) = shared.copy.lock() {
             match mode.as_mut() {
                 Some(m) => m.exit_at_bottom &= exit_at_bottom,
-                None => *mode = Some(Box::new(CopyMode::enter(&screen, vi, exit_at_bottom))),
+                None => {
+                    let mut m = CopyMode::enter(&screen, vi, exit_at_bottom);
+                    m.separators = separators.to_string();
+                    *mode = Some(Box::new(m));
+                }
             }
         }
         shared.in_copy_mode.store(true, Ordering::Release);
@@ -172,7 +176,8 @@ impl PaneHandle {
         let outcome = {
             let mut guard = shared.copy.lock().ok()?;
             let mode = guard.as_mut()?;
-            let lines = Lines::new(&screen);
+            let separators = mode.separators.clone();
+            let lines = Lines::new(&screen).with_separators(&separators);
             mode.clamp(&lines);
             let at = copy::view::position_at(mode, &lines, row, col);
             let sel = |anchor, kind| copy::select::Selection { anchor, kind };
