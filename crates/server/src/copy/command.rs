@@ -482,6 +482,16 @@ mod tests {
     }
 
     #[test]
+    fn word_separators_decide_where_words_end() {
+        let mut s = Screen::with_scrollback(40, 3, 10);
+        s.feed(b"foo.bar baz\x1b[1;1H");
+        let mut mode = CopyMode::enter(&s, true, false);
+        mode.separators = String::new();
+        exec(&mut mode, &s, "next-word", "");
+        assert_eq!(mode.cursor.col, 8, "without separators, foo.bar is one word");
+    }
+
+    #[test]
     fn search_counts_and_repeats_with_wrap() {
         let s = screen_with_history(500);
         let mut mode = CopyMode::enter(&s, true, false);
