@@ -73,3 +73,57 @@ fn new_panes_start_in_the_current_path_and_display_expands_formats() {
         .success());
     c.wait_for_text("<deep dir>").unwrap();
 }
+
+#[test]
+fn run_shell_and_if_shell_run_commands_by_their_outcome() {
+    let server = TestServer::new("shellcmds");
+    assert!(server
+        .weft(&["new", "-d", "-s", "sh", "--", "sleep", "60"])
+        .status
+        .success());
+    let out = server.weft(&["run-shell", "echo from-the-shell; exit 3"]);
+    assert_eq!(stdout_of(&out).trim_end(), "from-the-shell", "{out:?}");
+    assert!(
+        weft_tests::stderr_of(&out).contains("returned 3"),
+        "{out:?}"
+    );
+    // if-shell picks a branch by the command's status, and -F by a format.
+    let out = server.weft(&[
+        "if-shell",
+        "true",
+        "set -g @picked yes",
+        "set -g @picked no",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let picked = |s: &TestServer| {
+        stdout_of(&s.weft(&["show", "-v", "@picked"]))
+            .trim_end()
+            .to_string()
+    };
+    assert_eq!(picked(&server), "yes");
+    assert!(server
+        .weft(&[
+            "if-shell",
+            "false",
+            "set -g @picked yes",
+            "set -g @picked no"
+        ])
+        .status
+        .success());
+    assert_eq!(picked(&server), "no");
+    assert!(server
+        .weft(&[
+            "if",
+            "-F",
+            "-t",
+            "sh",
+            "#{==:#{session_name},sh}",
+            "set -g @picked F"
+        ])
+        .status
+        .success());
+    assert_eq!(picked(&server), "F");
+    // A chosen command that is wrong is refused before anything runs.
+    let out = server.weft(&["if-shell", "true", "no-such-command"]);
+    assert!(!out.status.success(), "{out:?}");
+}

@@ -141,7 +141,7 @@ fn a_popular_tmux_config_starts_applies_what_weft_knows_and_lists_the_rest() {
     // Warnings name the file and line of what weft does not run.
     let said = format!("{}{}", stdout_of(&out), stderr_of(&out));
     assert!(
-        said.contains("tmux-popular.conf:34: unknown command: run"),
+        said.contains("tmux-popular.conf:34: run-shell is not run from a configuration file"),
         "{said}"
     );
     assert!(
@@ -308,7 +308,7 @@ fn other_published_config_shapes_start_and_list_what_weft_skips() {
         "{said}"
     );
     assert!(
-        said.contains("tmux-framework.conf:12: unknown command: if-shell"),
+        said.contains("tmux-framework.conf:12: if-shell is not run from a configuration file"),
         "{said}"
     );
     assert!(

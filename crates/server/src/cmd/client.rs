@@ -10,6 +10,17 @@ use crate::outcome::TargetKind;
 /// What a client-side command asks the client's loop to do.
 #[derive(Debug)]
 pub enum ClientRequest {
+    /// `if-shell`: run `test`, then `then` if it succeeded, else `otherwise`, as this client.
+    IfShell {
+        /// The shell command (or, with `format`, a format's expansion) to test.
+        test: String,
+        /// `test` is a format, not a shell command (`-F`).
+        format: bool,
+        /// Run when the test holds.
+        then: String,
+        /// Run when it does not.
+        otherwise: Option<String>,
+    },
     /// Detach: this client, the others (`-a`), or every client of a session (`-t`).
     Detach {
         /// Detach every other client of this client's session.

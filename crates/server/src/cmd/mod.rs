@@ -23,6 +23,7 @@ mod options;
 mod pane;
 pub mod run;
 mod server;
+pub mod shell;
 mod window;
 
 pub use args::{tokenize, Args, Long};
@@ -128,6 +129,8 @@ pub static ENTRIES: &[&Entry] = &[
     &bind::BIND_KEY,
     &bind::UNBIND_KEY,
     &display::DISPLAY_MESSAGE,
+    &shell::RUN_SHELL,
+    &shell::IF_SHELL,
     &environment::SET_ENVIRONMENT,
     &environment::SHOW_ENVIRONMENT,
     &options::CONVERT_CONFIG,

@@ -206,6 +206,7 @@ pub(super) async fn attached(
         message_shown: false,
         copy_count: None,
         repeat_until: None,
+        chosen_line: None,
         selecting: None,
         last_click: None,
     };

@@ -139,59 +139,78 @@ pub async fn serve(stream: tokio::net::UnixStream, ctx: ServerContext, mut slot:
     }
 }
 
-/// Runs a command from the command line.
+/// Runs a command from the command line: one, a sequence (`a \; b`), and the commands an
+/// if-shell chooses, in a loop (bounded, so a chain of if-shells ends).
 async fn cli_command(
     ctx: &ServerContext,
     args: &[String],
     origin: &Origin,
 ) -> Result<Output, CommandError> {
-    let mut commands = crate::cmd::parse_sequence(args)?;
-    let last = commands
-        .pop()
-        .ok_or_else(|| CommandError::Syntax("empty command".into()))?;
-    // A sequence (`a \; b`): each runs in turn; what the earlier ones print comes first.
-    let mut earlier = Output::none();
-    for parsed in commands {
-        let name = parsed.entry.name;
-        match execute(ctx, parsed, origin).await? {
-            Ran::Output(out) => {
-                earlier.stdout.push_str(&out.stdout);
-                earlier.stderr.push_str(&out.stderr);
+    let mut words = args.to_vec();
+    let mut printed = Output::none();
+    for _ in 0..MAX_CHAINED_LINES {
+        let mut next = None;
+        let commands = crate::cmd::parse_sequence(&words)?;
+        let count = commands.len();
+        for (i, parsed) in commands.into_iter().enumerate() {
+            let (mut output, chosen) = cli_one(ctx, parsed, origin).await?;
+            next = next.or(chosen);
+            // What the earlier commands print comes first; the last one's stream and status
+            // are the answer's.
+            output.stdout = std::mem::take(&mut printed.stdout) + &output.stdout;
+            output.stderr = std::mem::take(&mut printed.stderr) + &output.stderr;
+            if i + 1 < count {
+                printed.stdout = output.stdout;
+                printed.stderr = output.stderr;
+            } else {
+                printed = output;
             }
-            Ran::Client(_) => return Err(CommandError::ClientOnly(name)),
+        }
+        match next {
+            Some(line) => words = crate::words::tokenize(&line)?,
+            None => return Ok(printed),
         }
     }
-    let mut output = cli_one(ctx, last, origin).await?;
-    if !earlier.stdout.is_empty() {
-        output.stdout = earlier.stdout + &output.stdout;
-    }
-    if !earlier.stderr.is_empty() {
-        output.stderr = earlier.stderr + &output.stderr;
-    }
-    Ok(output)
+    Ok(printed)
 }
 
-/// Runs one command from the command line.
+/// The most command lines one if-shell chain runs from the command line.
+const MAX_CHAINED_LINES: usize = 16;
+
+/// Runs one command from the command line; an if-shell returns the line it chose.
 async fn cli_one(
     ctx: &ServerContext,
     parsed: crate::cmd::Parsed,
     origin: &Origin,
-) -> Result<Output, CommandError> {
+) -> Result<(Output, Option<String>), CommandError> {
     let name = parsed.entry.name;
     match execute(ctx, parsed, origin).await? {
-        Ran::Output(output) => Ok(output),
+        Ran::Output(output) => Ok((output, None)),
         // From the command line, client commands act on a session's clients.
         Ran::Client(ClientRequest::Detach { session, .. }) => {
             for handle in sessions_for(ctx, session, origin).await? {
                 handle.send(SessionCommand::Detach { except: None }).await;
             }
-            Ok(Output::none())
+            Ok((Output::none(), None))
         }
         Ran::Client(ClientRequest::Refresh { session }) => {
             for handle in sessions_for(ctx, session, origin).await? {
                 handle.send(SessionCommand::Refresh).await;
             }
-            Ok(Output::none())
+            Ok((Output::none(), None))
+        }
+        Ran::Client(ClientRequest::IfShell {
+            test,
+            format,
+            then,
+            otherwise,
+        }) => {
+            let chosen = if crate::cmd::shell::test_holds(ctx, origin, &test, format).await {
+                Some(then)
+            } else {
+                otherwise
+            };
+            Ok((Output::none(), chosen))
         }
         Ran::Client(_) => Err(CommandError::ClientOnly(name)),
     }

@@ -16,6 +16,9 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use tokio::sync::{mpsc, watch};
 
+/// The most command lines one if-shell chain runs (an if-shell choosing another, and so on).
+const MAX_CHAINED_LINES: usize = 16;
+
 /// The largest count typed in copy mode (`99999j`): beyond it, digits do not add up.
 const MAX_COPY_COUNT: usize = 99_999;
 
@@ -63,6 +66,8 @@ pub(super) struct ClientLoop {
     pub(super) ui: Ui,
     pub(super) drag: Option<Drag>,
     pub(super) message_shown: bool,
+    /// The command line an if-shell chose, to run next.
+    pub(super) chosen_line: Option<String>,
     /// Until when a repeatable binding (`bind -r`) may be pressed again without the prefix.
     pub(super) repeat_until: Option<std::time::Instant>,
     /// A count typed in vi copy mode (`5j`), for the next command.
@@ -272,6 +277,32 @@ impl ClientLoop {
     /// Runs a command as this client: without a target, on its session's active pane. A
     /// read-only client runs only commands that change nothing.
     pub(super) async fn run(&mut self, command: Parsed) -> After {
+        if let After::Detach = self.run_one(command).await {
+            return After::Detach;
+        }
+        // Commands an if-shell chose, in a loop rather than by recursion (bounded, so a chain
+        // of if-shells that choose each other ends).
+        for _ in 0..MAX_CHAINED_LINES {
+            let Some(line) = self.chosen_line.take() else {
+                break;
+            };
+            match crate::cmd::parse_line_sequence(&line) {
+                Ok(commands) => {
+                    for command in commands {
+                        if let After::Detach = self.run_one(command).await {
+                            return After::Detach;
+                        }
+                    }
+                }
+                Err(e) => self.message(e.to_string()).await,
+            }
+        }
+        self.chosen_line = None;
+        After::Continue
+    }
+
+    /// Runs one command (an if-shell leaves its chosen line in `chosen_line`).
+    async fn run_one(&mut self, command: Parsed) -> After {
         if self.read_only && !command.entry.read_only {
             let name = command.entry.name;
             self.message(format!(
@@ -381,6 +412,24 @@ impl ClientLoop {
                 .await;
             }
             ClientRequest::ChooseBuffer => self.open_chooser().await,
+            ClientRequest::IfShell {
+                test,
+                format,
+                then,
+                otherwise,
+            } => {
+                let origin = Origin {
+                    session: Some(self.session.id.to_string()),
+                    pane: self.view.borrow().active,
+                };
+                let chosen =
+                    if crate::cmd::shell::test_holds(&self.ctx, &origin, &test, format).await {
+                        Some(then)
+                    } else {
+                        otherwise
+                    };
+                self.chosen_line = chosen;
+            }
             ClientRequest::Confirm { prompt, command } => {
                 self.overlay(Some(Overlay::Prompt {
                     label: prompt,

@@ -488,7 +488,10 @@ mod tests {
         let mut mode = CopyMode::enter(&s, true, false);
         mode.separators = String::new();
         exec(&mut mode, &s, "next-word", "");
-        assert_eq!(mode.cursor.col, 8, "without separators, foo.bar is one word");
+        assert_eq!(
+            mode.cursor.col, 8,
+            "without separators, foo.bar is one word"
+        );
     }
 
     #[test]

@@ -1,0 +1,165 @@
+//! Commands that run shell commands: run-shell and if-shell, as tmux's (configurations and
+//! plugins are built on them). The shell runs in the background of the server: never on the
+//! session's task, with its output bounded and a deadline.
+
+use super::{Action, ClientRequest, Entry};
+use crate::outcome::{CommandError, Output};
+use futures::FutureExt;
+use std::time::Duration;
+
+/// The most of a command's output kept (the rest is dropped, said so).
+const MAX_OUTPUT_BYTES: usize = 1 << 20;
+/// How long a shell command may run before it is killed (with its process group): `run-shell`
+/// without -b holds the command that called it.
+const SHELL_DEADLINE: Duration = Duration::from_secs(30);
+
+/// `run-shell`.
+pub static RUN_SHELL: Entry = Entry {
+    name: "run-shell",
+    aliases: &["run"],
+    usage: "[-b] [-t target-pane] shell-command",
+    about: "Run a shell command (sh -c) and show what it printed; -b in the background, \\
+            without waiting. Killed after 30 s.",
+    flags: "bCEd:c:t:",
+    long: &[],
+    read_only: false,
+    target: None,
+    build: |args| {
+        let command = args.positional.join(" ");
+        if command.is_empty() {
+            return Err(args.usage("a shell command is needed"));
+        }
+        let background = args.has('b');
+        Ok(Action::Server(Box::new(move |_ctx| {
+            async move {
+                if background {
+                    tokio::spawn(async move {
+                        if let Err(e) = run(&command).await {
+                            tracing::warn!("run-shell -b {command:?}: {e}");
+                        }
+                    });
+                    return Ok(Output::none());
+                }
+                let done = run(&command).await.map_err(CommandError::failed)?;
+                let mut out = Output::text(done.stdout.trim_end().to_string());
+                if done.code != 0 {
+                    out.stderr = format!("'{command}' returned {}", done.code);
+                }
+                Ok(out)
+            }
+            .boxed()
+        })))
+    },
+};
+
+/// `if-shell`.
+pub static IF_SHELL: Entry = Entry {
+    name: "if-shell",
+    aliases: &["if"],
+    usage: "[-bF] [-t target-pane] shell-command command [command]",
+    about: "Run the first command (or, with -F, expand it as a format) and, if it succeeded \\
+            (or is not empty or 0), run the second, else the third.",
+    flags: "bFt:",
+    long: &[],
+    read_only: false,
+    target: None,
+    build: |args| {
+        let (test, then, otherwise) = match args.positional.as_slice() {
+            [t, a] => (t.clone(), a.clone(), None),
+            [t, a, b] => (t.clone(), a.clone(), Some(b.clone())),
+            _ => return Err(args.usage("a shell command and one or two commands are needed")),
+        };
+        // Both commands are checked now: a typo fails when the line runs, not later.
+        super::parse_line_sequence(&then)?;
+        if let Some(b) = &otherwise {
+            super::parse_line_sequence(b)?;
+        }
+        Ok(Action::Client(ClientRequest::IfShell {
+            test,
+            format: args.has('F'),
+            then,
+            otherwise,
+        }))
+    },
+};
+
+/// What a finished shell command printed and how it ended.
+pub struct Finished {
+    /// Its standard output (at most [`MAX_OUTPUT_BYTES`]).
+    pub stdout: String,
+    /// Its exit status (128 + n after signal n; 124 when killed at the deadline).
+    pub code: i32,
+}
+
+/// Runs `command` with `sh -c`, its own process group, standard input closed.
+pub async fn run(command: &str) -> Result<Finished, String> {
+    use tokio::io::AsyncReadExt;
+    let mut child = tokio::process::Command::new("/bin/sh")
+        .arg("-c")
+        .arg(command)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| format!("cannot run the shell: {e}"))?;
+    let mut stdout = child.stdout.take().ok_or("no output pipe")?;
+    let read = async {
+        let mut buf = Vec::new();
+        let mut chunk = [0u8; 8192];
+        loop {
+            match stdout.read(&mut chunk).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) if buf.len() < MAX_OUTPUT_BYTES => {
+                    let room = MAX_OUTPUT_BYTES - buf.len();
+                    buf.extend_from_slice(&chunk[..n.min(room)]);
+                }
+                Ok(_) => {}
+            }
+        }
+        let status = child.wait().await;
+        (buf, status)
+    };
+    match tokio::time::timeout(SHELL_DEADLINE, read).await {
+        Ok((buf, status)) => {
+            use std::os::unix::process::ExitStatusExt;
+            let code = match status {
+                Ok(s) => s.code().unwrap_or_else(|| 128 + s.signal().unwrap_or(0)),
+                Err(e) => return Err(format!("cannot wait for the shell: {e}")),
+            };
+            Ok(Finished {
+                stdout: String::from_utf8_lossy(&buf).into_owned(),
+                code,
+            })
+        }
+        Err(_) => Ok(Finished {
+            stdout: String::new(),
+            code: 124,
+        }),
+    }
+}
+
+/// Whether an if-shell test holds: the shell command succeeded, or (`format`) the format,
+/// expanded for the pane the command comes from, is not empty and not `0`.
+pub async fn test_holds(
+    ctx: &crate::context::ServerContext,
+    origin: &super::run::Origin,
+    test: &str,
+    format: bool,
+) -> bool {
+    if format {
+        let words = ["display-message".to_string(), "-p".into(), test.to_string()];
+        let Ok(parsed) = super::parse(&words) else {
+            return false;
+        };
+        return match super::run::execute(ctx, parsed, origin).await {
+            Ok(super::run::Ran::Output(out)) => {
+                let t = out.stdout.trim();
+                !t.is_empty() && t != "0"
+            }
+            _ => false,
+        };
+    }
+    run(test).await.is_ok_and(|f| f.code == 0)
+}
