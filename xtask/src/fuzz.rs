@@ -58,16 +58,20 @@ fn run(args: &[String]) -> Result<(), String> {
     let host = host_triple()?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     eprintln!("xtask fuzz: building {} targets", targets.len());
+    // Its own target directory, whatever CARGO_TARGET_DIR says: the instrumented build must
+    // not mix with the workspace's, and the binaries are looked for there.
+    let fuzz_target = fuzz.join("target");
     let status = Command::new(&cargo)
         .current_dir(&fuzz)
-        .args(["build", "--release", "--bins", "--target", &host])
+        .args(["build", "--release", "--bins", "--target", &host, "--target-dir"])
+        .arg(&fuzz_target)
         .env("RUSTFLAGS", COVERAGE_FLAGS)
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     if !status.success() {
         return Err("the fuzz targets did not build".into());
     }
-    let bins = fuzz.join("target").join(&host).join("release");
+    let bins = fuzz_target.join(&host).join("release");
     let artifacts = root.join("target").join("fuzz-artifacts");
     std::fs::create_dir_all(&artifacts).map_err(|e| format!("{}: {e}", artifacts.display()))?;
     for target in &targets {
