@@ -318,3 +318,26 @@ fn other_published_config_shapes_start_and_list_what_weft_skips() {
     assert_eq!(show(&server, "@continuum-restore"), "on");
     assert_eq!(show(&server, "prefix2"), "C-a");
 }
+
+#[test]
+fn the_prompt_completes_edits_and_remembers() {
+    let server = TestServer::new("prompt");
+    let mut c = session(&server, "p", None);
+    let windows = |s: &TestServer| stdout_of(&s.weft(&["list-windows"])).lines().count();
+    // Tab completes the command name; Enter runs it.
+    c.send_keys("C-b :").unwrap();
+    c.send_text("new-wi").unwrap();
+    c.send_keys("Tab").unwrap();
+    c.wait_for_text(":new-window").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|s| s.text().contains("1:bash*")).unwrap();
+    // Up brings the line back; editing in the middle works.
+    c.send_keys("C-b :").unwrap();
+    c.send_keys("Up").unwrap();
+    c.wait_for_text(":new-window").unwrap();
+    c.send_keys("C-a").unwrap();
+    c.send_text("   ").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|s| s.text().contains("2:bash*")).unwrap();
+    assert_eq!(windows(&server), 3);
+}

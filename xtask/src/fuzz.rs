@@ -63,7 +63,14 @@ fn run(args: &[String]) -> Result<(), String> {
     let fuzz_target = fuzz.join("target");
     let status = Command::new(&cargo)
         .current_dir(&fuzz)
-        .args(["build", "--release", "--bins", "--target", &host, "--target-dir"])
+        .args([
+            "build",
+            "--release",
+            "--bins",
+            "--target",
+            &host,
+            "--target-dir",
+        ])
         .arg(&fuzz_target)
         .env("RUSTFLAGS", COVERAGE_FLAGS)
         .status()

@@ -17,6 +17,8 @@ pub struct ServerContext {
     pub version: String,
     /// The configuration in force (replaced by `source-file`).
     pub config: watch::Receiver<Arc<Config>>,
+    /// Lines run at the `:` prompt, oldest first (server-wide, as tmux keeps them).
+    pub prompt_history: Arc<std::sync::Mutex<std::collections::VecDeque<String>>>,
     /// Warnings from the configuration read at start, until a client attaches and shows them.
     pub startup_warnings: Arc<std::sync::Mutex<Vec<String>>>,
     /// Figures for `weft diag`.

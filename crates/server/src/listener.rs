@@ -92,6 +92,7 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
         version: options.version.clone(),
         config: config_rx,
         startup_warnings: Arc::new(std::sync::Mutex::new(options.warnings.clone())),
+        prompt_history: Default::default(),
     };
     let tracker = TaskTracker::new();
     let max_connections = connection_limit(raise_descriptor_limit());

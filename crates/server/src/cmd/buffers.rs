@@ -547,6 +547,7 @@ mod tests {
             metrics,
             buffers,
             startup_warnings: Default::default(),
+            prompt_history: Default::default(),
         }
     }
 

@@ -8,6 +8,7 @@
 
 mod attached;
 mod chooser;
+mod line_edit;
 mod mouse;
 mod select;
 mod ui;

@@ -1,6 +1,7 @@
 //! What an attached client does besides typing into a pane: the prefix and key tables, the
 //! command prompt, y/n confirmations, messages and listings drawn over the window.
 
+use super::line_edit::Edit;
 use super::mouse::Drag;
 use crate::cmd::run::{execute, Origin, Ran};
 use crate::cmd::{ClientRequest, Parsed};
@@ -29,8 +30,8 @@ const OVERLAY_OUTPUT_BYTES: usize = 1024 * 1024;
 pub(super) struct Prompt {
     /// Shown before the input.
     label: String,
-    /// Typed so far.
-    text: String,
+    /// Typed so far, with the cursor.
+    line: super::line_edit::LineEditor,
     /// The command the input completes (`%%` stands for it); empty: the input is the command.
     template: String,
     /// One key is the whole input.
@@ -401,10 +402,10 @@ impl ClientLoop {
                 one_key,
                 incremental,
             } => {
-                let text = self.expand(&initial);
+                let line = super::line_edit::LineEditor::new(self.expand(&initial));
                 self.start_prompt(Prompt {
                     label,
-                    text,
+                    line,
                     template,
                     one_key,
                     incremental,
@@ -434,6 +435,7 @@ impl ClientLoop {
                 self.overlay(Some(Overlay::Prompt {
                     label: prompt,
                     input: String::new(),
+                    cursor: 0,
                 }))
                 .await;
                 self.ui = Ui::Confirm(command);
@@ -460,7 +462,8 @@ impl ClientLoop {
     async fn start_prompt(&mut self, prompt: Prompt) {
         self.overlay(Some(Overlay::Prompt {
             label: prompt.label.clone(),
-            input: prompt.text.clone(),
+            input: prompt.line.text().to_string(),
+            cursor: prompt.line.cursor_chars(),
         }))
         .await;
         self.ui = Ui::Prompt(prompt);
@@ -483,17 +486,38 @@ impl ClientLoop {
             let line = crate::cmd::fill_template(&prompt.template, &text);
             return self.run_line(&line).await;
         }
-        let before = prompt.text.clone();
-        match name.as_str() {
-            "Enter" => {
+        let before = prompt.line.text().to_string();
+        let history: Vec<String> = self
+            .ctx
+            .prompt_history
+            .lock()
+            .map(|h| h.iter().rev().cloned().collect())
+            .unwrap_or_default();
+        // Only a command line completes command and option names.
+        let complete: &dyn Fn(&str) -> Vec<String> = if prompt.template.is_empty() {
+            &super::line_edit::completions
+        } else {
+            &|_| Vec::new()
+        };
+        match prompt.line.key(&name, &history, complete) {
+            Edit::Submit => {
                 self.overlay(None).await;
-                if prompt.text.trim().is_empty() {
+                let text = prompt.line.text().to_string();
+                if text.trim().is_empty() {
                     return After::Continue;
                 }
-                let line = crate::cmd::fill_template(&prompt.template, &prompt.text);
+                if let Ok(mut h) = self.ctx.prompt_history.lock() {
+                    if h.back() != Some(&text) {
+                        h.push_back(text.clone());
+                    }
+                    while h.len() > super::line_edit::HISTORY_LINES {
+                        h.pop_front();
+                    }
+                }
+                let line = crate::cmd::fill_template(&prompt.template, &text);
                 return self.run_line(&line).await;
             }
-            "Escape" | "C-c" | "C-g" => {
+            Edit::Cancel => {
                 self.overlay(None).await;
                 if prompt.incremental {
                     // Undone: the search goes back to where it started.
@@ -502,16 +526,10 @@ impl ClientLoop {
                 }
                 return After::Continue;
             }
-            "BSpace" | "C-h" => {
-                prompt.text.pop();
-            }
-            "C-u" => prompt.text.clear(),
-            "Space" => prompt.text.push(' '),
-            n if n.chars().count() == 1 => prompt.text.push_str(n),
-            _ => {}
+            Edit::Edited => {}
         }
-        if prompt.incremental && prompt.text != before {
-            let line = crate::cmd::fill_template(&prompt.template, &prompt.text);
+        if prompt.incremental && prompt.line.text() != before {
+            let line = crate::cmd::fill_template(&prompt.template, prompt.line.text());
             if let Ok(command) = crate::cmd::parse_line(&line) {
                 // Errors while typing (no match yet) are not shown over the prompt.
                 let origin = Origin {

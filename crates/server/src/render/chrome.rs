@@ -54,12 +54,24 @@ pub(super) fn draw_chrome(
         }
     }
     match overlay {
-        Some(Overlay::Prompt { label, input }) => {
+        Some(Overlay::Prompt {
+            label,
+            input,
+            cursor,
+        }) => {
             let row = status_row(view, frame);
-            let text = format!("{label}{input}");
+            let cols = frame.cols().max(1);
+            // Long input scrolls: the part that holds the cursor is shown.
+            let before: String = input.chars().take(*cursor).collect();
+            let label_width = write_width(label);
+            let room = cols.saturating_sub(label_width + 1).max(1);
+            let skip = before.chars().count().saturating_sub(room);
+            let shown: String = input.chars().skip(skip).collect();
+            let text = format!("{label}{shown}");
             let style = pen(Color::Indexed(0), Color::Indexed(3));
-            let end = write_line(frame, row, &text, &style);
-            frame.cursor = Some((row, end.min(frame.cols().saturating_sub(1))));
+            write_line(frame, row, &text, &style);
+            let at = label_width + write_width(&before.chars().skip(skip).collect::<String>());
+            frame.cursor = Some((row, at.min(cols - 1)));
         }
         Some(Overlay::Message(text)) => {
             let row = status_row(view, frame);
@@ -130,6 +142,13 @@ pub(super) fn write_line(frame: &mut Frame, row: usize, text: &str, style: &Pen)
     cells.resize(cols, Cell::erased(style));
     frame.put(row, 0, &cells);
     end
+}
+
+/// The columns `text` takes as [`write_line`] writes it.
+fn write_width(text: &str) -> usize {
+    text.chars()
+        .map(|c| weft_screen_model::width::char_width(shown(c)))
+        .sum()
 }
 
 /// Lines between panes, highlighted next to the focused pane.
@@ -349,6 +368,7 @@ mod tests {
         let prompt = Overlay::Prompt {
             label: ":".into(),
             input: "rename\x1b[2J\u{9b}".into(),
+            cursor: 11,
         };
         let (cols, rows) = (usize::from(COLS), usize::from(ROWS));
         let mut frame = Frame::new(cols, rows);
@@ -367,6 +387,7 @@ mod tests {
         let prompt = Overlay::Prompt {
             label: ":".into(),
             input: "\u{5b57}e\u{301}".into(),
+            cursor: 3,
         };
         draw_chrome(
             &view("s", "w"),

@@ -56,6 +56,8 @@ pub enum Overlay {
         label: String,
         /// Typed text.
         input: String,
+        /// Characters of `input` before the cursor.
+        cursor: usize,
     },
     /// A message in the status line until the next key.
     Message(String),
