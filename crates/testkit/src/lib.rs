@@ -34,6 +34,7 @@ mod error;
 mod expect;
 mod keys;
 mod recording;
+pub mod snapshot;
 mod terminal;
 
 pub use error::{FailureReport, WaitError};
@@ -41,6 +42,11 @@ pub use expect::{ExpectCursor, ExpectStyle, ExpectText};
 pub use keys::{encode_keys, KeyError};
 pub use terminal::{Exit, TestTerminal, TestTerminalBuilder};
 pub use weft_screen_model::{Color, Event, Rgb, Screen, UnderlineStyle};
+
+/// `insta`, for the snapshot macros.
+#[cfg(feature = "snapshot")]
+#[doc(hidden)]
+pub use insta;
 
 /// Asserts that the visible screen's rows start with the given lines (trailing blanks ignored),
 /// printing both screens when they differ.
