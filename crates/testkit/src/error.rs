@@ -80,10 +80,11 @@ impl WaitError {
 /// let mut term = TestTerminal::spawn(["sh", "-c", "printf 'a\\nb'; sleep 5"])
 ///     .timeout(Duration::from_millis(200))
 ///     .start()?;
+/// term.expect_text("b").wait()?;
 /// term.send_keys("x Enter")?;
 /// let err = term.expect_text("c").wait().unwrap_err();
 /// let report = err.report().unwrap();
-/// assert!(report.screen.contains("   1 | b"));
+/// assert!(report.screen.contains("   0 | a\n"));
 /// assert_eq!(report.last_input, vec![r#"send_keys("x Enter")"#.to_string()]);
 /// assert!(report.recording.as_ref().unwrap().exists());
 /// # Ok::<(), weft_testkit::WaitError>(())
