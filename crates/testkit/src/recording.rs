@@ -221,8 +221,8 @@ fn push_json_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
-/// `<target>/weft-testkit/<name>.cast`: the test's name (from its thread) when known, else the
-/// pid and a counter.
+/// `<target>/weft-testkit/<name>.cast`: the test binary and test name (from its thread) when
+/// known, else the pid and a counter.
 fn default_path() -> PathBuf {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     thread_local! {
@@ -236,7 +236,7 @@ fn default_path() -> PathBuf {
                 c.set(c.get() + 1);
                 c.get()
             });
-            let base: String = name
+            let base: String = format!("{}{name}", binary_prefix())
                 .replace("::", "__")
                 .chars()
                 .map(|c| {
@@ -260,6 +260,26 @@ fn default_path() -> PathBuf {
         ),
     };
     dir.join(format!("{name}.cast"))
+}
+
+/// The test binary's name without cargo's hash (`failure-1a2b…` gives `failure::`), so tests
+/// of the same name in different binaries do not share a file.
+fn binary_prefix() -> String {
+    let exe = std::env::current_exe().ok();
+    let stem = exe
+        .as_deref()
+        .and_then(Path::file_stem)
+        .and_then(|s| s.to_str())
+        .unwrap_or("");
+    let name = match stem.rsplit_once('-') {
+        Some((name, hash)) if hash.chars().all(|c| c.is_ascii_hexdigit()) => name,
+        _ => stem,
+    };
+    if name.is_empty() {
+        String::new()
+    } else {
+        format!("{name}::")
+    }
 }
 
 /// Cargo's target directory: `CARGO_TARGET_DIR`, else `target/` beside the nearest
