@@ -162,3 +162,30 @@ fn the_old_waits_still_work() {
         .unwrap();
     weft_testkit::assert_screen!(term, ["one", "two"]);
 }
+
+/// The example in docs/testing-tui-programs.md, kept running.
+#[test]
+fn the_guide_example() -> Result<(), WaitError> {
+    let mut term = TestTerminal::spawn([
+        "sh",
+        "-c",
+        "printf 'Saved\\n\\033[1;31merror\\033[m: x'; read x; printf '\\033[H\\033[2K'; read y",
+    ])
+    .start()?;
+    term.expect_text("Saved")
+        .in_row(0)
+        .within(Duration::from_secs(2))
+        .wait()?;
+    term.expect_regex(r"(?m)^error: \w+$").wait()?;
+    term.expect_style(1, 0..5)
+        .fg(Color::Indexed(1))
+        .bold()
+        .wait()?;
+    term.expect_style(1, 5..)
+        .underline(UnderlineStyle::None)
+        .wait()?;
+    term.expect_cursor(1, 8).wait()?;
+    term.send_keys("Enter")?;
+    term.expect_absent("Saved").in_region(0, 0, 0, 10).wait()?;
+    Ok(())
+}
