@@ -3,8 +3,19 @@
 //! [`screen_text`] is the text (rows with trailing blanks trimmed, trailing blank rows
 //! dropped) and a last line with the size and cursor. [`screen_styles`] adds a compact
 //! attribute layer: for each row with styled cells, its runs of one style. With the
-//! `snapshot` feature, [`crate::assert_screen_snapshot!`] and
-//! [`crate::assert_screen_style_snapshot!`] store them with `insta`.
+//! `snapshot` feature, `assert_screen_snapshot!` and `assert_screen_style_snapshot!` store
+//! them with `insta`.
+//!
+//! ```
+//! use weft_testkit::{snapshot, TestTerminal};
+//! let mut term = TestTerminal::spawn(["sh", "-c", "printf '\\033[1mtitle\\033[m\\nbody'"])
+//!     .size(20, 3)
+//!     .start()?;
+//! term.expect_text("body").wait()?;
+//! assert_eq!(snapshot::screen_text(term.screen()), "title\nbody\n-- 20x3, cursor 1,4 --");
+//! assert!(snapshot::screen_styles(term.screen()).ends_with("0: 0..5 bold"));
+//! # Ok::<(), weft_testkit::WaitError>(())
+//! ```
 
 use std::fmt::Write;
 use weft_screen_model::{Attrs, Cell, Color, Screen, UnderlineStyle};
