@@ -6,6 +6,22 @@
 //! [`TestTerminal::wait_exit`]. Every wait has a deadline and fails with the screen as it was,
 //! so a failing test says what it saw. Nothing sleeps for a fixed time.
 //!
+//! Locators that wait ([`TestTerminal::expect_text`], [`TestTerminal::expect_regex`],
+//! [`TestTerminal::expect_absent`], [`TestTerminal::expect_cursor`],
+//! [`TestTerminal::expect_style`]) return a builder: scope and deadline are options, and
+//! `.wait()` runs it. A failure ([`WaitError`]) shows the screen with row numbers and the
+//! cursor, the last input sent, and the path of an asciicast recording of the whole test
+//! under `target/weft-testkit/`.
+//!
+//! ```
+//! use weft_testkit::{Color, TestTerminal};
+//! let mut term = TestTerminal::spawn(["sh", "-c", "printf 'Saved\\n\\033[31merror\\033[m'"])
+//!     .start()?;
+//! term.expect_text("Saved").in_row(0).wait()?;
+//! term.expect_style(1, 0..5).fg(Color::Indexed(1)).wait()?;
+//! # Ok::<(), weft_testkit::WaitError>(())
+//! ```
+//!
 //! ```no_run
 //! use weft_testkit::TestTerminal;
 //! let mut term = TestTerminal::spawn(["less", "/etc/passwd"]).size(80, 24).start().unwrap();
@@ -14,12 +30,23 @@
 //! term.wait_exit().unwrap();
 //! ```
 
+mod error;
+mod expect;
 mod keys;
+mod recording;
+pub mod snapshot;
 mod terminal;
 
+pub use error::{FailureReport, WaitError};
+pub use expect::{ExpectCursor, ExpectStyle, ExpectText};
 pub use keys::{encode_keys, KeyError};
-pub use terminal::{Exit, TestTerminal, TestTerminalBuilder, WaitError};
-pub use weft_screen_model::{Color, Event, Screen};
+pub use terminal::{Exit, TestTerminal, TestTerminalBuilder};
+pub use weft_screen_model::{Color, Event, Rgb, Screen, UnderlineStyle};
+
+/// `insta`, for the snapshot macros.
+#[cfg(feature = "snapshot")]
+#[doc(hidden)]
+pub use insta;
 
 /// Asserts that the visible screen's rows start with the given lines (trailing blanks ignored),
 /// printing both screens when they differ.

@@ -1,8 +1,11 @@
 //! The test terminal itself.
 
+use crate::error::{annotated_screen, describe_input, FailureReport, WaitError};
 use crate::keys::{encode_keys, KeyError};
+use crate::recording::{Kind, Recording, DEFAULT_LIMIT};
+use std::collections::VecDeque;
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tokio::runtime::Runtime;
 use tokio::time::Instant;
@@ -14,45 +17,8 @@ use weft_screen_model::{Event, Screen};
 /// Default deadline for a wait.
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// A wait that did not see what it waited for.
-#[derive(Debug)]
-pub enum WaitError {
-    /// The deadline passed; the screen as it was.
-    Timeout {
-        /// What was awaited.
-        what: String,
-        /// The screen at the deadline.
-        screen: String,
-    },
-    /// The program exited first.
-    Exited {
-        /// What was awaited.
-        what: String,
-        /// The screen at the end.
-        screen: String,
-    },
-    /// The pty or process failed.
-    Io(String),
-}
-
-impl std::fmt::Display for WaitError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            WaitError::Timeout { what, screen } => {
-                write!(f, "timed out waiting for {what}; the screen was:\n{screen}")
-            }
-            WaitError::Exited { what, screen } => {
-                write!(
-                    f,
-                    "the program exited while waiting for {what}; the screen was:\n{screen}"
-                )
-            }
-            WaitError::Io(e) => write!(f, "terminal I/O: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for WaitError {}
+/// How many input calls a failure report lists.
+const LAST_INPUT: usize = 20;
 
 /// How the program ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,6 +32,7 @@ pub struct Exit {
 pub struct TestTerminalBuilder {
     options: SpawnOptions,
     timeout: Duration,
+    record_limit: usize,
 }
 
 impl TestTerminalBuilder {
@@ -94,6 +61,22 @@ impl TestTerminalBuilder {
         self
     }
 
+    /// Bound on the bytes the recording keeps (default 8 MiB); past it the oldest events are
+    /// dropped and the recording notes how much. `0` records nothing.
+    ///
+    /// ```
+    /// use weft_testkit::TestTerminal;
+    /// let mut term = TestTerminal::spawn(["sh", "-c", "printf 0123456789"])
+    ///     .record_limit(4)
+    ///     .start()?;
+    /// term.expect_text("0123456789").wait()?;
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
+    pub fn record_limit(mut self, bytes: usize) -> Self {
+        self.record_limit = bytes;
+        self
+    }
+
     /// Starts the program.
     pub fn start(self) -> Result<TestTerminal, WaitError> {
         let runtime = tokio::runtime::Builder::new_current_thread()
@@ -113,6 +96,8 @@ impl TestTerminalBuilder {
             reader,
             writer,
             timeout: self.timeout,
+            recording: Recording::new(self.options.cols, self.options.rows, self.record_limit),
+            last_input: VecDeque::new(),
             eof: false,
             exit: None,
             buf: vec![0; READ_CHUNK_BYTES],
@@ -128,7 +113,9 @@ pub struct TestTerminal {
     child: ChildProcess,
     reader: PtyReader,
     writer: PtyWriter,
-    timeout: Duration,
+    pub(crate) timeout: Duration,
+    recording: Recording,
+    last_input: VecDeque<String>,
     eof: bool,
     exit: Option<ExitStatus>,
     buf: Vec<u8>,
@@ -157,6 +144,7 @@ impl TestTerminal {
                 ..SpawnOptions::default()
             },
             timeout: DEFAULT_TIMEOUT,
+            record_limit: DEFAULT_LIMIT,
         }
     }
 
@@ -189,15 +177,14 @@ impl TestTerminal {
 
     /// Sends raw bytes to the program.
     pub fn send_bytes(&mut self, bytes: &[u8]) -> Result<(), WaitError> {
-        let (runtime, writer) = (&self.runtime, &mut self.writer);
-        runtime
-            .block_on(writer.write_all(bytes))
-            .map_err(|e| WaitError::Io(e.to_string()))
+        self.note_input(describe_input("send_bytes", bytes));
+        self.write_input(bytes)
     }
 
     /// Sends text as typed.
     pub fn send_text(&mut self, text: &str) -> Result<(), WaitError> {
-        self.send_bytes(text.as_bytes())
+        self.note_input(describe_input("send_text", text.as_bytes()));
+        self.write_input(text.as_bytes())
     }
 
     /// Sends tmux-style key names (`"ls Enter"`, `"C-b d"`), encoded for the program's
@@ -205,12 +192,55 @@ impl TestTerminal {
     pub fn send_keys(&mut self, keys: &str) -> Result<(), WaitError> {
         let bytes = encode_keys(keys, self.screen.modes().application_cursor)
             .map_err(|KeyError(k)| WaitError::Io(format!("unknown key name {k}")))?;
-        self.send_bytes(&bytes)
+        self.note_input(format!("send_keys({keys:?})"));
+        self.write_input(&bytes)
+    }
+
+    /// Remembers an input call for failure reports.
+    fn note_input(&mut self, call: String) {
+        if self.last_input.len() == LAST_INPUT {
+            self.last_input.pop_front();
+        }
+        self.last_input.push_back(call);
+    }
+
+    /// Writes input to the program and records it.
+    fn write_input(&mut self, bytes: &[u8]) -> Result<(), WaitError> {
+        self.recording.push(Kind::Input, bytes);
+        self.write_raw(bytes)
+    }
+
+    fn write_raw(&mut self, bytes: &[u8]) -> Result<(), WaitError> {
+        let (runtime, writer) = (&self.runtime, &mut self.writer);
+        runtime
+            .block_on(writer.write_all(bytes))
+            .map_err(|e| WaitError::Io(e.to_string()))
+    }
+
+    /// Writes the recording so far (output and input with timestamps, asciicast v2) to `path`.
+    /// Failures write it on their own under `target/weft-testkit/`.
+    ///
+    /// ```
+    /// use weft_testkit::TestTerminal;
+    /// let mut term = TestTerminal::spawn(["sh", "-c", "printf hello"]).start()?;
+    /// term.expect_text("hello").wait()?;
+    /// let path = std::env::temp_dir().join(format!("weft-doc-{}.cast", std::process::id()));
+    /// term.write_recording(&path).unwrap();
+    /// let cast = std::fs::read_to_string(&path).unwrap();
+    /// assert!(cast.starts_with("{\"version\": 2"));
+    /// assert!(cast.contains("hello"));
+    /// # std::fs::remove_file(&path).ok();
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
+    pub fn write_recording(&self, path: impl AsRef<Path>) -> std::io::Result<()> {
+        self.recording.save_to(path.as_ref())
     }
 
     /// Resizes the terminal (the program gets `SIGWINCH`).
     pub fn resize(&mut self, cols: u16, rows: u16) -> Result<(), WaitError> {
         self.screen.resize(usize::from(cols), usize::from(rows));
+        self.recording
+            .push(Kind::Resize, format!("{cols}x{rows}").as_bytes());
         self.pty
             .resize(cols, rows)
             .map_err(|e| WaitError::Io(e.to_string()))
@@ -227,28 +257,79 @@ impl TestTerminal {
         self.wait_until("a screen condition", predicate)
     }
 
-    /// Waits until the screen satisfies `predicate`, reading output as it comes.
+    /// Waits until the screen satisfies `predicate`, reading output as it comes; `what` names
+    /// the condition in the failure report.
     pub fn wait_until(
         &mut self,
         what: &str,
-        mut predicate: impl FnMut(&Screen) -> bool,
+        predicate: impl FnMut(&Screen) -> bool,
     ) -> Result<(), WaitError> {
-        let deadline = Instant::now() + self.timeout;
+        self.wait_core(what, self.timeout, predicate, |_| None)
+    }
+
+    /// The one wait loop: checks `predicate` after every chunk of output until `timeout`;
+    /// on failure `detail` may say more about the final screen.
+    pub(crate) fn wait_core(
+        &mut self,
+        what: &str,
+        timeout: Duration,
+        mut predicate: impl FnMut(&Screen) -> bool,
+        detail: impl FnOnce(&Screen) -> Option<String>,
+    ) -> Result<(), WaitError> {
+        let started = Instant::now();
+        let deadline = started + timeout;
         loop {
             if predicate(&self.screen) {
                 return Ok(());
             }
             if self.eof {
-                return Err(WaitError::Exited {
-                    what: what.to_string(),
-                    screen: self.screen.text(),
-                });
+                let detail = detail(&self.screen);
+                return Err(self.failure(true, what, started, detail));
             }
             if !self.read_some(deadline)? {
-                return Err(WaitError::Timeout {
-                    what: what.to_string(),
-                    screen: self.screen.text(),
-                });
+                let detail = detail(&self.screen);
+                return Err(self.failure(false, what, started, detail));
+            }
+        }
+    }
+
+    /// A timeout or early-exit error with the full report; writes the recording.
+    fn failure(
+        &mut self,
+        exited: bool,
+        what: &str,
+        started: Instant,
+        detail: Option<String>,
+    ) -> WaitError {
+        let cursor = self.screen.cursor_state();
+        let dropped = self.recording.dropped_bytes();
+        let detail = match (detail, dropped) {
+            (d, 0) => d,
+            (d, n) => Some(format!(
+                "{}(the recording dropped its oldest {n} bytes to bound memory)",
+                d.map(|d| format!("{d}\n")).unwrap_or_default()
+            )),
+        };
+        let report = Box::new(FailureReport {
+            screen: annotated_screen(&self.screen),
+            cursor: (cursor.row, cursor.col),
+            detail,
+            last_input: self.last_input.iter().cloned().collect(),
+            recording: self.recording.save(),
+            waited: started.elapsed(),
+        });
+        let (what, screen) = (what.to_string(), self.screen.text());
+        if exited {
+            WaitError::Exited {
+                what,
+                screen,
+                report,
+            }
+        } else {
+            WaitError::Timeout {
+                what,
+                screen,
+                report,
             }
         }
     }
@@ -259,37 +340,31 @@ impl TestTerminal {
         &mut self,
         mut predicate: impl FnMut(&Event) -> bool,
     ) -> Result<Event, WaitError> {
-        let deadline = Instant::now() + self.timeout;
+        let started = Instant::now();
+        let deadline = started + self.timeout;
         loop {
             if let Some(event) = self.screen.take_events().into_iter().find(&mut predicate) {
                 return Ok(event);
             }
             if self.eof {
-                return Err(WaitError::Exited {
-                    what: "an event".into(),
-                    screen: self.screen.text(),
-                });
+                return Err(self.failure(true, "an event", started, None));
             }
             if !self.read_some(deadline)? {
-                return Err(WaitError::Timeout {
-                    what: "an event".into(),
-                    screen: self.screen.text(),
-                });
+                return Err(self.failure(false, "an event", started, None));
             }
         }
     }
 
     /// Waits until the program has printed nothing for `quiet`.
     pub fn wait_idle(&mut self, quiet: Duration) -> Result<(), WaitError> {
-        let deadline = Instant::now() + self.timeout;
+        let started = Instant::now();
+        let deadline = started + self.timeout;
         loop {
             let idle_at = (Instant::now() + quiet).min(deadline);
             if self.eof || !self.read_some(idle_at)? {
                 return if Instant::now() >= deadline {
-                    Err(WaitError::Timeout {
-                        what: format!("{quiet:?} without output"),
-                        screen: self.screen.text(),
-                    })
+                    let what = format!("{quiet:?} without output");
+                    Err(self.failure(false, &what, started, None))
                 } else {
                     Ok(())
                 };
@@ -299,7 +374,8 @@ impl TestTerminal {
 
     /// Reads output until the program exits, then returns its status.
     pub fn wait_exit(&mut self) -> Result<Exit, WaitError> {
-        let deadline = Instant::now() + self.timeout;
+        let started = Instant::now();
+        let deadline = started + self.timeout;
         while !self.eof {
             if !self.read_some(deadline)? {
                 break;
@@ -309,13 +385,12 @@ impl TestTerminal {
             return Ok(Exit { code: status.code });
         }
         let (runtime, child) = (&self.runtime, &mut self.child);
-        let status = runtime
-            .block_on(async { tokio::time::timeout_at(deadline, child.wait_exit()).await })
-            .map_err(|_| WaitError::Timeout {
-                what: "the program to exit".into(),
-                screen: self.screen.text(),
-            })?
-            .map_err(|e| WaitError::Io(e.to_string()))?;
+        let waited =
+            runtime.block_on(async { tokio::time::timeout_at(deadline, child.wait_exit()).await });
+        let status = match waited {
+            Ok(status) => status.map_err(|e| WaitError::Io(e.to_string()))?,
+            Err(_) => return Err(self.failure(false, "the program to exit", started, None)),
+        };
         self.exit = Some(status.clone());
         Ok(Exit { code: status.code })
     }
@@ -336,10 +411,11 @@ impl TestTerminal {
                 Ok(true)
             }
             Some(Ok(n)) => {
+                self.recording.push(Kind::Output, &self.buf[..n]);
                 self.screen.feed(&self.buf[..n]);
                 let replies = self.screen.take_replies();
                 if !replies.is_empty() {
-                    self.send_bytes(&replies)?;
+                    self.write_raw(&replies)?;
                 }
                 Ok(true)
             }
