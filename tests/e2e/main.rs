@@ -7,6 +7,7 @@ mod commands;
 mod copy_mode;
 mod diag;
 mod input;
+mod navigation;
 mod pane_events;
 mod panes;
 mod reliability;

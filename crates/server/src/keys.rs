@@ -477,6 +477,13 @@ impl Default for KeyTables {
         );
         bind("&", "confirm-before -p \"kill-window? (y/n)\" kill-window");
         bind("d", "detach-client");
+        bind("(", "switch-client -p");
+        bind(")", "switch-client -n");
+        bind("L", "switch-client -l");
+        bind(
+            "$",
+            "command-prompt -I \"#S\" \"rename-session -- \\\"%%\\\"\"",
+        );
         bind("r", "refresh-client");
         bind(":", "command-prompt");
         bind("[", "copy-mode");

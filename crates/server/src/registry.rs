@@ -40,6 +40,11 @@ enum RegistryCommand {
     },
     KillServer,
     SetConfig(Arc<Config>),
+    Rename {
+        id: SessionId,
+        name: String,
+        reply: oneshot::Sender<Result<String, CommandError>>,
+    },
 }
 
 /// A handle on the registry task.
@@ -148,6 +153,16 @@ impl Registry {
         infos
     }
 
+    /// Renames session `id` after checking the name is valid and free; the cleaned name.
+    pub async fn rename(&self, id: SessionId, name: String) -> Result<String, CommandError> {
+        let (reply, answer) = oneshot::channel();
+        self.commands
+            .send(RegistryCommand::Rename { id, name, reply })
+            .await
+            .map_err(|_| CommandError::ShuttingDown)?;
+        answer.await.map_err(|_| CommandError::ShuttingDown)?
+    }
+
     /// Ends every session; the server then exits.
     pub async fn kill_server(&self) {
         let _ = self.commands.send(RegistryCommand::KillServer).await;
@@ -237,6 +252,15 @@ impl RegistryTask {
                     s.send(SessionCommand::Options(options.clone())).await;
                 }
             }
+            RegistryCommand::Rename { id, name, reply } => {
+                let result = self.check_name(&name, Some(id)).and_then(|name| {
+                    let session = self.sessions.iter().find(|s| s.id == id);
+                    let session = session.ok_or(CommandError::SessionEnded)?;
+                    session.set_name(&name);
+                    Ok(name)
+                });
+                let _ = reply.send(result);
+            }
             RegistryCommand::KillServer => {
                 self.killing = true;
                 force_exit_after(KILL_SERVER_DEADLINE, self.socket.clone());
@@ -255,7 +279,32 @@ impl RegistryTask {
         if let Some(id) = SessionId::parse(target) {
             return self.sessions.iter().find(|s| s.id == id).cloned();
         }
-        self.sessions.iter().find(|s| s.name == target).cloned()
+        self.sessions.iter().find(|s| s.name() == target).cloned()
+    }
+
+    /// A session name cleaned and checked: valid, and used by no session but `except`.
+    fn check_name(&self, name: &str, except: Option<SessionId>) -> Result<String, CommandError> {
+        let n = crate::names::clean_name(name);
+        if n.is_empty() {
+            return Err(CommandError::failed(
+                "a session name cannot be empty; type a name",
+            ));
+        }
+        if n.contains(':') || n.contains('.') || n.starts_with('$') {
+            return Err(CommandError::failed(format!(
+                "bad session name {n:?}: it may not contain ':' or '.' or start with '$'"
+            )));
+        }
+        if self
+            .sessions
+            .iter()
+            .any(|s| s.name() == n && Some(s.id) != except)
+        {
+            return Err(CommandError::failed(format!(
+                "duplicate session: {n} (pick another name, or attach to it)"
+            )));
+        }
+        Ok(n)
     }
 
     fn create(&mut self, spec: NewSession) -> Result<SessionHandle, CommandError> {
@@ -268,22 +317,10 @@ impl RegistryTask {
             .map(|n| crate::names::clean_name(&n))
             .filter(|n| !n.is_empty())
         {
-            Some(n) => {
-                if n.contains(':') || n.contains('.') || n.starts_with('$') {
-                    return Err(CommandError::failed(format!(
-                        "bad session name {n:?}: it may not contain ':' or '.' or start with '$'"
-                    )));
-                }
-                if self.sessions.iter().any(|s| s.name == n) {
-                    return Err(CommandError::failed(format!(
-                        "duplicate session: {n} (pick another name, or attach to it)"
-                    )));
-                }
-                n
-            }
+            Some(n) => self.check_name(&n, None)?,
             None => {
                 let mut n = id.get();
-                while self.sessions.iter().any(|s| s.name == n.to_string()) {
+                while self.sessions.iter().any(|s| s.name() == n.to_string()) {
                     n += 1;
                 }
                 n.to_string()

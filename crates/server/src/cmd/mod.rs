@@ -19,6 +19,7 @@ mod options;
 mod pane;
 pub mod run;
 mod server;
+pub mod session;
 mod window;
 
 pub use args::{tokenize, Args, Long};
@@ -141,6 +142,10 @@ pub static ENTRIES: &[&Entry] = &[
     &buffers::DELETE_BUFFER,
     &buffers::PASTE_BUFFER,
     &buffers::CHOOSE_BUFFER,
+    &session::SWITCH_CLIENT,
+    &session::RENAME_SESSION,
+    &session::NEW_SESSION,
+    &session::LIST_CLIENTS,
     &server::LIST_SESSIONS,
     &server::KILL_SESSION,
     &server::KILL_SERVER,

@@ -69,12 +69,16 @@ pub(super) struct ClientLoop {
     pub(super) selecting: Option<super::select::Selecting>,
     /// The last press, to count double and triple clicks.
     pub(super) last_click: Option<super::select::LastClick>,
+    /// The session shown before this one (`$N`), for `switch-client -l`.
+    pub(super) last_session: Option<String>,
 }
 
 /// What the loop should do after an input.
 pub(super) enum After {
     Continue,
     Detach,
+    /// Show this session instead (see `sessions.rs`).
+    Switch(SessionHandle),
 }
 
 impl ClientLoop {
@@ -291,29 +295,10 @@ impl ClientLoop {
     /// Carries out a client command.
     async fn client_request(&mut self, request: ClientRequest) -> After {
         match request {
-            ClientRequest::Detach {
-                others: false,
-                session: None,
-            } => return After::Detach,
-            ClientRequest::Detach { others, session } => {
-                let handle = match session {
-                    Some(t) => self.ctx.registry.find(Some(t.clone())).await,
-                    None => Some(self.session.clone()),
-                };
-                match handle {
-                    Some(h) => {
-                        let except = (others && h.id == self.session.id).then_some(self.client);
-                        h.send(SessionCommand::Detach { except }).await;
-                        if except.is_none() && h.id == self.session.id {
-                            return After::Detach;
-                        }
-                    }
-                    None => {
-                        self.message("detach-client: can't find that session".into())
-                            .await
-                    }
-                }
-            }
+            request @ (ClientRequest::Detach { .. }
+            | ClientRequest::Switch { .. }
+            | ClientRequest::RenameSession { .. }
+            | ClientRequest::NewSession { .. }) => return self.session_request(request).await,
             ClientRequest::Refresh { session: None } => {
                 let _ = self.render.send(RenderControl::Redraw).await;
             }
@@ -373,7 +358,7 @@ impl ClientLoop {
             .and_then(|s| s.windows.iter().find(|w| w.active).map(|w| w.name.clone()))
             .unwrap_or_default();
         text.replace("#W", &window)
-            .replace("#S", &self.session.name)
+            .replace("#S", &self.session.name())
     }
 
     async fn start_prompt(&mut self, prompt: Prompt) {

@@ -81,6 +81,8 @@ pub enum RenderControl {
     /// with the frames: just before the next one, which is due at once. At most
     /// [`MAX_PASSTHROUGH_BYTES`] wait; beyond that the oldest are dropped.
     Passthrough(Bytes),
+    /// Draw another session's view from now on (`switch-client`).
+    View(watch::Receiver<View>),
 }
 
 /// The render task's inputs.
@@ -412,6 +414,16 @@ impl RenderLoop {
                     core.seen.clear();
                 }
                 self.scene.overlay = overlay;
+                self.scene.chrome_changed();
+            }
+            RenderControl::View(view) => {
+                // Taken in by `follow_view`: a new generation draws everything afresh. Panes
+                // already watched stay watched (their ids are unique to the server).
+                self.view = view;
+                self.view.mark_changed();
+                self.generation = u64::MAX;
+                self.last_status = None;
+                core.renderer.invalidate();
                 self.scene.chrome_changed();
             }
             RenderControl::Passthrough(bytes) => {

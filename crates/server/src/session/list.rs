@@ -6,7 +6,59 @@ use crate::layout::Rect;
 use crate::names::clean_name;
 use weft_protocol::{PaneInfo, SessionInfo};
 
+/// An attached client, for `list-clients`.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ClientInfo {
+    /// Its name (`client-N`), which `switch-client -c` and `detach-client -t` take.
+    pub name: String,
+    /// The session it shows (`$N`).
+    pub session_id: String,
+    /// That session's name.
+    pub session: String,
+    /// Its terminal's size.
+    pub cols: u16,
+    /// See `cols`.
+    pub rows: u16,
+    /// It only watches.
+    pub read_only: bool,
+    /// The session follows its size.
+    pub latest: bool,
+    /// When it attached (seconds since the Unix epoch).
+    pub attached: u64,
+}
+
 impl SessionState {
+    /// The attached clients, oldest first.
+    pub fn client_list(&self) -> Vec<ClientInfo> {
+        let mut list: Vec<_> = self
+            .clients
+            .iter()
+            .map(|(id, c)| ClientInfo {
+                name: format!("client-{id}"),
+                session_id: self.id.to_string(),
+                session: self.name.clone(),
+                cols: c.cols,
+                rows: c.rows,
+                read_only: c.read_only,
+                latest: self.latest.is(*id),
+                attached: c.since,
+            })
+            .collect();
+        list.sort_by_key(|c| c.attached);
+        list
+    }
+
+    /// Whether client `client` is attached here.
+    pub fn has_client(&self, client: crate::ids::ClientId) -> bool {
+        self.clients.contains_key(&client)
+    }
+
+    /// Renames the session (the registry has checked the name).
+    pub fn rename(&mut self, name: String) {
+        self.name = name;
+        self.generation += 1;
+    }
+
     /// Window `wpos`'s panes, one a line (or JSON), for `list-panes`.
     pub fn list_panes(&self, wpos: usize, json: bool) -> String {
         let w = &self.windows[wpos];

@@ -23,6 +23,8 @@ pub(super) struct ClientEntry {
     pub(super) rows: u16,
     pub(super) read_only: bool,
     pub(super) control: mpsc::Sender<ClientControl>,
+    /// When it attached (seconds since the Unix epoch).
+    pub(super) since: u64,
 }
 
 /// A window: panes in a layout.

@@ -1,7 +1,7 @@
 //! The session task's loop: commands from clients and the CLI, and pane exits.
 
 use super::state::ClientEntry;
-use super::{Attached, SessionCommand, SessionEnded, SessionState};
+use super::{Attached, ClientControl, SessionCommand, SessionEnded, SessionState};
 use crate::ids::PaneId;
 use crate::outcome::{not_found, CommandError, TargetKind};
 use tokio::sync::{mpsc, oneshot};
@@ -86,6 +86,9 @@ impl SessionState {
                         rows,
                         read_only,
                         control,
+                        since: std::time::SystemTime::now()
+                            .duration_since(std::time::UNIX_EPOCH)
+                            .map_or(0, |d| d.as_secs()),
                     },
                 );
                 if !read_only {
@@ -129,6 +132,24 @@ impl SessionState {
             SessionCommand::Detach { except } => {
                 let message = format!("[detached (from session {})]", self.name);
                 self.tell_clients(&message, 0, except).await;
+            }
+            SessionCommand::DetachOne { client } => {
+                if let Some(entry) = self.clients.remove(&client) {
+                    let notice = weft_protocol::ExitNotice {
+                        message: format!("[detached (from session {})]", self.name),
+                        code: 0,
+                    };
+                    let _ = entry.control.send(ClientControl::Exit(notice)).await;
+                }
+            }
+            SessionCommand::SwitchClients { client, target } => {
+                // Without a client named: the most recently active one, else the first.
+                let chosen = client
+                    .or_else(|| self.clients.keys().copied().find(|c| self.latest.is(*c)))
+                    .or_else(|| self.clients.keys().copied().min());
+                if let Some(entry) = chosen.and_then(|c| self.clients.get(&c)) {
+                    let _ = entry.control.send(ClientControl::Switch(target)).await;
+                }
             }
             SessionCommand::Refresh => {
                 self.generation += 1;
