@@ -197,3 +197,78 @@ fn attach_d_and_detach_a_leave_one_client() {
     let lsc = server.weft(&["lsc"]);
     assert!(lsc.status.success(), "{lsc:?}");
 }
+
+/// Waits until the tree's selected row (`> ...`) contains `text`.
+fn wait_selected(client: &mut TestTerminal, text: &str) {
+    client
+        .wait_until(&format!("selected {text:?}"), |s| {
+            s.text()
+                .lines()
+                .any(|l| l.starts_with("> ") && l.contains(text))
+        })
+        .unwrap();
+}
+
+#[test]
+fn choose_tree_navigates_previews_filters_kills_and_switches() {
+    let server = TestServer::new("tree");
+    for name in ["alpha", "beta", "gamma"] {
+        detached_session(&server, name);
+    }
+    let sent = server.weft(&["send-keys", "-t", "beta", "echo tree-$((3*4))", "Enter"]);
+    assert!(sent.status.success(), "{sent:?}");
+    let waited = server.weft(&["wait", "-t", "beta", "--text", "tree-12"]);
+    assert!(waited.status.success(), "{waited:?}");
+    let renamed = server.weft(&["rename-window", "-t", "beta:0", "editor"]);
+    assert!(renamed.status.success(), "{renamed:?}");
+    let mut c = server.client(&["attach", "-t", "alpha"], 80, 30);
+    wait_session(&mut c, "alpha");
+
+    // Sessions collapsed, this client's selected; moving down previews beta's pane.
+    c.send_keys("C-b s").unwrap();
+    c.wait_for_text("choose-tree:").unwrap();
+    wait_selected(&mut c, "alpha: 1 windows");
+    c.send_keys("Down").unwrap();
+    wait_selected(&mut c, "beta: 1 windows");
+    c.wait_for_text("tree-12").unwrap();
+    // The preview is live: new output shows without a key.
+    let sent = server.weft(&["send-keys", "-t", "beta", "echo live-$((5*5))", "Enter"]);
+    assert!(sent.status.success(), "{sent:?}");
+    c.wait_for_text("live-25").unwrap();
+    // Right expands to the windows, Left collapses.
+    c.send_keys("Right").unwrap();
+    c.wait_for_text("0: editor").unwrap();
+    c.send_keys("Left").unwrap();
+    c.wait_for(|s| !s.text().contains("0: editor")).unwrap();
+    // x asks, y kills gamma.
+    c.send_keys("j").unwrap();
+    wait_selected(&mut c, "gamma");
+    c.send_keys("x").unwrap();
+    c.wait_for_text("(y/n)").unwrap();
+    c.send_keys("y").unwrap();
+    c.wait_for(|s| !s.text().contains("gamma:")).unwrap();
+    // Escape leaves; Enter on beta switches to it.
+    c.send_keys("Escape").unwrap();
+    c.wait_for(|s| !s.text().contains("choose-tree")).unwrap();
+    wait_session(&mut c, "alpha");
+    c.send_keys("C-b s").unwrap();
+    wait_selected(&mut c, "alpha");
+    c.send_keys("Down Enter").unwrap();
+    wait_session(&mut c, "beta");
+    c.wait_for(|s| !s.text().contains("choose-tree")).unwrap();
+
+    // Windows expanded; a filter keeps what matches.
+    c.send_keys("C-b w").unwrap();
+    wait_selected(&mut c, "0: editor*");
+    c.send_keys("Up Up Up").unwrap();
+    wait_selected(&mut c, "alpha: 1 windows");
+    c.send_keys("f").unwrap();
+    c.wait_for_text("(filter)").unwrap();
+    c.send_text("edit").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("choose-tree (filter: edit)").unwrap();
+    c.wait_for(|s| !s.text().contains("alpha:")).unwrap();
+    c.send_keys("q").unwrap();
+    c.wait_for(|s| !s.text().contains("choose-tree")).unwrap();
+    assert!(!stdout_of(&server.weft(&["ls"])).contains("gamma"));
+}

@@ -480,6 +480,8 @@ impl Default for KeyTables {
         bind("(", "switch-client -p");
         bind(")", "switch-client -n");
         bind("L", "switch-client -l");
+        bind("s", "choose-tree -Zs");
+        bind("w", "choose-tree -Zw");
         bind(
             "$",
             "command-prompt -I \"#S\" \"rename-session -- \\\"%%\\\"\"",

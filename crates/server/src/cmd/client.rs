@@ -40,6 +40,11 @@ pub enum ClientRequest {
     },
     /// Show the paste buffers to choose one from (`choose-buffer`).
     ChooseBuffer,
+    /// Show the sessions, windows and panes as a tree to choose from (`choose-tree`).
+    ChooseTree {
+        /// Sessions start expanded, showing their windows (`-w`).
+        windows: bool,
+    },
     /// Show another session (`switch-client`).
     Switch {
         /// The client (`-c`), from the command line.

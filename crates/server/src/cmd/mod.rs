@@ -146,6 +146,7 @@ pub static ENTRIES: &[&Entry] = &[
     &session::RENAME_SESSION,
     &session::NEW_SESSION,
     &session::LIST_CLIENTS,
+    &session::CHOOSE_TREE,
     &server::LIST_SESSIONS,
     &server::KILL_SESSION,
     &server::KILL_SERVER,

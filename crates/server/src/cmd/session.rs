@@ -78,6 +78,45 @@ pub static SWITCH_CLIENT: Entry = Entry {
     },
 };
 
+/// `choose-tree`.
+pub static CHOOSE_TREE: Entry = Entry {
+    name: "choose-tree",
+    aliases: &[],
+    usage: "[-swZ]",
+    about: "Choose a session, window or pane from a tree with a preview: Up/Down move, \
+            Right/Left expand and collapse, Enter switches, x kills, f filters, q leaves. -s \
+            starts with sessions collapsed, -w with their windows shown.",
+    flags: "swZ",
+    long: &[],
+    read_only: true,
+    target: None,
+    build: |args| {
+        args.no_arguments()?;
+        Ok(Action::Client(ClientRequest::ChooseTree {
+            windows: args.has('w'),
+        }))
+    },
+};
+
+/// The windows of `session`, for `choose-tree`; none once it has ended.
+pub async fn windows_of(session: &SessionHandle) -> Vec<crate::session::TreeWindow> {
+    let found: Arc<Mutex<Vec<crate::session::TreeWindow>>> = Arc::default();
+    let into = found.clone();
+    let _ = session
+        .run(
+            Box::new(move |state, _| {
+                if let Ok(mut list) = into.lock() {
+                    *list = state.tree();
+                }
+                Ok(Output::none())
+            }),
+            crate::session::Scope::default(),
+        )
+        .await;
+    let list = found.lock().map(|l| l.clone()).unwrap_or_default();
+    list
+}
+
 /// `rename-session`.
 pub static RENAME_SESSION: Entry = Entry {
     name: "rename-session",

@@ -11,6 +11,7 @@ mod chooser;
 mod mouse;
 mod select;
 mod sessions;
+mod tree;
 mod ui;
 
 use crate::cmd::run::{execute, Origin, Ran};

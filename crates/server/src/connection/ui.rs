@@ -48,6 +48,8 @@ pub(super) enum Ui {
     Overlay,
     /// The paste buffers to choose from (`choose-buffer`; see `chooser.rs`).
     Chooser(super::chooser::Chooser),
+    /// Sessions, windows and panes to choose from (`choose-tree`; see `tree.rs`).
+    Tree(super::tree::Tree),
 }
 
 /// The per-client state of the terminal loop.
@@ -141,6 +143,7 @@ impl ClientLoop {
                 return After::Continue;
             }
             Ui::Chooser(chooser) => return self.chooser_key(chooser, &input).await,
+            Ui::Tree(tree) => return self.tree_key(tree, &input).await,
             Ui::Normal => {}
         }
         match input {
@@ -334,6 +337,7 @@ impl ClientLoop {
                 .await;
             }
             ClientRequest::ChooseBuffer => self.open_chooser().await,
+            ClientRequest::ChooseTree { windows } => self.open_tree(windows).await,
             ClientRequest::Confirm { prompt, command } => {
                 self.overlay(Some(Overlay::Prompt {
                     label: prompt,

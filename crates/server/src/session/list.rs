@@ -27,7 +27,45 @@ pub struct ClientInfo {
     pub attached: u64,
 }
 
+/// A window as `choose-tree` shows it.
+#[derive(Clone, Debug)]
+pub struct TreeWindow {
+    /// Its id.
+    pub id: crate::ids::WindowId,
+    /// Its index.
+    pub index: u32,
+    /// Its name.
+    pub name: String,
+    /// The session's current window.
+    pub current: bool,
+    /// Its panes in layout order: id, title, whether active, and the handle (for previews).
+    pub panes: Vec<(PaneId, String, bool, crate::pane::PaneHandle)>,
+}
+
 impl SessionState {
+    /// The windows and their panes, for `choose-tree`.
+    pub fn tree(&self) -> Vec<TreeWindow> {
+        self.windows
+            .iter()
+            .enumerate()
+            .map(|(pos, w)| TreeWindow {
+                id: w.id,
+                index: w.index,
+                name: clean_name(&w.name),
+                current: pos == self.current,
+                panes: w
+                    .layout
+                    .panes()
+                    .into_iter()
+                    .filter_map(|id| {
+                        let p = self.panes.get(&id)?;
+                        Some((id, clean_name(&p.shared.title()), id == w.active, p.clone()))
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
     /// The attached clients, oldest first.
     pub fn client_list(&self) -> Vec<ClientInfo> {
         let mut list: Vec<_> = self

@@ -13,7 +13,7 @@ mod targets;
 mod task;
 mod view;
 
-pub use list::ClientInfo;
+pub use list::{ClientInfo, TreeWindow};
 pub use state::{path_of_file_url, PaneMeta, SessionState, Window, MAX_CLIPBOARD_BYTES};
 pub use view::{StatusLine, View, WindowTab};
 
