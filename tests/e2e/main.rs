@@ -15,3 +15,4 @@ mod render;
 mod replay;
 mod scripting;
 mod sessions;
+mod windows;

@@ -66,6 +66,10 @@ pub struct Config {
     pub buffer_limit: usize,
     /// Programs may read back (OSC 52) the buffers they wrote themselves (`get-clipboard`).
     pub get_clipboard: bool,
+    /// The first window index (`base-index`).
+    pub base_index: u32,
+    /// Windows are renumbered from `base-index` when one closes (`renumber-windows`).
+    pub renumber_windows: bool,
     /// The prefix and the key tables.
     pub keys: KeyTables,
     /// The file this came from, for `source-file` without a path.
@@ -89,11 +93,16 @@ impl Default for Config {
             copy_command: None,
             buffer_limit: crate::buffers::DEFAULT_BUFFER_LIMIT,
             get_clipboard: false,
+            base_index: 0,
+            renumber_windows: false,
             keys: KeyTables::default(),
             path: None,
         }
     }
 }
+
+/// The highest `base-index`: window indexes stay far from overflowing.
+const MAX_BASE_INDEX: u64 = 1_000_000;
 
 /// How long an ESC waits for the rest of its sequence unless configured: tmux's default.
 pub const DEFAULT_ESCAPE_TIME: Duration = Duration::from_millis(10);
@@ -257,6 +266,8 @@ impl Config {
             ),
             format!("buffer-limit {}", self.buffer_limit),
             format!("get-clipboard {}", on(self.get_clipboard)),
+            format!("base-index {}", self.base_index),
+            format!("renumber-windows {}", on(self.renumber_windows)),
         ]
         .join("\n")
     }
@@ -343,6 +354,8 @@ fn apply_option(config: &mut Config, key: &str, value: &toml::Value) -> Result<(
         "copy-command" => config.copy_command = Some(as_string(value)?).filter(|s| !s.is_empty()),
         "buffer-limit" => config.buffer_limit = as_uint(value, MAX_BUFFER_LIMIT)?.max(1) as usize,
         "get-clipboard" => config.get_clipboard = as_bool(value)?,
+        "base-index" => config.base_index = as_uint(value, MAX_BASE_INDEX)? as u32,
+        "renumber-windows" => config.renumber_windows = as_bool(value)?,
         "prefix" => config.keys.prefix = normalize(&as_string(value)?)?,
         "keys" => {}
         other => return Err(format!("unknown option {other:?}")),

@@ -481,6 +481,14 @@ impl Default for KeyTables {
         bind(")", "switch-client -n");
         bind("L", "switch-client -l");
         bind("s", "choose-tree -Zs");
+        bind(
+            ".",
+            "command-prompt -p \"(move-window) index: \" \"move-window -t \\\":%%\\\"\"",
+        );
+        bind(
+            "f",
+            "command-prompt -p \"(find-window) \" \"find-window -- \\\"%%\\\"\"",
+        );
         bind("w", "choose-tree -Zw");
         bind(
             "$",

@@ -45,6 +45,11 @@ pub enum ClientRequest {
         /// Sessions start expanded, showing their windows (`-w`).
         windows: bool,
     },
+    /// Show the first window whose name, pane titles or screens hold the text (`find-window`).
+    FindWindow {
+        /// The text.
+        text: String,
+    },
     /// Show another session (`switch-client`).
     Switch {
         /// The client (`-c`), from the command line.

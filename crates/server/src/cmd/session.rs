@@ -117,6 +117,77 @@ pub async fn windows_of(session: &SessionHandle) -> Vec<crate::session::TreeWind
     list
 }
 
+/// `find-window`.
+pub static FIND_WINDOW: Entry = Entry {
+    name: "find-window",
+    aliases: &["findw"],
+    usage: "[-t target-session] match-string",
+    about: "Show the first window whose name, pane titles or visible text hold the string, \
+            and list the others that match.",
+    flags: "CNTZt:",
+    long: &[],
+    read_only: false,
+    target: Some(TargetKind::Session),
+    build: |args| {
+        let text = args.positional.join(" ");
+        if text.is_empty() {
+            return Err(args.usage("a string to find is needed"));
+        }
+        Ok(Action::Client(ClientRequest::FindWindow { text }))
+    },
+};
+
+/// Finds the windows of `session` whose name, pane titles or visible text hold `text`, shows
+/// the first and says which matched (or that none did).
+pub async fn find_window(session: &SessionHandle, text: &str) -> Result<String, CommandError> {
+    let needle = text.to_lowercase();
+    let mut found = Vec::new();
+    for w in windows_of(session).await {
+        let mut hit = w.name.to_lowercase().contains(&needle)
+            || w.panes.iter().any(|p| p.1.to_lowercase().contains(&needle));
+        for pane in &w.panes {
+            if hit {
+                break;
+            }
+            let options = crate::capture::CaptureOptions::default();
+            if let Some((screen, _)) = pane.3.capture(options).await {
+                hit = screen.to_lowercase().contains(&needle);
+            }
+        }
+        if hit {
+            found.push(w);
+        }
+    }
+    let Some(first) = found.first() else {
+        return Err(CommandError::failed(format!(
+            "find-window: no window matches {text:?}"
+        )));
+    };
+    let id = first.id;
+    session
+        .run(
+            Box::new(move |state, _| {
+                if let Some(pos) = state.windows.iter().position(|w| w.id == id) {
+                    state.select_window_at(pos);
+                }
+                Ok(Output::none())
+            }),
+            crate::session::Scope::default(),
+        )
+        .await?;
+    let list: Vec<String> = found
+        .iter()
+        .map(|w| format!("{}:{}", w.index, w.name))
+        .collect();
+    Ok(format!(
+        "find-window: {} matched ({}), showing {}:{}",
+        found.len(),
+        list.join(" "),
+        first.index,
+        first.name
+    ))
+}
+
 /// `rename-session`.
 pub static RENAME_SESSION: Entry = Entry {
     name: "rename-session",

@@ -233,6 +233,15 @@ async fn cli_command(
                 .await;
             Ok(Output::none())
         }
+        Ran::Client(ClientRequest::FindWindow { text }) => {
+            let target = crate::cmd::parse(args)?.target;
+            let handle = crate::cmd::run::resolve_target(ctx, target, origin)
+                .await?
+                .0;
+            Ok(Output::text(
+                session_cmd::find_window(&handle, &text).await?,
+            ))
+        }
         Ran::Client(ClientRequest::RenameSession { target, name: new }) => {
             let handle = crate::cmd::run::resolve_target(ctx, target, origin)
                 .await?

@@ -37,21 +37,33 @@ impl ClientLoop {
                     .await
             }
             ClientRequest::Detach { others, session } => self.detach(others, session).await,
+            ClientRequest::FindWindow { text } => {
+                match crate::cmd::session::find_window(&self.session, &text).await {
+                    Ok(said) => {
+                        self.say(said).await;
+                        Ok(After::Continue)
+                    }
+                    Err(e) => Err(e),
+                }
+            }
             _ => Ok(After::Continue),
         };
         match result {
             Ok(after) => after,
             Err(e) => {
-                self.message_shown = true;
-                let _ = self
-                    .render
-                    .send(RenderControl::Overlay(Some(Overlay::Message(
-                        e.to_string(),
-                    ))))
-                    .await;
+                self.say(e.to_string()).await;
                 After::Continue
             }
         }
+    }
+
+    /// A line in the status line until the next key.
+    async fn say(&mut self, text: String) {
+        self.message_shown = true;
+        let _ = self
+            .render
+            .send(RenderControl::Overlay(Some(Overlay::Message(text))))
+            .await;
     }
 
     /// Where `switch-client` goes from this client's session.

@@ -301,7 +301,8 @@ impl ClientLoop {
             request @ (ClientRequest::Detach { .. }
             | ClientRequest::Switch { .. }
             | ClientRequest::RenameSession { .. }
-            | ClientRequest::NewSession { .. }) => return self.session_request(request).await,
+            | ClientRequest::NewSession { .. }
+            | ClientRequest::FindWindow { .. }) => return self.session_request(request).await,
             ClientRequest::Refresh { session: None } => {
                 let _ = self.render.send(RenderControl::Redraw).await;
             }

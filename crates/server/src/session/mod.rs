@@ -12,6 +12,7 @@ mod state;
 mod targets;
 mod task;
 mod view;
+mod windows;
 
 pub use list::{ClientInfo, TreeWindow};
 pub use state::{path_of_file_url, PaneMeta, SessionState, Window, MAX_CLIPBOARD_BYTES};

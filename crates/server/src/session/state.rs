@@ -289,8 +289,9 @@ impl SessionState {
         index: Option<u32>,
     ) -> (WindowId, usize) {
         let area = self.window_rect();
+        let base = self.base_index();
         let index = index.unwrap_or_else(|| {
-            (0..)
+            (base..)
                 .find(|i| !self.windows.iter().any(|w| w.index == *i))
                 .unwrap_or(0)
         });
@@ -362,6 +363,9 @@ impl SessionState {
             }
             if wpos < self.current || self.current >= self.windows.len() {
                 self.current = self.current.saturating_sub(1);
+            }
+            if self.renumber_on_close() {
+                self.renumber();
             }
             self.generation += 1;
             return;

@@ -1,0 +1,75 @@
+//! Window numbering: `base-index`, `renumber-windows`, and moving and swapping windows within
+//! a session (`move-window`, `swap-window`).
+
+use super::SessionState;
+use crate::outcome::CommandError;
+
+impl SessionState {
+    /// The first window index (`base-index`).
+    pub fn base_index(&self) -> u32 {
+        self.clipboard.config.borrow().base_index
+    }
+
+    /// Whether windows are renumbered when one closes (`renumber-windows`).
+    pub(super) fn renumber_on_close(&self) -> bool {
+        self.clipboard.config.borrow().renumber_windows
+    }
+
+    /// Numbers the windows from `base-index` in their order, with no gaps.
+    pub fn renumber(&mut self) {
+        let base = self.base_index();
+        for (i, w) in self.windows.iter_mut().enumerate() {
+            w.index = base.saturating_add(u32::try_from(i).unwrap_or(u32::MAX));
+        }
+        self.generation += 1;
+    }
+
+    /// Moves the window at `from` to index `index`, which must be free; the current window
+    /// stays current.
+    pub fn move_window(&mut self, from: usize, index: u32) -> Result<(), CommandError> {
+        if self.windows.get(from).is_some_and(|w| w.index == index) {
+            return Ok(());
+        }
+        if self.windows.iter().any(|w| w.index == index) {
+            return Err(CommandError::failed(format!(
+                "window index {index} is in use: pick a free index, or swap-window with it"
+            )));
+        }
+        let current = self.windows.get(self.current).map(|w| w.id);
+        let mut window = self.windows.remove(from);
+        window.index = index;
+        let pos = self
+            .windows
+            .iter()
+            .position(|w| w.index > index)
+            .unwrap_or(self.windows.len());
+        self.windows.insert(pos, window);
+        self.current = current
+            .and_then(|id| self.windows.iter().position(|w| w.id == id))
+            .unwrap_or(0);
+        self.generation += 1;
+        Ok(())
+    }
+
+    /// Swaps the windows at `a` and `b` (their places and indexes); with `follow`, the window
+    /// that was at `a` becomes current in its new place.
+    pub fn swap_windows(&mut self, a: usize, b: usize, follow: bool) {
+        if a == b || a >= self.windows.len() || b >= self.windows.len() {
+            return;
+        }
+        let current = self.windows[self.current].id;
+        let (ia, ib) = (self.windows[a].index, self.windows[b].index);
+        self.windows.swap(a, b);
+        self.windows[a].index = ia;
+        self.windows[b].index = ib;
+        self.current = self
+            .windows
+            .iter()
+            .position(|w| w.id == current)
+            .unwrap_or(0);
+        if follow {
+            self.select_window_at(b);
+        }
+        self.generation += 1;
+    }
+}

@@ -1,0 +1,163 @@
+//! Arranging windows as a tmux user does: move-window (and -r), swap-window, `C-b .`,
+//! find-window (`C-b f`), and the base-index and renumber-windows options.
+
+use weft_testkit::TestTerminal;
+use weft_tests::{json_list, stderr_of, TestServer, TEST_SHELL};
+
+/// `(index, name)` of each window of `session`, in order.
+fn windows(server: &TestServer, session: &str) -> Vec<(u64, String)> {
+    json_list(server, &["list-windows", "-t", session, "--json"])
+        .iter()
+        .map(|w| {
+            (
+                w["index"].as_u64().unwrap(),
+                w["name"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn pairs(list: &[(u64, &str)]) -> Vec<(u64, String)> {
+    list.iter().map(|(i, n)| (*i, n.to_string())).collect()
+}
+
+/// Runs `weft ARGS`, which must succeed.
+fn ok(server: &TestServer, args: &[&str]) {
+    let out = server.weft(args);
+    assert!(out.status.success(), "{args:?}: {out:?}");
+}
+
+/// A detached session `name` with windows named `names`, each a plain shell.
+fn session_with_windows(server: &TestServer, config: Option<&str>, name: &str, names: &[&str]) {
+    let mut args: Vec<&str> = Vec::new();
+    if let Some(c) = config {
+        args.extend(["-f", c]);
+    }
+    args.extend(["new", "-d", "-s", name, "--"]);
+    args.extend_from_slice(TEST_SHELL);
+    ok(server, &args);
+    ok(
+        server,
+        &["rename-window", "-t", &format!("{name}:"), names[0]],
+    );
+    for n in &names[1..] {
+        let mut args = vec!["new-window", "-d", "-t", name, "-n", n, "--"];
+        args.extend_from_slice(TEST_SHELL);
+        ok(server, &args);
+    }
+}
+
+#[test]
+fn move_renumber_and_swap_windows() {
+    let server = TestServer::new("movew");
+    session_with_windows(&server, None, "w", &["one", "two", "three"]);
+    assert_eq!(
+        windows(&server, "w"),
+        pairs(&[(0, "one"), (1, "two"), (2, "three")])
+    );
+    ok(&server, &["move-window", "-s", "w:2", "-t", "w:5"]);
+    assert_eq!(
+        windows(&server, "w"),
+        pairs(&[(0, "one"), (1, "two"), (5, "three")])
+    );
+    let busy = server.weft(&["movew", "-s", "w:0", "-t", "w:1"]);
+    assert!(
+        stderr_of(&busy).contains("window index 1 is in use"),
+        "{busy:?}"
+    );
+    ok(&server, &["movew", "-r", "-t", "w:"]);
+    assert_eq!(
+        windows(&server, "w"),
+        pairs(&[(0, "one"), (1, "two"), (2, "three")])
+    );
+    ok(&server, &["swap-window", "-s", "w:0", "-t", "w:2"]);
+    assert_eq!(
+        windows(&server, "w"),
+        pairs(&[(0, "three"), (1, "two"), (2, "one")])
+    );
+    ok(&server, &["swapw", "-d", "-s", "w:one", "-t", "w:1"]);
+    assert_eq!(
+        windows(&server, "w"),
+        pairs(&[(0, "three"), (1, "one"), (2, "two")])
+    );
+
+    // C-b . asks for an index and moves the current window there.
+    let mut c = server.client(&["attach", "-t", "w"], 80, 24);
+    c.wait_for(|s| {
+        s.text()
+            .lines()
+            .last()
+            .is_some_and(|l| l.starts_with("[w]"))
+    })
+    .unwrap();
+    let current = json_list(&server, &["list-windows", "-t", "w", "--json"])
+        .iter()
+        .find(|w| w["active"].as_bool().unwrap())
+        .map(|w| w["name"].as_str().unwrap().to_string())
+        .unwrap();
+    c.send_keys("C-b .").unwrap();
+    c.wait_for_text("(move-window) index:").unwrap();
+    c.send_text("7").unwrap();
+    c.send_keys("Enter").unwrap();
+    let tab = format!("7:{current}*");
+    c.wait_for_text(&tab).unwrap();
+}
+
+#[test]
+fn find_window_matches_names_and_visible_text() {
+    let server = TestServer::new("findw");
+    session_with_windows(&server, None, "f", &["main", "logs", "notes"]);
+    ok(
+        &server,
+        &["send-keys", "-t", "f:logs", "echo needle-$((6*7))", "Enter"],
+    );
+    ok(&server, &["wait", "-t", "f:logs", "--text", "needle-42"]);
+    let mut c: TestTerminal = server.client(&["attach", "-t", "f"], 80, 24);
+    c.wait_for_text("0:main*").unwrap();
+    c.send_keys("C-b f").unwrap();
+    c.wait_for_text("(find-window)").unwrap();
+    c.send_text("needle-42").unwrap();
+    c.send_keys("Enter").unwrap();
+    // The message covers the status line; the window shown is the one with the text.
+    c.wait_for_text("find-window: 1 matched (1:logs)").unwrap();
+    c.wait_for(|s| s.text().lines().any(|l| l == "needle-42"))
+        .unwrap();
+    // By name, from the command line.
+    let out = server.weft(&["findw", "-t", "f", "note"]);
+    assert!(out.status.success(), "{out:?}");
+    let active: Vec<String> = json_list(&server, &["list-windows", "-t", "f", "--json"])
+        .iter()
+        .filter(|w| w["active"].as_bool().unwrap())
+        .map(|w| w["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(active, ["notes"]);
+    let none = server.weft(&["find-window", "-t", "f", "no-such-text-anywhere"]);
+    assert!(!none.status.success());
+    assert!(stderr_of(&none).contains("no window matches"), "{none:?}");
+}
+
+#[test]
+fn base_index_and_renumber_windows_from_the_configuration() {
+    let server = TestServer::new("baseidx");
+    let config = server.dir.join("weft.toml");
+    std::fs::write(&config, "base-index = 1\nrenumber-windows = true\n").unwrap();
+    let config = config.to_str().unwrap().to_string();
+    session_with_windows(&server, Some(&config), "b", &["a", "b", "c"]);
+    assert_eq!(
+        windows(&server, "b"),
+        pairs(&[(1, "a"), (2, "b"), (3, "c")])
+    );
+    let pane = json_list(&server, &["list-panes", "-t", "b:2", "--json"])[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    ok(&server, &["kill-window", "-t", "b:2"]);
+    let _ = server.weft(&["wait", "-t", &pane, "--exit", "--timeout", "10"]);
+    // The session drops the window just after its program ends: each listing is a check.
+    let renumbered = pairs(&[(1, "a"), (2, "c")]);
+    assert!(
+        (0..100).any(|_| windows(&server, "b") == renumbered),
+        "{:?}",
+        windows(&server, "b")
+    );
+}
