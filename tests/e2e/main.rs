@@ -9,6 +9,7 @@ mod diag;
 mod input;
 mod navigation;
 mod pane_events;
+mod pane_sizes;
 mod panes;
 mod reliability;
 mod render;

@@ -450,6 +450,7 @@ impl Default for KeyTables {
         bind("Up", "select-pane -U");
         bind("Down", "select-pane -D");
         bind("o", "select-pane -t .+");
+        bind(";", "last-pane");
         bind("C-Left", "resize-pane -L 1");
         bind("C-Right", "resize-pane -R 1");
         bind("C-Up", "resize-pane -U 1");

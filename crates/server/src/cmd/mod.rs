@@ -117,6 +117,7 @@ pub static ENTRIES: &[&Entry] = &[
     &session::FIND_WINDOW,
     &pane::SPLIT_WINDOW,
     &pane::SELECT_PANE,
+    &pane::LAST_PANE,
     &pane::RESIZE_PANE,
     &pane::KILL_PANE,
     &pane::SWAP_PANE,
@@ -288,7 +289,7 @@ mod tests {
         );
         assert!(message("select-layout sideways").contains("unknown layout \"sideways\""));
         assert!(message("split-window -p 150").contains("-p takes a number from 1 to 99"));
-        assert!(message("resize-pane").contains("one of -L -R -U -D -Z is needed"));
+        assert!(message("resize-pane").contains("one of -L -R -U -D -Z -x -y is needed"));
         assert!(message("kill-pane -x").starts_with("kill-pane: unknown flag -x; usage:"));
         let set = message("set -g mouse off");
         assert!(

@@ -45,6 +45,15 @@ pub enum Side {
     Down,
 }
 
+/// How big a new pane is (`split-window -p`/`-l`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SplitSize {
+    /// A share of the split pane, 1 to 99.
+    Percent(u16),
+    /// Cells.
+    Cells(u16),
+}
+
 /// Why a layout change was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LayoutError(pub String);
@@ -129,6 +138,19 @@ impl Layout {
         dir: Dir,
         percent: u16,
     ) -> Result<(), LayoutError> {
+        self.split_sized(pane, new, dir, SplitSize::Percent(percent), false)
+    }
+
+    /// Splits `pane`, putting `new` after it (right or below) or `before` it (left or above),
+    /// `size` its share: a percentage or cells (kept within what both panes need).
+    pub fn split_sized(
+        &mut self,
+        pane: PaneId,
+        new: PaneId,
+        dir: Dir,
+        size: SplitSize,
+        before: bool,
+    ) -> Result<(), LayoutError> {
         let rect = self
             .rect_of(pane)
             .ok_or_else(|| LayoutError(format!("no pane %{pane}")))?;
@@ -139,12 +161,23 @@ impl Layout {
                 rect.cols, rect.rows
             )));
         }
-        let percent = percent.clamp(1, 99);
         let usable = extent - 1;
-        let new_size = ((u32::from(usable) * u32::from(percent) / 100) as u16)
-            .clamp(MIN_PANE, usable - MIN_PANE);
+        let wanted = match size {
+            SplitSize::Percent(percent) => {
+                (u32::from(usable) * u32::from(percent.clamp(1, 99)) / 100) as u16
+            }
+            SplitSize::Cells(cells) => cells,
+        };
+        let new_size = wanted.clamp(MIN_PANE, usable - MIN_PANE);
         let old_size = usable - new_size;
-        split_node(&mut self.root, pane, new, dir, old_size, new_size);
+        if before {
+            // Split with the sizes the other way round, then trade places: the new pane
+            // comes first with its size.
+            split_node(&mut self.root, pane, new, dir, new_size, old_size);
+            self.swap(pane, new);
+        } else {
+            split_node(&mut self.root, pane, new, dir, old_size, new_size);
+        }
         fit(&mut self.root, self.cols, self.rows);
         Ok(())
     }

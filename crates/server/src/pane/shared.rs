@@ -282,6 +282,13 @@ impl PaneShared {
         ((packed >> 16) as u16, packed as u16)
     }
 
+    /// Sets the title (`select-pane -T`), cleaned as a program's title is.
+    pub fn set_title(&self, title: &str) {
+        if let Ok(mut t) = self.title.lock() {
+            *t = crate::names::clean(title, weft_screen_model::screen::MAX_TITLE_BYTES);
+        }
+    }
+
     /// The title the program set.
     pub fn title(&self) -> String {
         self.title.lock().map(|t| t.clone()).unwrap_or_default()

@@ -1,0 +1,87 @@
+//! Panes placed and sized as tmux does it: split-window -l (cells or %) and -b, resize-pane
+//! -x/-y, select-pane -T, last-pane (`C-b ;`) and select-pane -l.
+
+use weft_tests::{json_list, TestServer, TEST_SHELL};
+
+/// Each pane of the session's current window: id, left, cols, rows, active, title.
+fn panes(server: &TestServer) -> Vec<(String, u64, u64, u64, bool, String)> {
+    json_list(server, &["list-panes", "-t", "p", "--json"])
+        .iter()
+        .map(|p| {
+            (
+                p["id"].as_str().unwrap().to_string(),
+                p["left"].as_u64().unwrap(),
+                p["cols"].as_u64().unwrap(),
+                p["rows"].as_u64().unwrap(),
+                p["active"].as_bool().unwrap(),
+                p["title"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn ok(server: &TestServer, args: &[&str]) {
+    let out = server.weft(args);
+    assert!(out.status.success(), "{args:?}: {out:?}");
+}
+
+fn active(server: &TestServer) -> String {
+    panes(server).into_iter().find(|p| p.4).unwrap().0
+}
+
+#[test]
+fn split_sizes_before_resize_titles_and_last_pane() {
+    let server = TestServer::new("psizes");
+    let mut args = vec!["new", "-d", "-s", "p", "-x", "81", "-y", "24", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server, &args);
+    let first = active(&server);
+    // -l in cells: the new pane, on the right, is that wide.
+    ok(&server, &["split-window", "-h", "-l", "20", "-t", "p"]);
+    let list = panes(&server);
+    assert_eq!(list.len(), 2, "{list:?}");
+    let right = list.iter().find(|p| p.0 != first).unwrap().clone();
+    assert_eq!(right.2, 20, "{list:?}");
+    assert!(right.1 > 0 && right.4, "on the right, focused: {list:?}");
+
+    // -b puts the new pane before (left of) the split one.
+    ok(
+        &server,
+        &["split-window", "-h", "-b", "-l", "50%", "-t", &first],
+    );
+    let list = panes(&server);
+    let new_left = list.iter().find(|p| p.4).unwrap().clone();
+    let old = list.iter().find(|p| p.0 == first).unwrap().clone();
+    assert!(
+        new_left.1 < old.1,
+        "the new pane is left of the old: {list:?}"
+    );
+
+    // -x in cells and in percent of the window.
+    ok(&server, &["resize-pane", "-t", &first, "-x", "15"]);
+    let width =
+        |server: &TestServer, id: &str| panes(server).into_iter().find(|p| p.0 == id).unwrap().2;
+    assert_eq!(width(&server, &first), 15);
+    ok(&server, &["resize-pane", "-t", &first, "-x", "25%"]);
+    assert_eq!(width(&server, &first), 20);
+
+    // A title set by select-pane -T shows in listings.
+    ok(&server, &["select-pane", "-t", &first, "-T", "build logs"]);
+    let titled = panes(&server).into_iter().find(|p| p.0 == first).unwrap();
+    assert_eq!(titled.5, "build logs");
+
+    // last-pane and select-pane -l go back and forth.
+    ok(&server, &["select-pane", "-t", &first]);
+    let before = new_left.0.clone();
+    ok(&server, &["last-pane", "-t", "p"]);
+    assert_eq!(active(&server), before);
+    ok(&server, &["select-pane", "-l", "-t", "p"]);
+    assert_eq!(active(&server), first);
+    let mut c = server.client(&["attach", "-t", "p"], 81, 25);
+    c.wait_for_text("[p]").unwrap();
+    c.send_keys("C-b ;").unwrap();
+    c.send_text("echo focus-$((2*21))").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("focus-42").unwrap();
+    assert_eq!(active(&server), before);
+}
