@@ -85,3 +85,51 @@ fn split_sizes_before_resize_titles_and_last_pane() {
     c.wait_for_text("focus-42").unwrap();
     assert_eq!(active(&server), before);
 }
+
+#[test]
+fn respawn_pane_and_window_start_the_program_again() {
+    let server = TestServer::new("respawn");
+    let mut args = vec!["new", "-d", "-s", "p", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server, &args);
+    ok(
+        &server,
+        &["send-keys", "-t", "p", "echo before-$((1+1))", "Enter"],
+    );
+    ok(&server, &["wait", "-t", "p", "--text", "before-2"]);
+    let first = active(&server);
+
+    let refused = server.weft(&["respawn-pane", "-t", &first]);
+    assert!(!refused.status.success());
+    assert!(
+        weft_tests::stderr_of(&refused).contains("still running its program; add -k"),
+        "{refused:?}"
+    );
+    ok(
+        &server,
+        &[
+            "respawn-pane",
+            "-k",
+            "-t",
+            &first,
+            "--",
+            "bash",
+            "--norc",
+            "--noprofile",
+            "-c",
+            "echo respawned-$((3+3)); exec bash --norc --noprofile",
+        ],
+    );
+    ok(&server, &["wait", "-t", "p", "--text", "respawned-6"]);
+    let list = panes(&server);
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert_ne!(list[0].0, first, "a new program in the same place");
+    let screen = weft_tests::stdout_of(&server.weft(&["capture-pane", "-p", "-t", "p"]));
+    assert!(!screen.contains("before-2"), "{screen}");
+
+    // respawn-window -k: the window starts again as one pane.
+    ok(&server, &["split-window", "-t", "p"]);
+    assert_eq!(panes(&server).len(), 2);
+    ok(&server, &["respawn-window", "-k", "-t", "p:"]);
+    assert_eq!(panes(&server).len(), 1);
+}

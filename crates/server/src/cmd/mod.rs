@@ -17,6 +17,7 @@ mod io;
 mod layout;
 mod options;
 mod pane;
+mod respawn;
 pub mod run;
 mod server;
 pub mod session;
@@ -118,6 +119,8 @@ pub static ENTRIES: &[&Entry] = &[
     &pane::SPLIT_WINDOW,
     &pane::SELECT_PANE,
     &pane::LAST_PANE,
+    &respawn::RESPAWN_PANE,
+    &respawn::RESPAWN_WINDOW,
     &pane::RESIZE_PANE,
     &pane::KILL_PANE,
     &pane::SWAP_PANE,

@@ -236,6 +236,11 @@ impl Layout {
     pub fn swap(&mut self, a: PaneId, b: PaneId) {
         swap_ids(&mut self.root, a, b);
     }
+
+    /// Puts pane `new` (not in the layout) in `old`'s place.
+    pub fn replace(&mut self, old: PaneId, new: PaneId) {
+        swap_ids(&mut self.root, old, new);
+    }
 }
 
 #[cfg(test)]
