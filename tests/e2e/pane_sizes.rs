@@ -133,3 +133,29 @@ fn respawn_pane_and_window_start_the_program_again() {
     ok(&server, &["respawn-window", "-k", "-t", "p:"]);
     assert_eq!(panes(&server).len(), 1);
 }
+
+#[test]
+fn display_panes_shows_numbers_and_a_digit_selects() {
+    let server = TestServer::new("displayp");
+    let mut args = vec!["new", "-d", "-s", "p", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server, &args);
+    ok(&server, &["split-window", "-h", "-t", "p"]);
+    let list = panes(&server);
+    let (left, right) = if list[0].1 < list[1].1 {
+        (list[0].0.clone(), list[1].0.clone())
+    } else {
+        (list[1].0.clone(), list[0].0.clone())
+    };
+    assert_eq!(active(&server), right);
+    let mut c = server.client(&["attach", "-t", "p"], 80, 24);
+    c.wait_for_text("[p]").unwrap();
+    c.send_keys("C-b q").unwrap();
+    c.wait_for_text("███").unwrap();
+    c.send_keys("0").unwrap();
+    c.wait_for(|s| !s.text().contains("███")).unwrap();
+    c.send_text("echo picked-$((4*4))").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("picked-16").unwrap();
+    assert_eq!(active(&server), left);
+}

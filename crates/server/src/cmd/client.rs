@@ -40,6 +40,8 @@ pub enum ClientRequest {
     },
     /// Show the paste buffers to choose one from (`choose-buffer`).
     ChooseBuffer,
+    /// Show each pane's index over it; a digit focuses that pane (`display-panes`).
+    DisplayPanes,
     /// Show the sessions, windows and panes as a tree to choose from (`choose-tree`).
     ChooseTree {
         /// Sessions start expanded, showing their windows (`-w`).
@@ -164,6 +166,23 @@ pub static COMMAND_PROMPT: Entry = Entry {
             one_key: args.has('1'),
             incremental: args.has('i'),
         }))
+    },
+};
+
+/// `display-panes`.
+pub static DISPLAY_PANES: Entry = Entry {
+    name: "display-panes",
+    aliases: &["displayp"],
+    usage: "[-d duration]",
+    about: "Show each pane's index in big digits over it; typing a digit focuses that pane, \
+            any other key leaves.",
+    flags: "bd:t:",
+    long: &[],
+    read_only: true,
+    target: None,
+    build: |args| {
+        args.no_arguments()?;
+        Ok(Action::Client(ClientRequest::DisplayPanes))
     },
 };
 

@@ -141,6 +141,7 @@ pub static ENTRIES: &[&Entry] = &[
     &client::SEND_PREFIX,
     &client::COMMAND_PROMPT,
     &client::CONFIRM_BEFORE,
+    &client::DISPLAY_PANES,
     &buffers::LIST_BUFFERS,
     &buffers::SHOW_BUFFER,
     &buffers::SET_BUFFER,

@@ -9,6 +9,7 @@
 mod attached;
 mod chooser;
 mod mouse;
+mod numbers;
 mod select;
 mod sessions;
 mod tree;

@@ -50,6 +50,8 @@ pub(super) enum Ui {
     Chooser(super::chooser::Chooser),
     /// Sessions, windows and panes to choose from (`choose-tree`; see `tree.rs`).
     Tree(super::tree::Tree),
+    /// Pane numbers over the window (`display-panes`; see `numbers.rs`).
+    Numbers(super::numbers::Numbers),
 }
 
 /// The per-client state of the terminal loop.
@@ -144,6 +146,7 @@ impl ClientLoop {
             }
             Ui::Chooser(chooser) => return self.chooser_key(chooser, &input).await,
             Ui::Tree(tree) => return self.tree_key(tree, &input).await,
+            Ui::Numbers(numbers) => return self.numbers_key(numbers, &input).await,
             Ui::Normal => {}
         }
         match input {
@@ -339,6 +342,7 @@ impl ClientLoop {
             }
             ClientRequest::ChooseBuffer => self.open_chooser().await,
             ClientRequest::ChooseTree { windows } => self.open_tree(windows).await,
+            ClientRequest::DisplayPanes => self.display_panes().await,
             ClientRequest::Confirm { prompt, command } => {
                 self.overlay(Some(Overlay::Prompt {
                     label: prompt,
