@@ -272,3 +272,21 @@ fn choose_tree_navigates_previews_filters_kills_and_switches() {
     c.wait_for(|s| !s.text().contains("choose-tree")).unwrap();
     assert!(!stdout_of(&server.weft(&["ls"])).contains("gamma"));
 }
+
+#[test]
+fn choose_tree_takes_mouse_clicks() {
+    let server = TestServer::new("treemouse");
+    for name in ["left", "right"] {
+        detached_session(&server, name);
+    }
+    let mut c = server.client(&["attach", "-t", "left"], 80, 24);
+    wait_session(&mut c, "left");
+    c.send_keys("C-b s").unwrap();
+    wait_selected(&mut c, "left: 1 windows");
+    // Row 0 is the header; "right" is on row 2 (1-based 3 in the SGR report).
+    let click = b"\x1b[<0;5;3M\x1b[<0;5;3m";
+    c.send_bytes(click).unwrap();
+    wait_selected(&mut c, "right: 1 windows");
+    c.send_bytes(click).unwrap();
+    wait_session(&mut c, "right");
+}

@@ -1,14 +1,15 @@
 //! `choose-tree`: the server's sessions, their windows and panes as a tree over the window,
 //! with a live preview of the selected item's active pane below it. Up/Down (k/j) move,
 //! Right/Left (+/-) expand and collapse, Enter shows the selection, `x` kills it after a y/n,
-//! `f` filters by typed text (window names, pane titles), `q` or Escape leave.
+//! `f` filters by typed text (window names, pane titles), `q` or Escape leave. With the mouse,
+//! the wheel moves, a click selects a row and a click on the selected row chooses it.
 
 use super::ui::{After, ClientLoop, Ui};
 use crate::capture::CaptureOptions;
 use crate::cmd::run::{execute, Origin};
 use crate::cmd::session::windows_of;
 use crate::ids::{PaneId, SessionId, WindowId};
-use crate::keys::Input;
+use crate::keys::{Input, MouseEvent};
 use crate::pane::PaneHandle;
 use crate::render::{Overlay, RenderControl};
 use crate::session::{SessionHandle, TreeWindow};
@@ -74,6 +75,9 @@ impl Tree {
     }
 }
 
+/// Stands for a click that selected a row: the tree is drawn again, nothing else.
+const CLICKED: &str = "click";
+
 fn key_name(input: &Input) -> Option<&str> {
     match input {
         Input::Key { name, .. } => Some(name),
@@ -105,7 +109,13 @@ impl ClientLoop {
 
     /// A key while the tree is shown.
     pub(super) async fn tree_key(&mut self, mut tree: Tree, input: &Input) -> After {
-        let Some(name) = key_name(input) else {
+        let clicked = match input {
+            Input::Mouse(event) if matches!(tree.mode, Mode::Browse) => {
+                self.tree_click(&mut tree, event).await
+            }
+            _ => None,
+        };
+        let Some(name) = clicked.or_else(|| key_name(input)) else {
             self.ui = Ui::Tree(tree);
             return After::Continue;
         };
@@ -207,6 +217,32 @@ impl ClientLoop {
         }
         self.draw_tree(tree).await;
         After::Continue
+    }
+
+    /// What a mouse event does in the tree, as the key it stands for: the wheel moves, a click
+    /// selects a row, and a click on the selected row chooses it.
+    async fn tree_click(&self, tree: &mut Tree, event: &MouseEvent) -> Option<&'static str> {
+        if !self.config.borrow().mouse {
+            return None;
+        }
+        if let Some(up) = event.wheel() {
+            return Some(if up { "Up" } else { "Down" });
+        }
+        if !event.is_left_press() {
+            return None;
+        }
+        let top = self.view.borrow().window.row;
+        let line = usize::from(event.row.checked_sub(top)?);
+        // Line 0 is the header; the rows follow.
+        let line = line.checked_sub(1).filter(|l| *l < self.tree_height().1)?;
+        let index = tree.top + line;
+        let rows = self.tree_rows(tree).await;
+        let row = rows.get(index)?;
+        if tree.selected.as_ref() == Some(&row.item) {
+            return Some("Enter");
+        }
+        tree.selected = Some(row.item.clone());
+        Some(CLICKED)
     }
 
     /// Shows the chosen item: its window and pane become current, and the client switches
@@ -349,6 +385,13 @@ impl ClientLoop {
         rows
     }
 
+    /// The lines the tree has, and how many of them list rows: after the header, the tree
+    /// takes the upper half and the preview the rest.
+    fn tree_height(&self) -> (usize, usize) {
+        let height = usize::from(self.view.borrow().window.rows).max(4);
+        (height, ((height - 1) / 2).max(1))
+    }
+
     /// Draws the tree (the upper part) and the preview of the selection's pane (below), and
     /// keeps the preview following that pane until the next key.
     async fn draw_tree(&mut self, mut tree: Tree) {
@@ -359,9 +402,7 @@ impl ClientLoop {
             .position(|r| Some(&r.item) == tree.selected.as_ref())
             .unwrap_or(0);
         tree.selected = rows.get(pos).map(|r| r.item.clone());
-        let height = usize::from(self.view.borrow().window.rows).max(4);
-        // The header, then the tree in the upper half, the preview in the rest.
-        let list_rows = ((height - 1) / 2).max(1);
+        let (height, list_rows) = self.tree_height();
         if pos < tree.top {
             tree.top = pos;
         } else if pos >= tree.top + list_rows {
