@@ -371,7 +371,9 @@ pub async fn rename(
     session: &SessionHandle,
     name: &str,
 ) -> Result<(), CommandError> {
+    let old = session.name();
     let name = ctx.registry.rename(session.id, name.to_string()).await?;
+    ctx.metrics.rename_session(&old, &name);
     session
         .run(
             Box::new(move |state, _| {

@@ -341,6 +341,7 @@ impl Joining {
                 })
                 .await;
                 state.last_session = Some(old.id.to_string());
+                state.ctx.metrics.move_client(self.client, &joined.name);
                 state.view = joined.view.clone();
                 state.ui = Ui::Normal;
                 state.prefix_armed = false;
