@@ -161,3 +161,35 @@ fn base_index_and_renumber_windows_from_the_configuration() {
         windows(&server, "b")
     );
 }
+
+#[test]
+fn a_long_window_list_keeps_the_current_window_and_takes_clicks() {
+    let server = TestServer::new("winlist");
+    let mut args = vec!["new", "-d", "-s", "s", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server, &args);
+    for _ in 1..30 {
+        ok(&server, &["new-window", "-d", "-t", "s", "--", "cat"]);
+    }
+    assert_eq!(windows(&server, "s").len(), 30);
+    let mut c = server.client(&["attach", "-t", "s"], 80, 24);
+    let status = |s: &weft_testkit::Screen| s.text().lines().last().unwrap_or("").to_string();
+    c.wait_for(|s| status(s).starts_with("[s]  0:bash*"))
+        .unwrap();
+    c.wait_for(|s| status(s).contains('>')).unwrap();
+    ok(&server, &["select-window", "-t", "s:25"]);
+    c.wait_for(|s| {
+        let line = status(s);
+        line.contains("25:cat*") && line.starts_with("[s] <")
+    })
+    .unwrap();
+    ok(&server, &["select-window", "-t", "s:29"]);
+    c.wait_for(|s| status(s).contains("29:cat*")).unwrap();
+
+    // A click on a tab selects its window.
+    let line = status(c.screen());
+    let col = line.find("27:cat").unwrap();
+    let click = format!("\x1b[<0;{};24M\x1b[<0;{};24m", col + 2, col + 2);
+    c.send_bytes(click.as_bytes()).unwrap();
+    c.wait_for(|s| status(s).contains("27:cat*")).unwrap();
+}

@@ -11,6 +11,7 @@
 //! the deadline it gives and draws what it says.
 
 mod chrome;
+pub use chrome::status_window_at;
 mod compose;
 mod fast;
 mod scene;
