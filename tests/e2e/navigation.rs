@@ -290,3 +290,26 @@ fn choose_tree_takes_mouse_clicks() {
     c.send_bytes(click).unwrap();
     wait_session(&mut c, "right");
 }
+
+#[test]
+fn a_bigger_client_sees_a_pattern_beyond_the_session() {
+    let server = TestServer::new("pattern");
+    detached_session(&server, "s");
+    let mut big = server.client(&["attach", "-t", "s"], 100, 30);
+    wait_session(&mut big, "s");
+    let mut small = server.client(&["attach", "-t", "s"], 80, 24);
+    wait_session(&mut small, "s");
+    // The session follows the client that typed last: the small one.
+    small.send_text("echo small-$((8*8))").unwrap();
+    small.send_keys("Enter").unwrap();
+    small.wait_for_text("small-64").unwrap();
+    big.wait_for(|s| {
+        let text = s.text();
+        let lines: Vec<&str> = text.lines().collect();
+        lines
+            .first()
+            .is_some_and(|l| l.chars().nth(90) == Some('·'))
+            && lines.get(27).is_some_and(|l| l.starts_with('·'))
+    })
+    .unwrap();
+}

@@ -48,6 +48,7 @@ pub(super) fn draw_chrome(
         mouse_modes(frame);
     }
     if full {
+        draw_unused(view, frame);
         draw_borders(view, frame);
         if let Some(status) = &view.status {
             draw_status(status, frame);
@@ -80,6 +81,25 @@ pub(super) fn draw_chrome(
             frame.cursor = None;
         }
         None => {}
+    }
+}
+
+/// Fills what the client's terminal has beyond the session's size (the session follows a
+/// smaller client that typed last) with a dim dotted pattern, as tmux does, so that it is not
+/// taken for a blank part of a pane.
+fn draw_unused(view: &View, frame: &mut Frame) {
+    let (cols, rows) = (usize::from(view.cols), usize::from(view.rows));
+    if frame.cols() <= cols && frame.rows() <= rows {
+        return;
+    }
+    let style = pen(Color::Indexed(8), Color::Default);
+    let dot = Cell::new('·', &style, CellFlags::empty());
+    for r in 0..frame.rows() {
+        let from = if r < rows { cols } else { 0 };
+        if from < frame.cols() {
+            let cells = vec![dot.clone(); frame.cols() - from];
+            frame.put(r, from, &cells);
+        }
     }
 }
 
