@@ -147,19 +147,18 @@ fn base_index_and_renumber_windows_from_the_configuration() {
         windows(&server, "b"),
         pairs(&[(1, "a"), (2, "b"), (3, "c")])
     );
-    let pane = json_list(&server, &["list-panes", "-t", "b:2", "--json"])[0]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    // kill-window returns once the window is gone: the listing right after is renumbered.
     ok(&server, &["kill-window", "-t", "b:2"]);
-    let _ = server.weft(&["wait", "-t", &pane, "--exit", "--timeout", "10"]);
-    // The session drops the window just after its program ends: each listing is a check.
-    let renumbered = pairs(&[(1, "a"), (2, "c")]);
-    assert!(
-        (0..100).any(|_| windows(&server, "b") == renumbered),
-        "{:?}",
-        windows(&server, "b")
-    );
+    assert_eq!(windows(&server, "b"), pairs(&[(1, "a"), (2, "c")]));
+    // And so does kill-pane.
+    ok(&server, &["split-window", "-t", "b:1"]);
+    let panes = json_list(&server, &["list-panes", "-t", "b:1", "--json"]);
+    assert_eq!(panes.len(), 2);
+    let id = panes[1]["id"].as_str().unwrap().to_string();
+    ok(&server, &["kill-pane", "-t", &id]);
+    let left = json_list(&server, &["list-panes", "-t", "b:1", "--json"]);
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert_ne!(left[0]["id"].as_str().unwrap(), id);
 }
 
 #[test]

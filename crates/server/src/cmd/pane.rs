@@ -183,7 +183,8 @@ pub static KILL_PANE: Entry = Entry {
     name: "kill-pane",
     aliases: &["killp"],
     usage: "[-t target-pane]",
-    about: "End a pane's program; the pane closes.",
+    about: "End a pane's program; the pane closes at once (a listing right after never shows \
+            it).",
     flags: "t:",
     long: &[],
     read_only: false,
@@ -192,9 +193,7 @@ pub static KILL_PANE: Entry = Entry {
         args.no_arguments()?;
         Ok(on_session(|s, scope| {
             let (_, pane) = s.find_pane(scope)?;
-            if let Some(p) = s.panes.get(&pane) {
-                p.kill();
-            }
+            s.close_pane(pane);
             Ok(Output::none())
         }))
     },

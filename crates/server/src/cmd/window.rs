@@ -155,9 +155,7 @@ pub static KILL_WINDOW: Entry = Entry {
         Ok(on_session(|s, scope| {
             let wpos = s.find_window(scope.target())?;
             for id in s.windows[wpos].layout.panes() {
-                if let Some(p) = s.panes.get(&id) {
-                    p.kill();
-                }
+                s.close_pane(id);
             }
             Ok(Output::none())
         }))

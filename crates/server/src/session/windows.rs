@@ -1,10 +1,24 @@
-//! Window numbering: `base-index`, `renumber-windows`, and moving and swapping windows within
-//! a session (`move-window`, `swap-window`).
+//! Window numbering: `base-index`, `renumber-windows`, moving and swapping windows within a
+//! session (`move-window`, `swap-window`), and closing panes at once (`kill-pane`).
 
 use super::SessionState;
 use crate::outcome::CommandError;
 
 impl SessionState {
+    /// Ends pane `pane`'s program and takes the pane out of its window at once, so that a
+    /// listing right after never shows it. The session's last pane only has its program ended:
+    /// the session ends with it, as its task sees the exit.
+    pub fn close_pane(&mut self, pane: crate::ids::PaneId) {
+        let Some(handle) = self.panes.get(&pane).cloned() else {
+            return;
+        };
+        if self.panes.len() > 1 {
+            // When its exit arrives later, the pane is gone already and nothing changes.
+            self.pane_gone(pane);
+        }
+        handle.kill();
+    }
+
     /// The first window index (`base-index`).
     pub fn base_index(&self) -> u32 {
         self.clipboard.config.borrow().base_index
