@@ -159,3 +159,29 @@ fn display_panes_shows_numbers_and_a_digit_selects() {
     c.wait_for_text("picked-16").unwrap();
     assert_eq!(active(&server), left);
 }
+
+#[test]
+fn moving_focus_prefers_the_most_recent_neighbour_and_wraps() {
+    let server = TestServer::new("focusnav");
+    let mut args = vec!["new", "-d", "-s", "p", "-x", "81", "-y", "24", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server, &args);
+    let left = active(&server);
+    ok(&server, &["split-window", "-h", "-t", &left]);
+    let top = active(&server);
+    ok(&server, &["split-window", "-v", "-t", &top]);
+    let bottom = active(&server);
+    ok(&server, &["select-pane", "-L", "-t", &bottom]);
+    assert_eq!(active(&server), left);
+    ok(&server, &["select-pane", "-R", "-t", &left]);
+    assert_eq!(active(&server), bottom, "back to the pane it came from");
+    ok(&server, &["select-pane", "-t", &top]);
+    ok(&server, &["select-pane", "-L", "-t", &top]);
+    ok(&server, &["select-pane", "-R", "-t", &left]);
+    assert_eq!(active(&server), top);
+    // At the edge, focus goes round to the other side.
+    ok(&server, &["select-pane", "-L", "-t", &left]);
+    assert_eq!(active(&server), top);
+    ok(&server, &["select-pane", "-U", "-t", &top]);
+    assert_eq!(active(&server), bottom);
+}

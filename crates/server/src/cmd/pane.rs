@@ -84,8 +84,8 @@ pub static SELECT_PANE: Entry = Entry {
     name: "select-pane",
     aliases: &["selectp"],
     usage: "[-DLRUl] [-T title] [-t target-pane]",
-    about: "Focus a pane, the one beside it in a direction, or the last one (-l); -T sets its \
-            title instead.",
+    about: "Focus a pane, the one beside it in a direction (the most recently used one; at \
+            the edge, round to the other side), or the last one (-l); -T sets its title instead.",
     flags: "DLRUlT:t:",
     long: &[],
     read_only: false,
@@ -108,10 +108,21 @@ pub static SELECT_PANE: Entry = Entry {
                 return Ok(Output::none());
             }
             let pane = match side {
-                Some(side) => match s.windows[wpos].layout.neighbour(pane, side) {
-                    Some(p) => p,
-                    None => return Ok(Output::none()),
-                },
+                Some(side) => {
+                    // The most recently used neighbour, then the one overlapping most; at the
+                    // window's edge, round to the other side.
+                    let w = &s.windows[wpos];
+                    let recency = |p: &PaneId| w.recent.iter().position(|r| r == p);
+                    match w
+                        .layout
+                        .neighbours(pane, side, true)
+                        .into_iter()
+                        .max_by_key(|(p, overlap)| (recency(p), *overlap))
+                    {
+                        Some((p, _)) => p,
+                        None => return Ok(Output::none()),
+                    }
+                }
                 None => pane,
             };
             s.focus(wpos, pane);

@@ -232,6 +232,44 @@ impl Layout {
             .map(|(p, _)| p)
     }
 
+    /// The panes next to `pane` on `side`, each with how much it overlaps `pane`; with `wrap`,
+    /// when there are none (`pane` is at the window's edge), those at the opposite edge.
+    pub fn neighbours(&self, pane: PaneId, side: Side, wrap: bool) -> Vec<(PaneId, u16)> {
+        let rects = self.rects();
+        let Some((_, me)) = rects.iter().find(|(p, _)| *p == pane) else {
+            return Vec::new();
+        };
+        let me = *me;
+        let find = |wrapped: bool| -> Vec<(PaneId, u16)> {
+            rects
+                .iter()
+                .filter(|(p, _)| *p != pane)
+                .filter_map(|(p, r)| {
+                    let adjacent = match (side, wrapped) {
+                        (Side::Left, false) => r.right() + 1 == me.col,
+                        (Side::Right, false) => me.right() + 1 == r.col,
+                        (Side::Up, false) => r.bottom() + 1 == me.row,
+                        (Side::Down, false) => me.bottom() + 1 == r.row,
+                        (Side::Left, true) => r.col + r.cols == self.cols,
+                        (Side::Right, true) => r.col == 0,
+                        (Side::Up, true) => r.row + r.rows == self.rows,
+                        (Side::Down, true) => r.row == 0,
+                    };
+                    let overlap = match side {
+                        Side::Left | Side::Right => overlap(me.row, me.rows, r.row, r.rows),
+                        Side::Up | Side::Down => overlap(me.col, me.cols, r.col, r.cols),
+                    };
+                    (adjacent && overlap > 0).then_some((*p, overlap))
+                })
+                .collect()
+        };
+        let found = find(false);
+        if found.is_empty() && wrap {
+            return find(true);
+        }
+        found
+    }
+
     /// Exchanges two panes' places.
     pub fn swap(&mut self, a: PaneId, b: PaneId) {
         swap_ids(&mut self.root, a, b);

@@ -42,6 +42,9 @@ pub struct Window {
     pub active: PaneId,
     /// The pane that had focus before.
     pub last_pane: Option<PaneId>,
+    /// Panes by when they last had focus, the most recent last (moving focus by direction
+    /// prefers the most recently used neighbour, as tmux does).
+    pub recent: Vec<PaneId>,
     /// The active pane fills the window.
     pub zoomed: bool,
     /// Keys go to every pane.
@@ -302,6 +305,7 @@ impl SessionState {
             layout: Layout::new(pane, area.cols, area.rows),
             active: pane,
             last_pane: None,
+            recent: vec![pane],
             zoomed: false,
             sync_panes: false,
             bell: false,
@@ -433,6 +437,8 @@ impl SessionState {
     /// Focuses pane `pane` of the window at `pos` and shows that window.
     pub fn focus(&mut self, wpos: usize, pane: PaneId) {
         let w = &mut self.windows[wpos];
+        w.recent.retain(|p| *p != pane);
+        w.recent.push(pane);
         if w.active != pane {
             w.last_pane = Some(w.active);
             w.active = pane;
