@@ -185,3 +185,33 @@ fn moving_focus_prefers_the_most_recent_neighbour_and_wraps() {
     ok(&server, &["select-pane", "-U", "-t", &top]);
     assert_eq!(active(&server), bottom);
 }
+
+#[test]
+fn arrow_bindings_repeat_without_the_prefix() {
+    let server = TestServer::new("repeat");
+    let mut args = vec!["new", "-d", "-s", "p", "-x", "90", "-y", "24", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server, &args);
+    let left = active(&server);
+    ok(&server, &["split-window", "-h", "-t", &left]);
+    let middle = active(&server);
+    ok(&server, &["split-window", "-h", "-t", &middle]);
+    let right = active(&server);
+    let mut c = server.client(&["attach", "-t", "p"], 90, 25);
+    c.wait_for_text("[p]").unwrap();
+    // The second Left comes within repeat-time: it moves again, without the prefix.
+    c.send_keys("C-b Left Left").unwrap();
+    c.send_text("echo rep-$((2*3))").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("rep-6").unwrap();
+    assert_eq!(active(&server), left);
+    // A key that does not repeat ends it: the arrow after it goes to the program.
+    c.send_keys("C-b Right").unwrap();
+    c.send_text("x").unwrap();
+    c.send_keys("Right BSpace").unwrap();
+    c.send_text("echo again-$((3*3))").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("again-9").unwrap();
+    assert_eq!(active(&server), middle);
+    assert_ne!(middle, right);
+}

@@ -66,6 +66,8 @@ pub struct Config {
     pub buffer_limit: usize,
     /// Programs may read back (OSC 52) the buffers they wrote themselves (`get-clipboard`).
     pub get_clipboard: bool,
+    /// How long after a repeatable binding its key repeats without the prefix (`repeat-time`).
+    pub repeat_time: Duration,
     /// The first window index (`base-index`).
     pub base_index: u32,
     /// Windows are renumbered from `base-index` when one closes (`renumber-windows`).
@@ -93,6 +95,7 @@ impl Default for Config {
             copy_command: None,
             buffer_limit: crate::buffers::DEFAULT_BUFFER_LIMIT,
             get_clipboard: false,
+            repeat_time: DEFAULT_REPEAT_TIME,
             base_index: 0,
             renumber_windows: false,
             keys: KeyTables::default(),
@@ -100,6 +103,9 @@ impl Default for Config {
         }
     }
 }
+
+/// How long a repeatable key repeats without the prefix unless configured: tmux's default.
+pub const DEFAULT_REPEAT_TIME: Duration = Duration::from_millis(500);
 
 /// The highest `base-index`: window indexes stay far from overflowing.
 const MAX_BASE_INDEX: u64 = 1_000_000;
@@ -266,6 +272,7 @@ impl Config {
             ),
             format!("buffer-limit {}", self.buffer_limit),
             format!("get-clipboard {}", on(self.get_clipboard)),
+            format!("repeat-time {}", self.repeat_time.as_millis()),
             format!("base-index {}", self.base_index),
             format!("renumber-windows {}", on(self.renumber_windows)),
         ]
@@ -354,6 +361,7 @@ fn apply_option(config: &mut Config, key: &str, value: &toml::Value) -> Result<(
         "copy-command" => config.copy_command = Some(as_string(value)?).filter(|s| !s.is_empty()),
         "buffer-limit" => config.buffer_limit = as_uint(value, MAX_BUFFER_LIMIT)?.max(1) as usize,
         "get-clipboard" => config.get_clipboard = as_bool(value)?,
+        "repeat-time" => config.repeat_time = Duration::from_millis(as_uint(value, 10_000)?),
         "base-index" => config.base_index = as_uint(value, MAX_BASE_INDEX)? as u32,
         "renumber-windows" => config.renumber_windows = as_bool(value)?,
         "prefix" => config.keys.prefix = normalize(&as_string(value)?)?,
@@ -387,6 +395,10 @@ fn bind(
             ))
         }
     };
+    if table == "prefix" {
+        // A key bound in the file does not repeat (there is no way to ask for it there yet).
+        keys.repeatable.remove(&key);
+    }
     if command.is_empty() {
         map.remove(&key);
     } else {

@@ -435,6 +435,9 @@ pub struct KeyTables {
     pub copy_mode: BTreeMap<String, String>,
     /// In copy mode with vi keys (`mode-keys vi`).
     pub copy_mode_vi: BTreeMap<String, String>,
+    /// Prefix keys that repeat (tmux's `bind -r`): within `repeat-time` after one, the key
+    /// again runs it without the prefix.
+    pub repeatable: std::collections::BTreeSet<String>,
 }
 
 impl Default for KeyTables {
@@ -506,8 +509,18 @@ impl Default for KeyTables {
         bind("=", "choose-buffer");
         bind("#", "list-buffers");
         bind("-", "delete-buffer");
+        // As tmux's defaults: moving between panes and resizing them repeat.
+        let repeatable = ["", "C-", "M-"]
+            .iter()
+            .flat_map(|m| {
+                ["Up", "Down", "Left", "Right"]
+                    .iter()
+                    .map(move |k| format!("{m}{k}"))
+            })
+            .collect();
         KeyTables {
             prefix: DEFAULT_PREFIX.to_string(),
+            repeatable,
             prefix_table: p,
             root_table: BTreeMap::new(),
             copy_mode: crate::copy_keys::emacs_table(),
@@ -521,7 +534,12 @@ impl KeyTables {
     pub fn describe(&self) -> Vec<String> {
         let mut lines = vec![format!("prefix: {}", self.prefix)];
         for (k, c) in &self.prefix_table {
-            lines.push(format!("bind-key -T prefix {k:<10} {c}"));
+            let repeat = if self.repeatable.contains(k) {
+                "-r "
+            } else {
+                ""
+            };
+            lines.push(format!("bind-key {repeat}-T prefix {k:<10} {c}"));
         }
         for (k, c) in &self.root_table {
             lines.push(format!("bind-key -T root   {k:<10} {c}"));

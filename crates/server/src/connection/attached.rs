@@ -208,6 +208,7 @@ pub(super) async fn attached(
         selecting: None,
         last_click: None,
         last_session: None,
+        repeat_until: None,
     };
     let mut joining = joining;
     let mut info = info;

@@ -75,6 +75,8 @@ pub(super) struct ClientLoop {
     pub(super) last_click: Option<super::select::LastClick>,
     /// The session shown before this one (`$N`), for `switch-client -l`.
     pub(super) last_session: Option<String>,
+    /// Until when a repeatable key runs its binding without the prefix (`repeat-time`).
+    pub(super) repeat_until: Option<tokio::time::Instant>,
 }
 
 /// What the loop should do after an input.
@@ -152,12 +154,24 @@ impl ClientLoop {
         match input {
             Input::Key { name, bytes } => {
                 let config = self.config.borrow().clone();
-                if self.prefix_armed {
-                    self.prefix_armed = false;
-                    if let Some(line) = config.keys.prefix_table.get(&name) {
-                        return self.run_line(line).await;
+                // A repeatable key again, soon after: its binding runs without the prefix.
+                let repeating = self
+                    .repeat_until
+                    .take()
+                    .is_some_and(|until| tokio::time::Instant::now() < until);
+                if self.prefix_armed || repeating {
+                    let armed = std::mem::take(&mut self.prefix_armed);
+                    let repeats = config.keys.repeatable.contains(&name);
+                    if armed || repeats {
+                        if let Some(line) = config.keys.prefix_table.get(&name) {
+                            if repeats {
+                                self.repeat_until =
+                                    Some(tokio::time::Instant::now() + config.repeat_time);
+                            }
+                            return self.run_line(line).await;
+                        }
+                        return After::Continue;
                     }
-                    return After::Continue;
                 }
                 if name == config.keys.prefix {
                     self.prefix_armed = true;
