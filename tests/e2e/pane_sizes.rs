@@ -215,3 +215,29 @@ fn arrow_bindings_repeat_without_the_prefix() {
     assert_eq!(active(&server), middle);
     assert_ne!(middle, right);
 }
+
+#[test]
+fn split_f_spans_the_whole_window() {
+    let server = TestServer::new("splitf");
+    let mut args = vec!["new", "-d", "-s", "p", "-x", "81", "-y", "24", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server, &args);
+    ok(&server, &["split-window", "-h", "-t", "p"]);
+    ok(&server, &["split-window", "-v", "-f", "-l", "6", "-t", "p"]);
+    let list = panes(&server);
+    assert_eq!(list.len(), 3, "{list:?}");
+    let full = list.iter().find(|p| p.4).unwrap();
+    assert_eq!((full.1, full.2, full.3), (0, 81, 6), "{list:?}");
+    // -b: across the whole top.
+    ok(
+        &server,
+        &["split-window", "-v", "-f", "-b", "-l", "5", "-t", "p"],
+    );
+    let top = json_list(&server, &["list-panes", "-t", "p", "--json"])
+        .into_iter()
+        .find(|p| p["active"].as_bool().unwrap())
+        .unwrap();
+    assert_eq!(top["top"].as_u64(), Some(0));
+    assert_eq!(top["cols"].as_u64(), Some(81));
+    assert_eq!(top["rows"].as_u64(), Some(5));
+}

@@ -27,11 +27,12 @@ fn side_flag(args: &Args) -> Option<Side> {
 pub static SPLIT_WINDOW: Entry = Entry {
     name: "split-window",
     aliases: &["splitw"],
-    usage: "[-bdhv] [-c start-directory] [-l size[%]] [-p percentage] [-t target-pane] \
+    usage: "[-bdfhv] [-c start-directory] [-l size[%]] [-p percentage] [-t target-pane] \
             [-- command ...]",
     about: "Split a pane in two: side by side (-h) or stacked (-v, the default); the new pane \
-            takes -l cells (or N%) or -p percent, and goes before the pane with -b.",
-    flags: "bdhvc:l:p:t:",
+            takes -l cells (or N%) or -p percent, goes before the pane with -b, and spans the \
+            whole window's height or width with -f.",
+    flags: "bdfhvc:l:p:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Pane),
@@ -41,6 +42,7 @@ pub static SPLIT_WINDOW: Entry = Entry {
             None => SplitSize::Percent(args.number('p', 1u16..=99)?.unwrap_or(50)),
         };
         let before = args.has('b');
+        let full = args.has('f');
         let dir = if args.has('h') {
             Dir::Horizontal
         } else {
@@ -56,19 +58,23 @@ pub static SPLIT_WINDOW: Entry = Entry {
                 .rect_of(pane)
                 .ok_or_else(|| CommandError::failed("the pane is not in its window's layout"))?;
             // The new pane's size, from a trial split, so its program starts at its size.
+            let split = |layout: &mut crate::layout::Layout, new: PaneId| {
+                if full {
+                    layout.split_full(new, dir, size, before)
+                } else {
+                    layout.split_sized(pane, new, dir, size, before)
+                }
+                .map_err(|e| CommandError::failed(e.0))
+            };
             let mut probe = layout.clone();
-            probe
-                .split_sized(pane, TRIAL_PANE, dir, size, before)
-                .map_err(|e| CommandError::failed(e.0))?;
+            split(&mut probe, TRIAL_PANE)?;
             let (cols, rows) = probe
                 .rect_of(TRIAL_PANE)
                 .map_or((rect.cols, rect.rows), |r| (r.cols, r.rows));
             let new = s.spawn(command, cwd, cols, rows)?;
             let w = &mut s.windows[wpos];
             w.zoomed = false;
-            w.layout
-                .split_sized(pane, new.id(), dir, size, before)
-                .map_err(|e| CommandError::failed(e.0))?;
+            split(&mut w.layout, new.id())?;
             s.resize_panes_of(wpos);
             if !detached {
                 s.focus(wpos, new.id());

@@ -182,6 +182,45 @@ impl Layout {
         Ok(())
     }
 
+    /// Adds `new` across the whole window (`split-window -f`): after everything else (right
+    /// or below), or `before` it, `size` its share of the window.
+    pub fn split_full(
+        &mut self,
+        new: PaneId,
+        dir: Dir,
+        size: SplitSize,
+        before: bool,
+    ) -> Result<(), LayoutError> {
+        let extent = match dir {
+            Dir::Horizontal => self.cols,
+            Dir::Vertical => self.rows,
+        };
+        if extent < 2 * MIN_PANE + 1 {
+            return Err(LayoutError(format!(
+                "window too small to split ({}x{})",
+                self.cols, self.rows
+            )));
+        }
+        let usable = extent - 1;
+        let wanted = match size {
+            SplitSize::Percent(percent) => {
+                (u32::from(usable) * u32::from(percent.clamp(1, 99)) / 100) as u16
+            }
+            SplitSize::Cells(cells) => cells,
+        };
+        let new_size = wanted.clamp(MIN_PANE, usable - MIN_PANE);
+        let old_size = usable - new_size;
+        let old = std::mem::replace(&mut self.root, Node::Pane(new));
+        let children = if before {
+            vec![(Node::Pane(new), new_size), (old, old_size)]
+        } else {
+            vec![(old, old_size), (Node::Pane(new), new_size)]
+        };
+        self.root = Node::Split { dir, children };
+        fit(&mut self.root, self.cols, self.rows);
+        Ok(())
+    }
+
     /// Removes `pane`; its space goes to a neighbour. False when it was the last pane.
     pub fn remove(&mut self, pane: PaneId) -> bool {
         if self.root == Node::Pane(pane) {
