@@ -241,3 +241,51 @@ fn split_f_spans_the_whole_window() {
     assert_eq!(top["cols"].as_u64(), Some(81));
     assert_eq!(top["rows"].as_u64(), Some(5));
 }
+
+#[test]
+fn join_pane_and_move_pane_bring_a_pane_beside_another() {
+    let server = TestServer::new("joinp");
+    let mut args = vec!["new", "-d", "-s", "p", "-x", "81", "-y", "24", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server, &args);
+    let a = active(&server);
+    let mut args = vec!["new-window", "-d", "-t", "p", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server, &args);
+    let windows = json_list(&server, &["list-windows", "-t", "p", "--json"]);
+    assert_eq!(windows.len(), 2);
+    let b = json_list(&server, &["list-panes", "-t", "p:1", "--json"])[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    ok(
+        &server,
+        &["send-keys", "-t", &b, "echo in-b-$((7*7))", "Enter"],
+    );
+    ok(&server, &["wait", "-t", &b, "--text", "in-b-49"]);
+
+    // B joins A's window on the right; its window closes; its program lives on.
+    ok(&server, &["join-pane", "-h", "-s", "p:1", "-t", &a]);
+    assert_eq!(
+        json_list(&server, &["list-windows", "-t", "p", "--json"]).len(),
+        1
+    );
+    let list = panes(&server);
+    assert_eq!(list.len(), 2, "{list:?}");
+    let pb = list.iter().find(|p| p.0 == b).unwrap();
+    let pa = list.iter().find(|p| p.0 == a).unwrap();
+    assert!(pb.1 > pa.1 && pb.4, "B on the right, focused: {list:?}");
+    let screen = weft_tests::stdout_of(&server.weft(&["capture-pane", "-p", "-t", &b]));
+    assert!(screen.contains("in-b-49"), "{screen}");
+
+    // move-pane: B above A, across the window.
+    ok(&server, &["move-pane", "-v", "-b", "-s", &b, "-t", &a]);
+    let list = panes(&server);
+    let pb = list.iter().find(|p| p.0 == b).unwrap();
+    assert_eq!((pb.1, pb.2), (0, 81), "{list:?}");
+    let same = server.weft(&["join-pane", "-s", &a, "-t", &a]);
+    assert!(
+        weft_tests::stderr_of(&same).contains("the same pane"),
+        "{same:?}"
+    );
+}

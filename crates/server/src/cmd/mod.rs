@@ -14,6 +14,7 @@ pub mod buffers;
 mod client;
 pub mod copy;
 mod io;
+mod join;
 mod layout;
 mod options;
 mod pane;
@@ -125,6 +126,8 @@ pub static ENTRIES: &[&Entry] = &[
     &pane::KILL_PANE,
     &pane::SWAP_PANE,
     &pane::BREAK_PANE,
+    &join::JOIN_PANE,
+    &join::MOVE_PANE,
     &pane::LIST_PANES,
     &layout::SELECT_LAYOUT,
     &layout::NEXT_LAYOUT,

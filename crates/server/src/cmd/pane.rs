@@ -314,7 +314,7 @@ pub static LIST_PANES: Entry = Entry {
 };
 
 /// A size as `-l`, `-x` and `-y` take it: cells (`30`) or a percentage (`30%`).
-fn size_value(args: &Args, flag: char, value: &str) -> Result<SplitSize, CommandError> {
+pub(super) fn size_value(args: &Args, flag: char, value: &str) -> Result<SplitSize, CommandError> {
     let bad = || {
         args.usage(format!(
             "-{flag} takes a number of cells or a percentage (30 or 30%), not {value:?}"

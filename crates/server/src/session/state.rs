@@ -347,6 +347,12 @@ impl SessionState {
             }
             self.dead.push_back(handle);
         }
+        self.leave_layout(pane);
+    }
+
+    /// Takes pane `pane` out of its window's layout (the pane itself lives on); a window left
+    /// with no pane closes.
+    pub fn leave_layout(&mut self, pane: PaneId) {
         let Some(wpos) = self
             .windows
             .iter()
