@@ -289,3 +289,27 @@ fn join_pane_and_move_pane_bring_a_pane_beside_another() {
         "{same:?}"
     );
 }
+
+#[test]
+fn list_panes_on_a_zoomed_window_reports_what_the_program_sees() {
+    let server = TestServer::new("zoomlist");
+    let mut args = vec!["new", "-d", "-s", "p", "-x", "81", "-y", "25", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server, &args);
+    ok(&server, &["split-window", "-h", "-t", "p"]);
+    let zoomed = active(&server);
+    ok(&server, &["resize-pane", "-Z", "-t", &zoomed]);
+    let me = panes(&server).into_iter().find(|p| p.0 == zoomed).unwrap();
+    assert_eq!((me.1, me.2, me.3), (0, 81, 24));
+    ok(
+        &server,
+        &[
+            "send-keys",
+            "-t",
+            &zoomed,
+            "echo size=$(tput cols)x$(tput lines)",
+            "Enter",
+        ],
+    );
+    ok(&server, &["wait", "-t", &zoomed, "--text", "size=81x24"]);
+}

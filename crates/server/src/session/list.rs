@@ -100,12 +100,22 @@ impl SessionState {
     /// Window `wpos`'s panes, one a line (or JSON), for `list-panes`.
     pub fn list_panes(&self, wpos: usize, json: bool) -> String {
         let w = &self.windows[wpos];
+        // A zoomed pane fills the window: its size is what its program sees.
+        let area = Rect {
+            col: 0,
+            row: 0,
+            cols: w.layout.cols(),
+            rows: w.layout.rows(),
+        };
         let rows: Vec<(usize, PaneId, Rect)> = w
             .layout
             .rects()
             .into_iter()
             .enumerate()
-            .map(|(i, (id, r))| (i, id, r))
+            .map(|(i, (id, r))| {
+                let r = if w.zoomed && id == w.active { area } else { r };
+                (i, id, r)
+            })
             .collect();
         if json {
             let items: Vec<serde_json::Value> = rows
