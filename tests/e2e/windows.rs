@@ -192,3 +192,34 @@ fn a_long_window_list_keeps_the_current_window_and_takes_clicks() {
     c.send_bytes(click.as_bytes()).unwrap();
     c.wait_for(|s| status(s).contains("27:cat*")).unwrap();
 }
+
+#[test]
+fn automatic_rename_follows_the_foreground_program() {
+    let server = TestServer::new("autoname");
+    let mut args = vec!["new", "-d", "-s", "a", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server, &args);
+    let mut c = server.client(&["attach", "-t", "a"], 80, 24);
+    let status = |s: &weft_testkit::Screen| s.text().lines().last().unwrap_or("").to_string();
+    c.wait_for(|s| status(s).contains("0:bash*")).unwrap();
+    c.send_text("sleep 1000").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|s| status(s).contains("0:sleep*")).unwrap();
+    c.send_keys("C-c").unwrap();
+    c.wait_for(|s| status(s).contains("0:bash*")).unwrap();
+    // A name given by hand stays.
+    ok(&server, &["rename-window", "-t", "a:0", "mine"]);
+    c.wait_for(|s| status(s).contains("0:mine*")).unwrap();
+    c.send_text("sleep 1000").unwrap();
+    c.send_keys("Enter").unwrap();
+    ok(&server, &["wait", "-t", "a", "--text", "sleep 1000"]);
+    c.send_keys("C-c").unwrap();
+    c.send_text("echo done-$((5*9))").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("done-45").unwrap();
+    assert!(
+        status(c.screen()).contains("0:mine*"),
+        "{}",
+        status(c.screen())
+    );
+}

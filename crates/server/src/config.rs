@@ -68,6 +68,8 @@ pub struct Config {
     pub get_clipboard: bool,
     /// How long after a repeatable binding its key repeats without the prefix (`repeat-time`).
     pub repeat_time: Duration,
+    /// Windows are named after their active pane's program (`automatic-rename`).
+    pub automatic_rename: bool,
     /// The first window index (`base-index`).
     pub base_index: u32,
     /// Windows are renumbered from `base-index` when one closes (`renumber-windows`).
@@ -96,6 +98,7 @@ impl Default for Config {
             buffer_limit: crate::buffers::DEFAULT_BUFFER_LIMIT,
             get_clipboard: false,
             repeat_time: DEFAULT_REPEAT_TIME,
+            automatic_rename: true,
             base_index: 0,
             renumber_windows: false,
             keys: KeyTables::default(),
@@ -273,6 +276,7 @@ impl Config {
             format!("buffer-limit {}", self.buffer_limit),
             format!("get-clipboard {}", on(self.get_clipboard)),
             format!("repeat-time {}", self.repeat_time.as_millis()),
+            format!("automatic-rename {}", on(self.automatic_rename)),
             format!("base-index {}", self.base_index),
             format!("renumber-windows {}", on(self.renumber_windows)),
         ]
@@ -362,6 +366,7 @@ fn apply_option(config: &mut Config, key: &str, value: &toml::Value) -> Result<(
         "buffer-limit" => config.buffer_limit = as_uint(value, MAX_BUFFER_LIMIT)?.max(1) as usize,
         "get-clipboard" => config.get_clipboard = as_bool(value)?,
         "repeat-time" => config.repeat_time = Duration::from_millis(as_uint(value, 10_000)?),
+        "automatic-rename" => config.automatic_rename = as_bool(value)?,
         "base-index" => config.base_index = as_uint(value, MAX_BASE_INDEX)? as u32,
         "renumber-windows" => config.renumber_windows = as_bool(value)?,
         "prefix" => config.keys.prefix = normalize(&as_string(value)?)?,

@@ -180,6 +180,8 @@ pub static RENAME_WINDOW: Entry = Entry {
         Ok(on_session(move |s, scope| {
             let wpos = s.find_window(scope.target())?;
             s.windows[wpos].name = name;
+            // A name given by hand stays (tmux turns automatic-rename off for the window).
+            s.windows[wpos].auto_name = false;
             Ok(Output::none())
         }))
     },

@@ -42,6 +42,8 @@ pub struct Window {
     pub active: PaneId,
     /// The pane that had focus before.
     pub last_pane: Option<PaneId>,
+    /// Named after its active pane's program (`automatic-rename`), until named by hand.
+    pub auto_name: bool,
     /// Panes by when they last had focus, the most recent last (moving focus by direction
     /// prefers the most recently used neighbour, as tmux does).
     pub recent: Vec<PaneId>,
@@ -81,7 +83,7 @@ pub struct SessionState {
     pub template: PaneTemplate,
     pub(super) options: SessionOptions,
     exits: mpsc::Sender<(PaneId, ExitStatus)>,
-    events: mpsc::Sender<(PaneId, Event)>,
+    events: mpsc::Sender<(PaneId, crate::pane::PaneEvent)>,
     /// What the panes' programs said about themselves (working directory, marks, clipboard).
     pub pane_meta: HashMap<PaneId, PaneMeta>,
     /// Bumped when every client should repaint fully (the layout changed).
@@ -136,7 +138,7 @@ impl SessionState {
         spec: SessionSpec,
         ids: Arc<IdAllocator>,
         exits: mpsc::Sender<(PaneId, ExitStatus)>,
-        events: mpsc::Sender<(PaneId, Event)>,
+        events: mpsc::Sender<(PaneId, crate::pane::PaneEvent)>,
     ) -> Self {
         let created = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -271,7 +273,9 @@ impl SessionState {
         let area = self.window_rect();
         let auto = window_name(&command, self.template.spawn.shell.as_deref());
         let pane = self.spawn(command, cwd, area.cols, area.rows)?;
+        let named = name.is_some();
         let (id, pos) = self.insert_window_at(pane.id(), name.unwrap_or(auto), index);
+        self.windows[pos].auto_name = !named;
         if !detached || self.windows.len() == 1 {
             self.select_window_at(pos);
         }
@@ -306,6 +310,7 @@ impl SessionState {
             active: pane,
             last_pane: None,
             recent: vec![pane],
+            auto_name: true,
             zoomed: false,
             sync_panes: false,
             bell: false,
@@ -448,6 +453,13 @@ impl SessionState {
         if w.active != pane {
             w.last_pane = Some(w.active);
             w.active = pane;
+            // A window named after its active pane's program follows the focus.
+            let program = self.panes.get(&pane).map(|p| p.shared.program());
+            let auto = self.clipboard.config.borrow().automatic_rename;
+            let w = &mut self.windows[wpos];
+            if let Some(program) = program.filter(|p| auto && w.auto_name && !p.is_empty()) {
+                w.name = crate::names::clean_name(&program);
+            }
             if w.zoomed {
                 w.zoomed = false;
                 self.resize_panes_of(wpos);

@@ -4,9 +4,9 @@ use super::state::ClientEntry;
 use super::{Attached, ClientControl, SessionCommand, SessionEnded, SessionState};
 use crate::ids::PaneId;
 use crate::outcome::{not_found, CommandError, TargetKind};
+use crate::pane::PaneEvent;
 use tokio::sync::{mpsc, oneshot};
 use weft_pty_io::ExitStatus;
-use weft_screen_model::Event;
 
 impl SessionState {
     /// Runs the session until its last window closes.
@@ -14,7 +14,7 @@ impl SessionState {
         mut self,
         mut commands: mpsc::Receiver<SessionCommand>,
         mut exits: mpsc::Receiver<(PaneId, ExitStatus)>,
-        mut events: mpsc::Receiver<(PaneId, Event)>,
+        mut events: mpsc::Receiver<(PaneId, PaneEvent)>,
         ended: mpsc::Sender<SessionEnded>,
     ) {
         self.publish_view();
@@ -33,7 +33,10 @@ impl SessionState {
                     self.publish_view();
                 }
                 Some((pane, event)) = events.recv() => {
-                    self.pane_event(pane, event);
+                    match event {
+                        PaneEvent::Screen(event) => self.pane_event(pane, event),
+                        PaneEvent::Program(name) => self.program_changed(pane, &name),
+                    }
                     self.publish_view();
                 }
             }

@@ -5,6 +5,20 @@ use super::SessionState;
 use crate::outcome::CommandError;
 
 impl SessionState {
+    /// Pane `pane` has another program in its foreground: windows it is the active pane of,
+    /// and that are named automatically, take its name (`automatic-rename`).
+    pub(super) fn program_changed(&mut self, pane: crate::ids::PaneId, name: &str) {
+        if name.is_empty() || !self.clipboard.config.borrow().automatic_rename {
+            return;
+        }
+        let name = crate::names::clean_name(name);
+        for w in self.windows.iter_mut() {
+            if w.auto_name && w.active == pane && w.name != name {
+                w.name = name.clone();
+            }
+        }
+    }
+
     /// Ends pane `pane`'s program and takes the pane out of its window at once, so that a
     /// listing right after never shows it. The session's last pane only has its program ended:
     /// the session ends with it, as its task sees the exit.
