@@ -313,3 +313,32 @@ fn list_panes_on_a_zoomed_window_reports_what_the_program_sees() {
     );
     ok(&server, &["wait", "-t", &zoomed, "--text", "size=81x24"]);
 }
+
+#[test]
+fn layouts_keep_the_order_and_undo_restores_sizes() {
+    let server = TestServer::new("layouts");
+    let mut args = vec!["new", "-d", "-s", "p", "-x", "81", "-y", "24", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server, &args);
+    ok(&server, &["split-window", "-h", "-t", "p"]);
+    ok(&server, &["split-window", "-v", "-t", "p"]);
+    ok(&server, &["resize-pane", "-t", "p", "-y", "5"]);
+    let before = panes(&server);
+    // A preset, then its undo: the sizes come back.
+    ok(&server, &["select-layout", "-t", "p", "even-horizontal"]);
+    let even = panes(&server);
+    assert_ne!(even, before);
+    assert!(even.iter().all(|p| p.3 == 23), "{even:?}");
+    ok(&server, &["select-layout", "-o", "-t", "p"]);
+    assert_eq!(panes(&server), before);
+    // Undo again goes back to the preset.
+    ok(&server, &["select-layout", "-o", "-t", "p"]);
+    assert_eq!(panes(&server), even);
+    // Cycling keeps the panes' order.
+    let order: Vec<String> = before.iter().map(|p| p.0.clone()).collect();
+    for _ in 0..6 {
+        ok(&server, &["next-layout", "-t", "p"]);
+        let now: Vec<String> = panes(&server).iter().map(|p| p.0.clone()).collect();
+        assert_eq!(now, order, "cycling keeps the panes' order");
+    }
+}

@@ -44,6 +44,8 @@ pub struct Window {
     pub last_pane: Option<PaneId>,
     /// Named after its active pane's program (`automatic-rename`), until named by hand.
     pub auto_name: bool,
+    /// The layout before the last preset was applied (`select-layout -o`).
+    pub undo_layout: Option<Layout>,
     /// Panes by when they last had focus, the most recent last (moving focus by direction
     /// prefers the most recently used neighbour, as tmux does).
     pub recent: Vec<PaneId>,
@@ -311,6 +313,7 @@ impl SessionState {
             last_pane: None,
             recent: vec![pane],
             auto_name: true,
+            undo_layout: None,
             zoomed: false,
             sync_panes: false,
             bell: false,
