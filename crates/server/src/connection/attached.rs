@@ -346,6 +346,10 @@ impl Joining {
                 state.view = joined.view.clone();
                 state.ui = Ui::Normal;
                 state.prefix_armed = false;
+                // A drag or selection under way was in the old session's panes.
+                state.drag = None;
+                state.selecting = None;
+                state.copy_count = None;
                 let _ = state.render.send(RenderControl::Overlay(None)).await;
                 let _ = state
                     .render

@@ -67,6 +67,13 @@ struct Row {
     parent: bool,
 }
 
+impl Drop for Tree {
+    /// The preview task ends with the tree (the client left, or the tree was replaced).
+    fn drop(&mut self) {
+        self.stop_preview();
+    }
+}
+
 impl Tree {
     fn stop_preview(&mut self) {
         if let Some(token) = self.preview.take() {
