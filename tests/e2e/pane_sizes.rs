@@ -342,3 +342,41 @@ fn layouts_keep_the_order_and_undo_restores_sizes() {
         assert_eq!(now, order, "cycling keeps the panes' order");
     }
 }
+
+#[test]
+fn pane_border_status_shows_titles_in_the_borders() {
+    let server = TestServer::new("borderst");
+    let config = server.dir.join("weft.toml");
+    std::fs::write(&config, "pane-border-status = \"top\"\n").unwrap();
+    let config = config.to_str().unwrap().to_string();
+    let mut args = vec!["-f", &config, "new", "-d", "-s", "p", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server, &args);
+    let first = active(&server);
+    ok(
+        &server,
+        &["select-pane", "-t", &first, "-T", "build \u{1b}[31mlogs"],
+    );
+    let mut split = vec!["split-window", "-v", "-t", "p", "--"];
+    split.extend_from_slice(TEST_SHELL);
+    ok(&server, &split);
+    let second = active(&server);
+    let mut c = server.client(&["attach", "-t", "p"], 80, 24);
+    c.wait_for(|s| {
+        let text = s.text();
+        let lines: Vec<&str> = text.lines().collect();
+        // The escape is taken out: the title cannot act on the terminal.
+        lines
+            .first()
+            .is_some_and(|l| l.starts_with(" 0: build") && l.contains("[31mlogs"))
+    })
+    .unwrap();
+    // A title set later shows at once, in the border between the panes.
+    ok(&server, &["select-pane", "-t", &second, "-T", "tests"]);
+    c.wait_for(|s| s.text().lines().any(|l| l.starts_with(" 1: tests ─")))
+        .unwrap();
+    // The window keeps a row for the first title: panes start below it.
+    let list = panes(&server);
+    let top = json_list(&server, &["list-panes", "-t", "p", "--json"])[0]["top"].as_u64();
+    assert_eq!(top, Some(0), "layout coordinates: {list:?}");
+}

@@ -17,6 +17,17 @@ pub enum StatusPosition {
     Bottom,
 }
 
+/// Where panes show their titles (`pane-border-status`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BorderStatus {
+    /// Nowhere.
+    Off,
+    /// In the border above each pane.
+    Top,
+    /// In the border below each pane.
+    Bottom,
+}
+
 /// Where text copied in weft goes besides a paste buffer (tmux's `set-clipboard`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SetClipboard {
@@ -68,6 +79,8 @@ pub struct Config {
     pub get_clipboard: bool,
     /// How long after a repeatable binding its key repeats without the prefix (`repeat-time`).
     pub repeat_time: Duration,
+    /// Where panes show their titles (`pane-border-status`).
+    pub pane_border_status: BorderStatus,
     /// Windows are named after their active pane's program (`automatic-rename`).
     pub automatic_rename: bool,
     /// The first window index (`base-index`).
@@ -99,6 +112,7 @@ impl Default for Config {
             get_clipboard: false,
             repeat_time: DEFAULT_REPEAT_TIME,
             automatic_rename: true,
+            pane_border_status: BorderStatus::Off,
             base_index: 0,
             renumber_windows: false,
             keys: KeyTables::default(),
@@ -277,6 +291,14 @@ impl Config {
             format!("get-clipboard {}", on(self.get_clipboard)),
             format!("repeat-time {}", self.repeat_time.as_millis()),
             format!("automatic-rename {}", on(self.automatic_rename)),
+            format!(
+                "pane-border-status {}",
+                match self.pane_border_status {
+                    BorderStatus::Off => "off",
+                    BorderStatus::Top => "top",
+                    BorderStatus::Bottom => "bottom",
+                }
+            ),
             format!("base-index {}", self.base_index),
             format!("renumber-windows {}", on(self.renumber_windows)),
         ]
@@ -367,6 +389,19 @@ fn apply_option(config: &mut Config, key: &str, value: &toml::Value) -> Result<(
         "get-clipboard" => config.get_clipboard = as_bool(value)?,
         "repeat-time" => config.repeat_time = Duration::from_millis(as_uint(value, 10_000)?),
         "automatic-rename" => config.automatic_rename = as_bool(value)?,
+        "pane-border-status" => {
+            config.pane_border_status = match as_string(value)?.as_str() {
+                "off" => BorderStatus::Off,
+                "top" => BorderStatus::Top,
+                "bottom" => BorderStatus::Bottom,
+                other => {
+                    return Err(format!(
+                        "pane-border-status: expected \"off\", \"top\" or \"bottom\", found \
+                         {other:?}"
+                    ))
+                }
+            }
+        }
         "base-index" => config.base_index = as_uint(value, MAX_BASE_INDEX)? as u32,
         "renumber-windows" => config.renumber_windows = as_bool(value)?,
         "prefix" => config.keys.prefix = normalize(&as_string(value)?)?,

@@ -411,6 +411,7 @@ fn session_options(config: &Config) -> SessionOptions {
     SessionOptions {
         status: config.status,
         status_position: config.status_position,
+        pane_border_status: config.pane_border_status,
         remain_on_exit: config.remain_on_exit,
     }
 }

@@ -185,10 +185,16 @@ impl PaneShared {
             }
             match event {
                 Event::TitleChanged(title) => {
+                    let clean =
+                        crate::names::clean(&title, weft_screen_model::screen::MAX_TITLE_BYTES);
                     if let Ok(mut t) = self.title.lock() {
                         // The screen drops controls already; bidirectional overrides too.
-                        *t =
-                            crate::names::clean(&title, weft_screen_model::screen::MAX_TITLE_BYTES);
+                        t.clone_from(&clean);
+                    }
+                    // The session redraws titles shown in the borders. Never waits.
+                    let changed = PaneEvent::Screen(Event::TitleChanged(clean));
+                    if self.events.try_send((self.id, changed)).is_err() {
+                        self.metrics.dropped_events.fetch_add(1, Ordering::Relaxed);
                     }
                 }
                 // The rest are the session's: it owns what they mean (bell flags, the working

@@ -50,6 +50,7 @@ pub(super) fn draw_chrome(
     if full {
         draw_unused(view, frame);
         draw_borders(view, frame);
+        draw_titles(view, frame, config.pane_border_status);
         if let Some(status) = &view.status {
             draw_status(status, frame);
         }
@@ -100,6 +101,54 @@ fn draw_unused(view: &View, frame: &mut Frame) {
             let cells = vec![dot.clone(); frame.cols() - from];
             frame.put(r, from, &cells);
         }
+    }
+}
+
+/// Each pane's index and title in the border above or below it (`pane-border-status`),
+/// sanitised and cut to the pane's width; the active pane's in the border highlight.
+fn draw_titles(view: &View, frame: &mut Frame, place: crate::config::BorderStatus) {
+    use crate::config::BorderStatus;
+    if place == BorderStatus::Off || view.zoomed {
+        return;
+    }
+    for (i, (pane, rect)) in view.panes.iter().enumerate() {
+        let row = match place {
+            BorderStatus::Top => usize::from(rect.row).checked_sub(1),
+            _ => Some(usize::from(rect.row) + usize::from(rect.rows)),
+        };
+        let Some(row) = row.filter(|r| *r < frame.rows()) else {
+            continue;
+        };
+        let title = pane.shared.title();
+        let title = if title.is_empty() {
+            pane.shared.program()
+        } else {
+            title
+        };
+        let text = format!(" {i}: {} ", clean_name(&title));
+        let style = if view.active == Some(pane.id()) {
+            pen(Color::Indexed(2), Color::Default)
+        } else {
+            Pen::default()
+        };
+        let room = usize::from(rect.cols);
+        let mut cells = Vec::with_capacity(room);
+        for c in text.chars().map(shown) {
+            let w = weft_screen_model::width::char_width(c);
+            if w == 0 {
+                continue;
+            }
+            if cells.len() + w > room {
+                break;
+            }
+            if w == 2 {
+                cells.push(Cell::new(c, &style, CellFlags::WIDE));
+                cells.push(Cell::spacer(&style));
+            } else {
+                cells.push(Cell::new(c, &style, CellFlags::empty()));
+            }
+        }
+        frame.put(row, usize::from(rect.col), &cells);
     }
 }
 

@@ -114,6 +114,9 @@ pub struct SessionOptions {
     pub status: bool,
     /// Where.
     pub status_position: StatusPosition,
+    /// Where panes show their titles: a row of the window is kept for them at its top or
+    /// bottom (the borders between panes carry the others).
+    pub pane_border_status: crate::config::BorderStatus,
     /// Keep panes whose program exited, showing the status.
     pub remain_on_exit: bool,
 }

@@ -206,11 +206,18 @@ impl SessionState {
         } else {
             0
         };
+        let rows = self.rows - status;
+        // A row for the pane titles at the window's top or bottom, when the window has room.
+        let (row, rows) = match self.options.pane_border_status {
+            crate::config::BorderStatus::Top if rows > 2 => (row + 1, rows - 1),
+            crate::config::BorderStatus::Bottom if rows > 2 => (row, rows - 1),
+            _ => (row, rows),
+        };
         Rect {
             col: 0,
             row,
             cols: self.cols,
-            rows: self.rows - status,
+            rows,
         }
     }
 
@@ -491,7 +498,8 @@ impl SessionState {
             // Answered only with `get-clipboard`, and only with what the pane wrote itself.
             Event::ClipboardRead { .. } => self.clipboard_read(pane),
             // Kept by the pane itself, for renderers.
-            Event::TitleChanged(_) => {}
+            // Titles shown in the borders are drawn again.
+            Event::TitleChanged(_) => self.titles_changed(),
         }
     }
 }

@@ -5,9 +5,18 @@ use super::SessionState;
 use crate::outcome::CommandError;
 
 impl SessionState {
+    /// A pane's title or program changed: with titles in the borders, clients draw them
+    /// again.
+    pub(super) fn titles_changed(&mut self) {
+        if self.options.pane_border_status != crate::config::BorderStatus::Off {
+            self.generation += 1;
+        }
+    }
+
     /// Pane `pane` has another program in its foreground: windows it is the active pane of,
     /// and that are named automatically, take its name (`automatic-rename`).
     pub(super) fn program_changed(&mut self, pane: crate::ids::PaneId, name: &str) {
+        self.titles_changed();
         if name.is_empty() || !self.clipboard.config.borrow().automatic_rename {
             return;
         }
