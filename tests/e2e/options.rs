@@ -150,7 +150,7 @@ fn a_popular_tmux_config_starts_applies_what_weft_knows_and_lists_the_rest() {
     );
     assert!(!said.contains("status-bg"), "inside %if, skipped: {said}");
     assert!(
-        said.contains("tmux-popular.conf:8: base-index is kept"),
+        said.contains("tmux-popular.conf:9: pane-base-index is kept"),
         "{said}"
     );
     assert_eq!(show(&server, "prefix"), "C-a");

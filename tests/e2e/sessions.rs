@@ -381,10 +381,13 @@ fn the_session_follows_the_most_recently_active_client() {
         "size2=80x23",
     );
     assert!(stdout_of(&server.weft(&["ls"])).contains("[80x24]"));
-    // The bigger client still sees the session, with blank space around it.
+    // The bigger client still sees the session, with a dotted pattern around it.
     big.wait_for_text("size2=80x23").unwrap();
-    big.wait_for(|s| s.row(29).map(|r| r.text()).unwrap_or_default().is_empty())
-        .unwrap();
+    big.wait_for(|s| {
+        let row = s.row(29).map(|r| r.text()).unwrap_or_default();
+        !row.is_empty() && row.chars().all(|c| c == '·')
+    })
+    .unwrap();
 }
 
 #[test]

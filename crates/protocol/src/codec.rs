@@ -193,6 +193,7 @@ mod tests {
             cols: 80,
             rows: 24,
             pass_tty: true,
+            detach_others: true,
         })));
         round_trip(Message::Reply(Reply::Error {
             message: "no".into(),

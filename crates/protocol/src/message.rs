@@ -32,6 +32,9 @@ pub struct NewSession {
     pub command: Vec<String>,
     /// The client's environment entries to pass on (TERM is weft's own).
     pub env: Vec<(String, String)>,
+    /// Attach to the session of this name instead if it exists (`new -A`).
+    #[serde(default)]
+    pub attach_existing: bool,
 }
 
 /// `weft attach`, or the attach half of `weft new`.
@@ -49,6 +52,9 @@ pub struct Attach {
     /// ([`crate::tty_pass`]); otherwise keys and frames travel as messages.
     #[serde(default)]
     pub pass_tty: bool,
+    /// Detach the session's other clients (`attach -d`).
+    #[serde(default)]
+    pub detach_others: bool,
 }
 
 /// Widest terminal the server draws for, in columns: wider than any real screen's text (a

@@ -267,6 +267,14 @@ fn register(fd: FileDescriptor, interest: Interest) -> Result<AsyncFd<FileDescri
 }
 
 impl Pty {
+    /// The process group in the pty's foreground (the program the user is running in it),
+    /// when the kernel says.
+    pub fn foreground_process(&self) -> Option<u32> {
+        self.master
+            .process_group_leader()
+            .and_then(|pid| u32::try_from(pid).ok())
+    }
+
     /// Sets the window size; the kernel sends the child `SIGWINCH`.
     pub fn resize(&self, cols: u16, rows: u16) -> Result<(), PtyError> {
         self.master

@@ -17,6 +17,17 @@ pub enum StatusPosition {
     Bottom,
 }
 
+/// Where panes show their titles (`pane-border-status`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BorderStatus {
+    /// Nowhere.
+    Off,
+    /// In the border above each pane.
+    Top,
+    /// In the border below each pane.
+    Bottom,
+}
+
 /// Where text copied in weft goes besides a paste buffer (tmux's `set-clipboard`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SetClipboard {
@@ -66,6 +77,16 @@ pub struct Config {
     pub buffer_limit: usize,
     /// Programs may read back (OSC 52) the buffers they wrote themselves (`get-clipboard`).
     pub get_clipboard: bool,
+    /// How long after a repeatable binding its key repeats without the prefix (`repeat-time`).
+    pub repeat_time: Duration,
+    /// Where panes show their titles (`pane-border-status`).
+    pub pane_border_status: BorderStatus,
+    /// Windows are named after their active pane's program (`automatic-rename`).
+    pub automatic_rename: bool,
+    /// The first window index (`base-index`).
+    pub base_index: u32,
+    /// Windows are renumbered from `base-index` when one closes (`renumber-windows`).
+    pub renumber_windows: bool,
     /// The prefix and the key tables.
     pub keys: KeyTables,
     /// The file this came from, for `source-file` without a path.
@@ -95,6 +116,11 @@ impl Default for Config {
             copy_command: None,
             buffer_limit: crate::buffers::DEFAULT_BUFFER_LIMIT,
             get_clipboard: false,
+            repeat_time: DEFAULT_REPEAT_TIME,
+            automatic_rename: true,
+            pane_border_status: BorderStatus::Off,
+            base_index: 0,
+            renumber_windows: false,
             keys: KeyTables::default(),
             path: None,
             options: std::collections::BTreeMap::new(),
@@ -102,6 +128,12 @@ impl Default for Config {
         }
     }
 }
+
+/// How long a repeatable key repeats without the prefix unless configured: tmux's default.
+pub const DEFAULT_REPEAT_TIME: Duration = Duration::from_millis(500);
+
+/// The highest `base-index`: window indexes stay far from overflowing.
+const MAX_BASE_INDEX: u64 = 1_000_000;
 
 /// How long an ESC waits for the rest of its sequence unless configured: tmux's default.
 pub const DEFAULT_ESCAPE_TIME: Duration = Duration::from_millis(10);
@@ -310,6 +342,18 @@ impl Config {
             ),
             format!("buffer-limit {}", self.buffer_limit),
             format!("get-clipboard {}", on(self.get_clipboard)),
+            format!("repeat-time {}", self.repeat_time.as_millis()),
+            format!("automatic-rename {}", on(self.automatic_rename)),
+            format!(
+                "pane-border-status {}",
+                match self.pane_border_status {
+                    BorderStatus::Off => "off",
+                    BorderStatus::Top => "top",
+                    BorderStatus::Bottom => "bottom",
+                }
+            ),
+            format!("base-index {}", self.base_index),
+            format!("renumber-windows {}", on(self.renumber_windows)),
         ]
         .join("\n")
     }
@@ -406,6 +450,23 @@ fn apply_option(config: &mut Config, key: &str, value: &toml::Value) -> Result<(
         "copy-command" => config.copy_command = Some(as_string(value)?).filter(|s| !s.is_empty()),
         "buffer-limit" => config.buffer_limit = as_uint(value, MAX_BUFFER_LIMIT)?.max(1) as usize,
         "get-clipboard" => config.get_clipboard = as_bool(value)?,
+        "repeat-time" => config.repeat_time = Duration::from_millis(as_uint(value, 10_000)?),
+        "automatic-rename" => config.automatic_rename = as_bool(value)?,
+        "pane-border-status" => {
+            config.pane_border_status = match as_string(value)?.as_str() {
+                "off" => BorderStatus::Off,
+                "top" => BorderStatus::Top,
+                "bottom" => BorderStatus::Bottom,
+                other => {
+                    return Err(format!(
+                        "pane-border-status: expected \"off\", \"top\" or \"bottom\", found \
+                         {other:?}"
+                    ))
+                }
+            }
+        }
+        "base-index" => config.base_index = as_uint(value, MAX_BASE_INDEX)? as u32,
+        "renumber-windows" => config.renumber_windows = as_bool(value)?,
         "prefix" => config.keys.prefix = normalize(&as_string(value)?)?,
         "keys" => {}
         other => return Err(format!("unknown option {other:?}")),
@@ -437,6 +498,10 @@ fn bind(
             ))
         }
     };
+    if table == "prefix" {
+        // A key bound in the file does not repeat (there is no way to ask for it there yet).
+        keys.repeat.remove(&format!("prefix {key}"));
+    }
     if command.is_empty() {
         map.remove(&key);
     } else {

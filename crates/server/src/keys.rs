@@ -456,6 +456,8 @@ impl Default for KeyTables {
         bind("Up", "select-pane -U");
         bind("Down", "select-pane -D");
         bind("o", "select-pane -t .+");
+        bind(";", "last-pane");
+        bind("q", "display-panes");
         bind("C-Left", "resize-pane -L 1");
         bind("C-Right", "resize-pane -R 1");
         bind("C-Up", "resize-pane -U 1");
@@ -483,6 +485,23 @@ impl Default for KeyTables {
         );
         bind("&", "confirm-before -p \"kill-window? (y/n)\" kill-window");
         bind("d", "detach-client");
+        bind("(", "switch-client -p");
+        bind(")", "switch-client -n");
+        bind("L", "switch-client -l");
+        bind("s", "choose-tree -Zs");
+        bind(
+            ".",
+            "command-prompt -p \"(move-window) index: \" \"move-window -t \\\":%%\\\"\"",
+        );
+        bind(
+            "f",
+            "command-prompt -p \"(find-window) \" \"find-window -- \\\"%%\\\"\"",
+        );
+        bind("w", "choose-tree -Zw");
+        bind(
+            "$",
+            "command-prompt -I \"#S\" \"rename-session -- \\\"%%\\\"\"",
+        );
         bind("r", "refresh-client");
         bind(":", "command-prompt");
         bind("[", "copy-mode");

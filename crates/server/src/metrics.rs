@@ -495,6 +495,29 @@ impl MetricsRegistry {
         }
     }
 
+    /// A session was renamed: its panes' and clients' figures go under the new name.
+    pub fn rename_session(&self, old: &str, new: &str) {
+        if let Ok(mut panes) = self.panes.lock() {
+            for entry in panes.iter_mut().filter(|(_, s, _)| s == old) {
+                entry.1 = new.to_string();
+            }
+        }
+        if let Ok(mut clients) = self.clients.lock() {
+            for entry in clients.iter_mut().filter(|(_, s, _)| s == old) {
+                entry.1 = new.to_string();
+            }
+        }
+    }
+
+    /// A client now shows another session (`switch-client`): its figures count there.
+    pub fn move_client(&self, id: ClientId, session: &str) {
+        if let Ok(mut clients) = self.clients.lock() {
+            for entry in clients.iter_mut().filter(|(c, _, _)| *c == id) {
+                entry.1 = session.to_string();
+            }
+        }
+    }
+
     /// The figures, optionally only for one session; `reset` starts a new window after.
     pub fn report(&self, session: Option<&str>, reset: bool) -> DiagReport {
         let window_s =

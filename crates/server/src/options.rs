@@ -79,11 +79,11 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("mouse", Session, Flag, "on", Some("mouse")),
     opt("mode-keys", Window, Choice(&["emacs", "vi"]), "emacs", Some("mode-keys")),
     opt("status-keys", Session, Choice(&["emacs", "vi"]), "emacs", None),
-    opt("base-index", Session, Number, "0", None),
+    opt("base-index", Session, Number, "0", Some("base-index")),
     opt("pane-base-index", Window, Number, "0", None),
-    opt("renumber-windows", Session, Flag, "off", None),
+    opt("renumber-windows", Session, Flag, "off", Some("renumber-windows")),
     opt("escape-time", Server, Number, "10", Some("escape-time-ms")),
-    opt("repeat-time", Session, Number, "500", Some(USED_AS_TEXT)),
+    opt("repeat-time", Session, Number, "500", Some("repeat-time")),
     opt("display-time", Session, Number, "750", None),
     opt("history-limit", Session, Number, "2000", Some("scrollback-lines")),
     opt("default-shell", Session, Text, "", Some("default-shell")),
@@ -92,7 +92,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("set-titles", Session, Flag, "off", None),
     opt("set-titles-string", Session, Text, "#S:#I:#W - \"#T\" #{session_alerts}", None),
     opt("allow-rename", Pane, Flag, "off", None),
-    opt("automatic-rename", Window, Flag, "on", None),
+    opt("automatic-rename", Window, Flag, "on", Some("automatic-rename")),
     opt("aggressive-resize", Window, Flag, "off", None),
     opt("focus-events", Server, Flag, "off", None),
     opt("set-clipboard", Server, Choice(&["on", "external", "off"]), "on", Some("set-clipboard")),
@@ -123,7 +123,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("window-status-separator", Window, Text, " ", None),
     opt("pane-border-style", Window, Text, "default", None),
     opt("pane-active-border-style", Window, Text, "fg=green", None),
-    opt("pane-border-status", Window, Choice(&["off", "top", "bottom"]), "off", None),
+    opt("pane-border-status", Window, Choice(&["off", "top", "bottom"]), "off", Some("pane-border-status")),
     opt("pane-border-format", Window, Text, "#{?pane_active,#[reverse],}#{pane_index}#[default] \"#{pane_title}\"", None),
     opt("message-style", Session, Text, "bg=yellow,fg=black", None),
     opt("mode-style", Window, Text, "bg=yellow,fg=black", None),
@@ -155,9 +155,6 @@ pub static OPTIONS: &[OptionDef] = &[
 pub const MAX_USER_OPTIONS: usize = 10_000;
 /// See [`MAX_USER_OPTIONS`].
 pub const MAX_OPTION_BYTES: usize = 64 << 10;
-
-/// The longest `repeat-time` honoured, so a typo cannot leave the prefix unneeded for hours.
-const MAX_REPEAT_TIME_MS: u64 = 10_000;
 
 /// How `set-option` changes a value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -297,6 +294,18 @@ impl Config {
                 .to_string(),
             ),
             "frame-interval-ms" => Some(self.frame_interval.as_millis().to_string()),
+            "repeat-time" => Some(self.repeat_time.as_millis().to_string()),
+            "base-index" => Some(self.base_index.to_string()),
+            "renumber-windows" => Some(on(self.renumber_windows)),
+            "automatic-rename" => Some(on(self.automatic_rename)),
+            "pane-border-status" => Some(
+                match self.pane_border_status {
+                    crate::config::BorderStatus::Off => "off",
+                    crate::config::BorderStatus::Top => "top",
+                    crate::config::BorderStatus::Bottom => "bottom",
+                }
+                .to_string(),
+            ),
             "buffer-limit" => Some(self.buffer_limit.to_string()),
             "get-clipboard" => Some(on(self.get_clipboard)),
             "copy-command" => Some(self.copy_command.clone().unwrap_or_default()),
@@ -307,16 +316,6 @@ impl Config {
                 .or_else(|| self.options.get(name).cloned())
                 .unwrap_or_else(|| def.default.to_string()),
         )
-    }
-
-    /// `repeat-time`: how long after a repeatable binding the next needs no prefix.
-    pub fn repeat_time(&self) -> std::time::Duration {
-        let ms = self
-            .option_value("repeat-time")
-            .and_then(|v| v.parse::<u64>().ok())
-            .unwrap_or(500)
-            .min(MAX_REPEAT_TIME_MS);
-        std::time::Duration::from_millis(ms)
     }
 
     /// Every option and its value, as `show-options` lists them: tmux's, then user options.

@@ -41,6 +41,11 @@ enum RegistryCommand {
     KillServer,
     SetConfig(Arc<Config>),
     UpdateConfig(ConfigChange),
+    Rename {
+        id: SessionId,
+        name: String,
+        reply: oneshot::Sender<Result<String, CommandError>>,
+    },
 }
 
 /// What a configuration change does: changes the copy, says what it did or why not.
@@ -185,6 +190,16 @@ impl Registry {
         infos
     }
 
+    /// Renames session `id` after checking the name is valid and free; the cleaned name.
+    pub async fn rename(&self, id: SessionId, name: String) -> Result<String, CommandError> {
+        let (reply, answer) = oneshot::channel();
+        self.commands
+            .send(RegistryCommand::Rename { id, name, reply })
+            .await
+            .map_err(|_| CommandError::ShuttingDown)?;
+        answer.await.map_err(|_| CommandError::ShuttingDown)?
+    }
+
     /// Ends every session; the server then exits.
     pub async fn kill_server(&self) {
         let _ = self.commands.send(RegistryCommand::KillServer).await;
@@ -285,6 +300,15 @@ impl RegistryTask {
                 let _ = reply.send(result);
             }
             RegistryCommand::SetConfig(config) => self.apply_config(config).await,
+            RegistryCommand::Rename { id, name, reply } => {
+                let result = self.check_name(&name, Some(id)).and_then(|name| {
+                    let session = self.sessions.iter().find(|s| s.id == id);
+                    let session = session.ok_or(CommandError::SessionEnded)?;
+                    session.set_name(&name);
+                    Ok(name)
+                });
+                let _ = reply.send(result);
+            }
             RegistryCommand::KillServer => {
                 self.killing = true;
                 force_exit_after(KILL_SERVER_DEADLINE, self.socket.clone());
@@ -303,7 +327,32 @@ impl RegistryTask {
         if let Some(id) = SessionId::parse(target) {
             return self.sessions.iter().find(|s| s.id == id).cloned();
         }
-        self.sessions.iter().find(|s| s.name == target).cloned()
+        self.sessions.iter().find(|s| s.name() == target).cloned()
+    }
+
+    /// A session name cleaned and checked: valid, and used by no session but `except`.
+    fn check_name(&self, name: &str, except: Option<SessionId>) -> Result<String, CommandError> {
+        let n = crate::names::clean_name(name);
+        if n.is_empty() {
+            return Err(CommandError::failed(
+                "a session name cannot be empty; type a name",
+            ));
+        }
+        if n.contains(':') || n.contains('.') || n.starts_with('$') {
+            return Err(CommandError::failed(format!(
+                "bad session name {n:?}: it may not contain ':' or '.' or start with '$'"
+            )));
+        }
+        if self
+            .sessions
+            .iter()
+            .any(|s| s.name() == n && Some(s.id) != except)
+        {
+            return Err(CommandError::failed(format!(
+                "duplicate session: {n} (pick another name, or attach to it)"
+            )));
+        }
+        Ok(n)
     }
 
     fn create(&mut self, spec: NewSession) -> Result<SessionHandle, CommandError> {
@@ -316,22 +365,10 @@ impl RegistryTask {
             .map(|n| crate::names::clean_name(&n))
             .filter(|n| !n.is_empty())
         {
-            Some(n) => {
-                if n.contains(':') || n.contains('.') || n.starts_with('$') {
-                    return Err(CommandError::failed(format!(
-                        "bad session name {n:?}: it may not contain ':' or '.' or start with '$'"
-                    )));
-                }
-                if self.sessions.iter().any(|s| s.name == n) {
-                    return Err(CommandError::failed(format!(
-                        "duplicate session: {n} (pick another name, or attach to it)"
-                    )));
-                }
-                n
-            }
+            Some(n) => self.check_name(&n, None)?,
             None => {
                 let mut n = id.get();
-                while self.sessions.iter().any(|s| s.name == n.to_string()) {
+                while self.sessions.iter().any(|s| s.name() == n.to_string()) {
                     n += 1;
                 }
                 n.to_string()
@@ -423,6 +460,7 @@ fn session_options(config: &Config) -> SessionOptions {
     SessionOptions {
         status: config.status,
         status_position: config.status_position,
+        pane_border_status: config.pane_border_status,
         remain_on_exit: config.remain_on_exit,
         environment: config.environment.clone(),
     }

@@ -64,6 +64,9 @@ pub struct NewArgs {
     /// Do not attach.
     #[arg(short = 'd')]
     pub detached: bool,
+    /// Attach to the session named by -s instead, if it exists.
+    #[arg(short = 'A')]
+    pub attach_existing: bool,
     /// Width of a detached session.
     #[arg(short = 'x', value_name = "COLS", value_parser = clap::value_parser!(u16).range(1..=i64::from(weft_protocol::MAX_COLS)))]
     pub cols: Option<u16>,
@@ -87,6 +90,9 @@ pub struct AttachArgs {
     /// Read-only: keys other than the prefix bindings are ignored.
     #[arg(short = 'r')]
     pub read_only: bool,
+    /// Detach the session's other clients.
+    #[arg(short = 'd')]
+    pub detach_others: bool,
 }
 
 /// Arguments of `weft diag`.

@@ -96,6 +96,7 @@ fn attach_params(target: Option<String>, read_only: bool) -> Attach {
         cols,
         rows,
         pass_tty: crate::client::hand_over_terminal(),
+        detach_others: false,
     }
 }
 
@@ -283,6 +284,7 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
                 cwd,
                 command: args.command.clone(),
                 env: Vec::new(),
+                attach_existing: args.attach_existing,
             };
             if args.detached {
                 simple(
@@ -308,7 +310,8 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
         Some(Command::Attach(args)) => {
             refuse_nesting()?;
             let conn = crate::client::connect(&socket, VERSION).await?;
-            let attach = attach_params(args.target.clone(), args.read_only);
+            let mut attach = attach_params(args.target.clone(), args.read_only);
+            attach.detach_others = args.detach_others;
             attach_and_run(conn, Request::Attach(attach)).await
         }
         Some(Command::Diag(args)) => crate::diag::run(&socket, args).await,

@@ -51,6 +51,45 @@ pub enum ClientRequest {
     },
     /// Show the paste buffers to choose one from (`choose-buffer`).
     ChooseBuffer,
+    /// Show each pane's index over it; a digit focuses that pane (`display-panes`).
+    DisplayPanes,
+    /// Show the sessions, windows and panes as a tree to choose from (`choose-tree`).
+    ChooseTree {
+        /// Sessions start expanded, showing their windows (`-w`).
+        windows: bool,
+    },
+    /// Show the first window whose name, pane titles or screens hold the text (`find-window`).
+    FindWindow {
+        /// The text.
+        text: String,
+    },
+    /// Show another session (`switch-client`).
+    Switch {
+        /// The client (`-c`), from the command line.
+        client: Option<String>,
+        /// Which session.
+        to: super::session::SwitchTo,
+    },
+    /// Rename a session (`rename-session`): this client's, or the one named.
+    RenameSession {
+        /// The session, if not this client's.
+        target: Option<String>,
+        /// Its new name.
+        name: String,
+    },
+    /// Create a session and show it (`new-session` from the prompt).
+    NewSession {
+        /// Its name.
+        name: Option<String>,
+        /// Create it but stay in this session.
+        detached: bool,
+        /// Show the session named instead if it exists (`-A`).
+        existing: bool,
+        /// The first pane's directory.
+        cwd: Option<String>,
+        /// The first pane's program (empty: the shell).
+        command: Vec<String>,
+    },
     /// Ask y/n, then run the command on `y`.
     Confirm {
         /// The question.
@@ -64,10 +103,12 @@ pub enum ClientRequest {
 pub static DETACH_CLIENT: Entry = Entry {
     name: "detach-client",
     aliases: &["detach"],
-    usage: "[-a] [-t target-session]",
-    about: "Detach this client, every other client (-a), or every client of a session (-t; from \
-            the command line: the current session inside weft, else every session).",
-    flags: "at:",
+    usage: "[-a] [-s target-session] [-t target-client]",
+    about: "Detach this client, every other client (-a), one client (-t client-N, as \
+            list-clients names them), or every client of a session (-s, or -t naming a \
+            session; from the command line: the current session inside weft, else every \
+            session).",
+    flags: "as:t:",
     long: &[],
     read_only: true,
     target: Some(TargetKind::Session),
@@ -75,7 +116,10 @@ pub static DETACH_CLIENT: Entry = Entry {
         args.no_arguments()?;
         Ok(Action::Client(ClientRequest::Detach {
             others: args.has('a'),
-            session: args.target(),
+            session: args
+                .value('s')
+                .map(str::to_string)
+                .or_else(|| args.target()),
         }))
     },
 };
@@ -133,6 +177,23 @@ pub static COMMAND_PROMPT: Entry = Entry {
             one_key: args.has('1'),
             incremental: args.has('i'),
         }))
+    },
+};
+
+/// `display-panes`.
+pub static DISPLAY_PANES: Entry = Entry {
+    name: "display-panes",
+    aliases: &["displayp"],
+    usage: "[-d duration]",
+    about: "Show each pane's index in big digits over it; typing a digit focuses that pane, \
+            any other key leaves.",
+    flags: "bd:t:",
+    long: &[],
+    read_only: true,
+    target: None,
+    build: |args| {
+        args.no_arguments()?;
+        Ok(Action::Client(ClientRequest::DisplayPanes))
     },
 };
 

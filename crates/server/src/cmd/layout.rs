@@ -8,13 +8,19 @@ use crate::outcome::{Output, TargetKind};
 pub static SELECT_LAYOUT: Entry = Entry {
     name: "select-layout",
     aliases: &["selectl"],
-    usage: "[-t target-window] even-horizontal|even-vertical|main-horizontal|main-vertical|tiled",
-    about: "Arrange a window's panes in a preset layout.",
-    flags: "t:",
+    usage: "[-o] [-t target-window] \
+            even-horizontal|even-vertical|main-horizontal|main-vertical|tiled",
+    about: "Arrange a window's panes in a preset layout (in their order; the first pane is the \
+            main one); -o puts back the layout before the last change.",
+    flags: "ot:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Window),
     build: |args| {
+        if args.has('o') {
+            args.no_arguments()?;
+            return Ok(undo());
+        }
         let name = args
             .positional
             .first()
@@ -61,8 +67,37 @@ fn apply(preset: Option<Preset>) -> Action {
             }
         };
         w.zoomed = false;
-        let main = w.active;
-        w.layout.apply_preset(preset, main);
+        w.undo_layout = Some(w.layout.clone());
+        w.layout.apply_preset(preset);
+        s.resize_panes_of(wpos);
+        s.generation += 1;
+        Ok(Output::none())
+    })
+}
+
+/// Puts back the window's layout from before its last layout change, sizes included (and
+/// makes the current one the one to go back to).
+fn undo() -> Action {
+    on_session(|s, scope| {
+        let wpos = s.find_window(scope.target())?;
+        let w = &mut s.windows[wpos];
+        let Some(mut before) = w.undo_layout.take() else {
+            return Err(crate::outcome::CommandError::failed(
+                "no layout to go back to: change the layout first",
+            ));
+        };
+        let mut now = w.layout.panes();
+        let mut then = before.panes();
+        now.sort_unstable();
+        then.sort_unstable();
+        if now != then {
+            return Err(crate::outcome::CommandError::failed(
+                "the window's panes changed since: its old layout no longer fits",
+            ));
+        }
+        before.resize(w.layout.cols(), w.layout.rows());
+        w.undo_layout = Some(std::mem::replace(&mut w.layout, before));
+        w.zoomed = false;
         s.resize_panes_of(wpos);
         s.generation += 1;
         Ok(Output::none())

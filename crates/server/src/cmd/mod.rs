@@ -18,11 +18,14 @@ pub mod copy;
 mod display;
 mod environment;
 mod io;
+mod join;
 mod layout;
 mod options;
 mod pane;
+mod respawn;
 pub mod run;
 mod server;
+pub mod session;
 pub mod shell;
 mod window;
 
@@ -116,12 +119,20 @@ pub static ENTRIES: &[&Entry] = &[
     &window::KILL_WINDOW,
     &window::RENAME_WINDOW,
     &window::LIST_WINDOWS,
+    &window::MOVE_WINDOW,
+    &window::SWAP_WINDOW,
+    &session::FIND_WINDOW,
     &pane::SPLIT_WINDOW,
     &pane::SELECT_PANE,
+    &pane::LAST_PANE,
+    &respawn::RESPAWN_PANE,
+    &respawn::RESPAWN_WINDOW,
     &pane::RESIZE_PANE,
     &pane::KILL_PANE,
     &pane::SWAP_PANE,
     &pane::BREAK_PANE,
+    &join::JOIN_PANE,
+    &join::MOVE_PANE,
     &pane::LIST_PANES,
     &layout::SELECT_LAYOUT,
     &layout::NEXT_LAYOUT,
@@ -146,6 +157,7 @@ pub static ENTRIES: &[&Entry] = &[
     &client::SEND_PREFIX,
     &client::COMMAND_PROMPT,
     &client::CONFIRM_BEFORE,
+    &client::DISPLAY_PANES,
     &buffers::LIST_BUFFERS,
     &buffers::SHOW_BUFFER,
     &buffers::SET_BUFFER,
@@ -154,6 +166,11 @@ pub static ENTRIES: &[&Entry] = &[
     &buffers::DELETE_BUFFER,
     &buffers::PASTE_BUFFER,
     &buffers::CHOOSE_BUFFER,
+    &session::SWITCH_CLIENT,
+    &session::RENAME_SESSION,
+    &session::NEW_SESSION,
+    &session::LIST_CLIENTS,
+    &session::CHOOSE_TREE,
     &server::LIST_SESSIONS,
     &server::KILL_SESSION,
     &server::KILL_SERVER,
@@ -388,7 +405,7 @@ mod tests {
         );
         assert!(message("select-layout sideways").contains("unknown layout \"sideways\""));
         assert!(message("split-window -p 150").contains("-p takes a number from 1 to 99"));
-        assert!(message("resize-pane").contains("one of -L -R -U -D -Z is needed"));
+        assert!(message("resize-pane").contains("one of -L -R -U -D -Z -x -y is needed"));
         assert!(message("kill-pane -x").starts_with("kill-pane: unknown flag -x; usage:"));
     }
 }

@@ -3,7 +3,7 @@
 
 use super::{on_session, Args, Entry, Long};
 use crate::ids::PaneId;
-use crate::layout::{Dir, Side};
+use crate::layout::{Dir, Side, SplitSize};
 use crate::outcome::{CommandError, Output, TargetKind};
 
 /// Stands for the new pane in the trial split that sizes it before it exists: no real pane has
@@ -43,15 +43,23 @@ pub(super) fn start_directory(
 pub static SPLIT_WINDOW: Entry = Entry {
     name: "split-window",
     aliases: &["splitw"],
-    usage: "[-dhv] [-c start-directory] [-p percentage] [-t target-pane] [-- command ...]",
-    about: "Split a pane in two: side by side (-h) or stacked (-v, the default); -c is a \
-            format (`-c \"#{pane_current_path}\"`).",
-    flags: "dhvc:p:t:",
+    usage: "[-bdfhv] [-c start-directory] [-l size[%]] [-p percentage] [-t target-pane] \
+            [-- command ...]",
+    about:
+        "Split a pane in two: side by side (-h) or stacked (-v, the default); the new pane \
+            takes -l cells (or N%) or -p percent, goes before the pane with -b, and spans the \
+            whole window's height or width with -f; -c is a format (`-c \"#{pane_current_path}\"`).",
+    flags: "bdfhvc:l:p:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Pane),
     build: |args| {
-        let percent = args.number('p', 1u16..=99)?.unwrap_or(50);
+        let size = match args.value('l') {
+            Some(v) => size_value(args, 'l', v)?,
+            None => SplitSize::Percent(args.number('p', 1u16..=99)?.unwrap_or(50)),
+        };
+        let before = args.has('b');
+        let full = args.has('f');
         let dir = if args.has('h') {
             Dir::Horizontal
         } else {
@@ -67,10 +75,16 @@ pub static SPLIT_WINDOW: Entry = Entry {
                 .rect_of(pane)
                 .ok_or_else(|| CommandError::failed("the pane is not in its window's layout"))?;
             // The new pane's size, from a trial split, so its program starts at its size.
+            let split = |layout: &mut crate::layout::Layout, new: PaneId| {
+                if full {
+                    layout.split_full(new, dir, size, before)
+                } else {
+                    layout.split_sized(pane, new, dir, size, before)
+                }
+                .map_err(|e| CommandError::failed(e.0))
+            };
             let mut probe = layout.clone();
-            probe
-                .split(pane, TRIAL_PANE, dir, percent)
-                .map_err(|e| CommandError::failed(e.0))?;
+            split(&mut probe, TRIAL_PANE)?;
             let (cols, rows) = probe
                 .rect_of(TRIAL_PANE)
                 .map_or((rect.cols, rect.rows), |r| (r.cols, r.rows));
@@ -78,9 +92,7 @@ pub static SPLIT_WINDOW: Entry = Entry {
             let new = s.spawn(command, cwd, cols, rows)?;
             let w = &mut s.windows[wpos];
             w.zoomed = false;
-            w.layout
-                .split(pane, new.id(), dir, percent)
-                .map_err(|e| CommandError::failed(e.0))?;
+            split(&mut w.layout, new.id())?;
             s.resize_panes_of(wpos);
             if !detached {
                 s.focus(wpos, new.id());
@@ -95,22 +107,46 @@ pub static SPLIT_WINDOW: Entry = Entry {
 pub static SELECT_PANE: Entry = Entry {
     name: "select-pane",
     aliases: &["selectp"],
-    usage: "[-DLRU] [-t target-pane]",
-    about: "Focus a pane, or the one beside it in a direction.",
-    flags: "DLRUt:",
+    usage: "[-DLRUl] [-T title] [-t target-pane]",
+    about: "Focus a pane, the one beside it in a direction (the most recently used one; at \
+            the edge, round to the other side), or the last one (-l); -T sets its title instead.",
+    flags: "DLRUlT:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Pane),
     build: |args| {
         args.no_arguments()?;
         let side = side_flag(args);
+        let title = args.value('T').map(str::to_string);
+        if args.has('l') {
+            return Ok(last_pane());
+        }
         Ok(on_session(move |s, scope| {
             let (wpos, pane) = s.find_pane(scope)?;
+            if let Some(title) = &title {
+                if let Some(p) = s.panes.get(&pane) {
+                    p.shared.set_title(title);
+                }
+                // The status line and choose-tree show it.
+                s.generation += 1;
+                return Ok(Output::none());
+            }
             let pane = match side {
-                Some(side) => match s.windows[wpos].layout.neighbour(pane, side) {
-                    Some(p) => p,
-                    None => return Ok(Output::none()),
-                },
+                Some(side) => {
+                    // The most recently used neighbour, then the one overlapping most; at the
+                    // window's edge, round to the other side.
+                    let w = &s.windows[wpos];
+                    let recency = |p: &PaneId| w.recent.iter().position(|r| r == p);
+                    match w
+                        .layout
+                        .neighbours(pane, side, true)
+                        .into_iter()
+                        .max_by_key(|(p, overlap)| (recency(p), *overlap))
+                    {
+                        Some((p, _)) => p,
+                        None => return Ok(Output::none()),
+                    }
+                }
                 None => pane,
             };
             s.focus(wpos, pane);
@@ -123,9 +159,10 @@ pub static SELECT_PANE: Entry = Entry {
 pub static RESIZE_PANE: Entry = Entry {
     name: "resize-pane",
     aliases: &["resizep"],
-    usage: "[-DLRUZ] [-t target-pane] [adjustment]",
-    about: "Move a pane's border by some cells, or zoom it to fill its window (-Z).",
-    flags: "DLRUZt:",
+    usage: "[-DLRUZ] [-x width[%]] [-y height[%]] [-t target-pane] [adjustment]",
+    about: "Move a pane's border by some cells, give it a width (-x) or height (-y) in cells or \
+            a percentage of the window, or zoom it to fill its window (-Z).",
+    flags: "DLRUZx:y:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Pane),
@@ -138,12 +175,26 @@ pub static RESIZE_PANE: Entry = Entry {
         };
         let side = side_flag(args);
         let zoom = args.has('Z');
-        if side.is_none() && !zoom {
-            return Err(args.usage("one of -L -R -U -D -Z is needed"));
+        let width = args
+            .value('x')
+            .map(|v| size_value(args, 'x', v))
+            .transpose()?;
+        let height = args
+            .value('y')
+            .map(|v| size_value(args, 'y', v))
+            .transpose()?;
+        if side.is_none() && !zoom && width.is_none() && height.is_none() {
+            return Err(args.usage("one of -L -R -U -D -Z -x -y is needed"));
         }
         Ok(on_session(move |s, scope| {
             let (wpos, pane) = s.find_pane(scope)?;
             let w = &mut s.windows[wpos];
+            for (size, dir) in [(width, Dir::Horizontal), (height, Dir::Vertical)] {
+                if let Some(size) = size {
+                    w.zoomed = false;
+                    resize_to(&mut w.layout, pane, dir, size)?;
+                }
+            }
             if zoom {
                 if w.layout.panes().len() > 1 || w.zoomed {
                     w.active = pane;
@@ -167,7 +218,8 @@ pub static KILL_PANE: Entry = Entry {
     name: "kill-pane",
     aliases: &["killp"],
     usage: "[-t target-pane]",
-    about: "End a pane's program; the pane closes.",
+    about: "End a pane's program; the pane closes at once (a listing right after never shows \
+            it).",
     flags: "t:",
     long: &[],
     read_only: false,
@@ -176,9 +228,7 @@ pub static KILL_PANE: Entry = Entry {
         args.no_arguments()?;
         Ok(on_session(|s, scope| {
             let (_, pane) = s.find_pane(scope)?;
-            if let Some(p) = s.panes.get(&pane) {
-                p.kill();
-            }
+            s.close_pane(pane);
             Ok(Output::none())
         }))
     },
@@ -287,5 +337,94 @@ pub static LIST_PANES: Entry = Entry {
             }
             Ok(Output::text(s.list_panes(wpos, json)))
         }))
+    },
+};
+
+/// A size as `-l`, `-x` and `-y` take it: cells (`30`) or a percentage (`30%`).
+pub(super) fn size_value(args: &Args, flag: char, value: &str) -> Result<SplitSize, CommandError> {
+    let bad = || {
+        args.usage(format!(
+            "-{flag} takes a number of cells or a percentage (30 or 30%), not {value:?}"
+        ))
+    };
+    match value.strip_suffix('%') {
+        Some(p) => match p.parse::<u16>() {
+            Ok(p @ 1..=100) => Ok(SplitSize::Percent(p)),
+            _ => Err(bad()),
+        },
+        None => match value.parse::<u16>() {
+            Ok(n @ 1..) => Ok(SplitSize::Cells(n)),
+            _ => Err(bad()),
+        },
+    }
+}
+
+/// Gives `pane` a width (`Horizontal`) or height (`Vertical`) by moving its borders: its own
+/// when it grows, a neighbour's when it shrinks.
+fn resize_to(
+    layout: &mut crate::layout::Layout,
+    pane: PaneId,
+    dir: Dir,
+    size: SplitSize,
+) -> Result<(), CommandError> {
+    let rect = layout
+        .rect_of(pane)
+        .ok_or_else(|| CommandError::failed("the pane is not in its window's layout"))?;
+    let (now, whole, after, before) = match dir {
+        Dir::Horizontal => (rect.cols, layout.cols(), Side::Right, Side::Left),
+        Dir::Vertical => (rect.rows, layout.rows(), Side::Down, Side::Up),
+    };
+    let wanted = match size {
+        SplitSize::Cells(n) => n,
+        SplitSize::Percent(p) => (u32::from(whole) * u32::from(p) / 100) as u16,
+    };
+    let failed = |e: crate::layout::LayoutError| CommandError::failed(e.0);
+    if wanted > now {
+        let grow = wanted - now;
+        let side = if layout.neighbour(pane, after).is_some() {
+            after
+        } else {
+            before
+        };
+        // As far as the neighbours allow: a border that cannot move is not an error here.
+        let _ = layout.resize_pane(pane, side, grow);
+    } else if wanted < now {
+        let shrink = now - wanted;
+        if let Some(n) = layout.neighbour(pane, after) {
+            layout.resize_pane(n, before, shrink).map_err(failed)?;
+        } else if let Some(n) = layout.neighbour(pane, before) {
+            layout.resize_pane(n, after, shrink).map_err(failed)?;
+        }
+    }
+    Ok(())
+}
+
+/// Focuses the window's last pane (`last-pane`, `select-pane -l`).
+fn last_pane() -> super::Action {
+    on_session(|s, scope| {
+        let wpos = s.find_window(scope.target())?;
+        let w = &s.windows[wpos];
+        let last = w
+            .last_pane
+            .filter(|p| w.layout.panes().contains(p))
+            .ok_or_else(|| CommandError::failed("no last pane: this window has used one pane"))?;
+        s.focus(wpos, last);
+        Ok(Output::none())
+    })
+}
+
+/// `last-pane`.
+pub static LAST_PANE: Entry = Entry {
+    name: "last-pane",
+    aliases: &["lastp"],
+    usage: "[-t target-window]",
+    about: "Focus the pane that had focus before the current one.",
+    flags: "t:",
+    long: &[],
+    read_only: false,
+    target: Some(TargetKind::Window),
+    build: |args| {
+        args.no_arguments()?;
+        Ok(last_pane())
     },
 };

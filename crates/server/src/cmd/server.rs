@@ -47,7 +47,7 @@ pub static LIST_SESSIONS: Entry = Entry {
 };
 
 /// A session's creation time as a user reads it (local time, like tmux's `ls`).
-fn created(secs: u64) -> String {
+pub(super) fn created(secs: u64) -> String {
     let Ok(secs) = i64::try_from(secs) else {
         return secs.to_string();
     };

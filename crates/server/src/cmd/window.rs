@@ -161,9 +161,7 @@ pub static KILL_WINDOW: Entry = Entry {
         Ok(on_session(|s, scope| {
             let wpos = s.find_window(scope.target())?;
             for id in s.windows[wpos].layout.panes() {
-                if let Some(p) = s.panes.get(&id) {
-                    p.kill();
-                }
+                s.close_pane(id);
             }
             Ok(Output::none())
         }))
@@ -188,6 +186,8 @@ pub static RENAME_WINDOW: Entry = Entry {
         Ok(on_session(move |s, scope| {
             let wpos = s.find_window(scope.target())?;
             s.windows[wpos].name = name;
+            // A name given by hand stays (tmux turns automatic-rename off for the window).
+            s.windows[wpos].auto_name = false;
             Ok(Output::none())
         }))
     },
@@ -215,6 +215,91 @@ pub static LIST_WINDOWS: Entry = Entry {
                 return Ok(Output::text(lines.join("\n")));
             }
             Ok(Output::text(s.list_windows(json)))
+        }))
+    },
+};
+
+/// The window part of a `-s` target: `session:window` must name this session (windows move
+/// only within their session).
+fn local<'a>(s: &SessionState, target: Option<&'a str>) -> Result<Option<&'a str>, CommandError> {
+    let Some(t) = target else {
+        return Ok(None);
+    };
+    match t.split_once(':') {
+        Some((session, rest)) => {
+            if !session.is_empty() && session != s.name && session != s.id.to_string() {
+                return Err(CommandError::failed(format!(
+                    "{t}: windows move only within their session for now; name a window of \
+                     session {}",
+                    s.name
+                )));
+            }
+            Ok(Some(rest).filter(|r| !r.is_empty()))
+        }
+        None => Ok(Some(t)),
+    }
+}
+
+/// `move-window`.
+pub static MOVE_WINDOW: Entry = Entry {
+    name: "move-window",
+    aliases: &["movew"],
+    usage: "[-r] [-s src-window] [-t :dst-index]",
+    about: "Move a window (the current one, or -s) to a free index (-t :N); -r renumbers the \
+            session's windows from base-index with no gaps.",
+    flags: "drs:t:",
+    long: &[],
+    read_only: false,
+    target: Some(TargetKind::Window),
+    build: |args| {
+        args.no_arguments()?;
+        let renumber = args.has('r');
+        let source = args.value('s').map(str::to_string);
+        if !renumber && args.target().is_none() {
+            return Err(args.usage("-t :index (or -r) is needed"));
+        }
+        Ok(on_session(move |s, scope| {
+            if let Some(t) = scope.target() {
+                let from = s.find_window(local(s, source.as_deref())?)?;
+                let t = t.strip_prefix(':').unwrap_or(t);
+                let index: u32 = t.parse().map_err(|_| {
+                    CommandError::failed(format!(
+                        "move-window: {t:?} is not a window index; give -t :N"
+                    ))
+                })?;
+                s.move_window(from, index)?;
+            }
+            if renumber {
+                s.renumber();
+            }
+            Ok(Output::none())
+        }))
+    },
+};
+
+/// `swap-window`.
+pub static SWAP_WINDOW: Entry = Entry {
+    name: "swap-window",
+    aliases: &["swapw"],
+    usage: "[-d] [-s src-window] -t dst-window",
+    about: "Swap two windows' places (the current one, or -s, with -t); the moved window stays \
+            current unless -d.",
+    flags: "ds:t:",
+    long: &[],
+    read_only: false,
+    target: Some(TargetKind::Window),
+    build: |args| {
+        args.no_arguments()?;
+        let source = args.value('s').map(str::to_string);
+        let follow = !args.has('d');
+        if args.target().is_none() {
+            return Err(args.usage("-t dst-window is needed"));
+        }
+        Ok(on_session(move |s, scope| {
+            let from = s.find_window(local(s, source.as_deref())?)?;
+            let to = s.find_window(scope.target())?;
+            s.swap_windows(from, to, follow);
+            Ok(Output::none())
         }))
     },
 };

@@ -16,6 +16,7 @@ use crate::context::ServerContext;
 use crate::deadline::Deadline;
 use crate::ids::ClientId;
 use crate::keys::{Input, KeyDecoder, PendingEscape};
+use crate::outcome::CommandError;
 use crate::render::{RenderControl, RenderTask, FRAME_CAPACITY, RENDER_CONTROL_CAPACITY};
 use crate::session::{
     Attached, ClientControl, SessionCommand, SessionHandle, CLIENT_CONTROL_CAPACITY,
@@ -38,38 +39,30 @@ pub(super) async fn attached(
 ) {
     let client = ctx.ids.client();
     let (control_tx, mut control_rx) = mpsc::channel(CLIENT_CONTROL_CAPACITY);
-    let (reply_tx, reply_rx) = tokio::sync::oneshot::channel();
     let (cols, rows) = weft_protocol::clamp_size(attach.cols, attach.rows);
     let own_control = control_tx.clone();
-    let sent = session
-        .send(SessionCommand::Attach {
-            client,
-            cols,
-            rows,
-            read_only: attach.read_only,
-            control: control_tx,
-            terminal_session: terminal_session(&conn),
-            reply: reply_tx,
-        })
-        .await;
-    let info = match if sent { reply_rx.await.ok() } else { None } {
-        Some(Ok(info)) => info,
-        Some(Err(refused)) => {
+    let terminal_session = terminal_session(&conn);
+    let joining = Joining {
+        client,
+        size: (cols, rows),
+        read_only: attach.read_only,
+        control: control_tx,
+        terminal_session,
+    };
+    let info = match joining.join(&session).await {
+        Ok(info) => info,
+        Err(refused) => {
             reply(&mut conn, super::error_reply(&refused)).await;
             return;
         }
-        None => {
-            reply(
-                &mut conn,
-                Reply::Error {
-                    message: "the session ended".into(),
-                    code: 1,
-                },
-            )
-            .await;
-            return;
-        }
     };
+    if attach.detach_others {
+        session
+            .send(SessionCommand::Detach {
+                except: Some(client),
+            })
+            .await;
+    }
     reply(
         &mut conn,
         Reply::Attached {
@@ -108,6 +101,7 @@ pub(super) async fn attached(
     let client_metrics = Arc::new(crate::metrics::ClientMetrics::default());
     ctx.metrics.add_client(client, &info.name, &client_metrics);
     let (frames_tx, mut frames_rx) = mpsc::channel(FRAME_CAPACITY);
+    let (switch_tx, mut switch_rx) = mpsc::channel(SWITCH_CAPACITY);
     let (render_tx, render_rx) = mpsc::channel(RENDER_CONTROL_CAPACITY);
     let renderer = RenderTask {
         cols,
@@ -167,6 +161,11 @@ pub(super) async fn attached(
                     None => frames_open = false,
                 },
                 control = control_rx.recv() => {
+                    if let Some(ClientControl::Switch(target)) = control {
+                        // For the client's loop; dropped when it has some waiting already.
+                        let _ = switch_tx.try_send(target);
+                        continue;
+                    }
                     // Let go of the terminal, both halves, before the client hears it may
                     // restore it: the renderer (which writes frames to it directly) ends, and
                     // the key reader lets go.
@@ -181,6 +180,7 @@ pub(super) async fn attached(
                     }
                     let notice = match control {
                         Some(ClientControl::Exit(notice)) => notice,
+                        Some(ClientControl::Switch(_)) => continue,
                         None => ExitNotice { message: "[server exited]".into(), code: 1 },
                     };
                     let _ = sink.send(Message::Exit(notice)).await;
@@ -205,11 +205,14 @@ pub(super) async fn attached(
         drag: None,
         message_shown: false,
         copy_count: None,
-        repeat_until: None,
         chosen_line: None,
         selecting: None,
         last_click: None,
+        last_session: None,
+        repeat_until: None,
     };
+    let mut joining = joining;
+    let mut info = info;
     // The first client to attach shows what the configuration read at start could not apply.
     let warnings = ctx
         .startup_warnings
@@ -237,18 +240,20 @@ pub(super) async fn attached(
                 // The terminal is gone (hung up): as if the client left.
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
-                    typed(&info, &session, client, n);
+                    typed(&info, &state.session, client, n);
                     keys.feed(&key_buf[..n])
                 }
             },
             message = stream.next() => match message {
                 Some(Ok(Message::Input(bytes))) => {
-                    typed(&info, &session, client, bytes.len());
+                    typed(&info, &state.session, client, bytes.len());
                     keys.feed(&bytes)
                 }
                 Some(Ok(Message::Resize { cols, rows })) => {
                     let (cols, rows) = weft_protocol::clamp_size(cols, rows);
-                    session
+                    joining.size = (cols, rows);
+                    state
+                        .session
                         .send(SessionCommand::ClientResize { client, cols, rows })
                         .await;
                     let _ = render_tx.send(RenderControl::Resize { cols, rows }).await;
@@ -258,13 +263,29 @@ pub(super) async fn attached(
                 Some(Err(_)) | None => break,
             },
             flushed = keys.escape_due() => flushed,
+            Some(target) = switch_rx.recv() => {
+                let to = crate::cmd::session::SwitchTo::decode(&target);
+                let request = crate::cmd::ClientRequest::Switch { client: None, to };
+                if let After::Switch(next) = state.session_request(request).await {
+                    joining.switch(&mut state, &mut info, next).await;
+                }
+                continue;
+            }
         };
         for input in inputs {
-            if let After::Detach = state.handle(input).await {
+            let after = state.handle(input).await;
+            if let After::Switch(next) = after {
+                joining.switch(&mut state, &mut info, next).await;
+                continue;
+            }
+            if let After::Detach = after {
                 drop(tty_in.take());
-                session.send(SessionCommand::ClientGone { client }).await;
+                state
+                    .session
+                    .send(SessionCommand::ClientGone { client })
+                    .await;
                 let notice = ExitNotice {
-                    message: format!("[detached (from session {})]", info.name),
+                    message: format!("[detached (from session {})]", state.session.name()),
                     code: 0,
                 };
                 let _ = own_control.send(ClientControl::Exit(notice)).await;
@@ -276,8 +297,88 @@ pub(super) async fn attached(
     }
     drop(tty_in.take());
     stop.cancel();
-    session.send(SessionCommand::ClientGone { client }).await;
+    state
+        .session
+        .send(SessionCommand::ClientGone { client })
+        .await;
     let _ = writer.await;
+}
+
+/// Switch requests from the command line waiting for the client's loop: a user sends one at
+/// a time, and more than a few waiting are dropped (the client is busy switching already).
+const SWITCH_CAPACITY: usize = 4;
+
+/// What a client attaches to a session with; kept to attach to another (`switch-client`).
+struct Joining {
+    client: ClientId,
+    /// The client's terminal size now.
+    size: (u16, u16),
+    read_only: bool,
+    /// Where the session reaches the client's writer.
+    control: mpsc::Sender<ClientControl>,
+    terminal_session: Option<u32>,
+}
+
+impl Joining {
+    /// Attaches to `session`.
+    async fn join(&self, session: &SessionHandle) -> Result<Attached, CommandError> {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        let sent = session
+            .send(SessionCommand::Attach {
+                client: self.client,
+                cols: self.size.0,
+                rows: self.size.1,
+                read_only: self.read_only,
+                control: self.control.clone(),
+                terminal_session: self.terminal_session,
+                reply,
+            })
+            .await;
+        match if sent { answer.await.ok() } else { None } {
+            Some(result) => result,
+            None => Err(CommandError::failed("the session ended")),
+        }
+    }
+
+    /// Leaves the client's session for `next`: attaches there first (so a refusal leaves the
+    /// client where it was), then leaves the old one, and points the client's loop and
+    /// renderer at the new session's view.
+    async fn switch(&self, state: &mut ClientLoop, info: &mut Attached, next: SessionHandle) {
+        match self.join(&next).await {
+            Ok(joined) => {
+                let old = std::mem::replace(&mut state.session, next);
+                old.send(SessionCommand::ClientGone {
+                    client: self.client,
+                })
+                .await;
+                state.last_session = Some(old.id.to_string());
+                state.ctx.metrics.move_client(self.client, &joined.name);
+                state.view = joined.view.clone();
+                state.ui = Ui::Normal;
+                state.prefix_armed = false;
+                // A drag or selection under way was in the old session's panes.
+                state.drag = None;
+                state.selecting = None;
+                state.copy_count = None;
+                let _ = state.render.send(RenderControl::Overlay(None)).await;
+                let _ = state
+                    .render
+                    .send(RenderControl::View(joined.view.clone()))
+                    .await;
+                *info = joined;
+            }
+            Err(e) => {
+                state.message_shown = true;
+                let message = format!("cannot switch to session {}: {e}", next.name());
+                let _ = state
+                    .render
+                    .send(RenderControl::Overlay(Some(
+                        crate::render::Overlay::Message(message),
+                    )))
+                    .await;
+            }
+        }
+    }
 }
 
 /// Hands the server's clipboard writes (OSC 52) to the client's renderer, which writes them

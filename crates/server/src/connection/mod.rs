@@ -10,10 +10,14 @@ mod attached;
 mod chooser;
 mod line_edit;
 mod mouse;
+mod numbers;
 mod select;
+mod sessions;
+mod tree;
 mod ui;
 
 use crate::cmd::run::{execute, Origin, Ran};
+use crate::cmd::session as session_cmd;
 use crate::cmd::ClientRequest;
 use crate::context::ServerContext;
 use crate::limits::ConnectionSlot;
@@ -67,10 +71,19 @@ pub async fn serve(stream: tokio::net::UnixStream, ctx: ServerContext, mut slot:
     match request {
         Request::NewSession { session, attach } => {
             let detached = session.detached || attach.is_none();
-            match ctx.registry.new_session(session).await {
+            // `new -A`: the session of that name, if there is one, is attached instead.
+            let existing = match (&session.name, session.attach_existing) {
+                (Some(name), true) => ctx.registry.find(Some(name.clone())).await,
+                _ => None,
+            };
+            let found = match existing {
+                Some(handle) => Ok(handle),
+                None => ctx.registry.new_session(session).await,
+            };
+            match found {
                 Err(e) => reply(&mut conn, error_reply(&e)).await,
                 Ok(handle) if detached => {
-                    let text = handle.name.clone();
+                    let text = handle.name();
                     reply(&mut conn, Reply::Text { text }).await
                 }
                 Ok(handle) => {
@@ -185,10 +198,22 @@ async fn cli_one(
     origin: &Origin,
 ) -> Result<(Output, Option<String>), CommandError> {
     let name = parsed.entry.name;
+    let target = parsed.target.clone();
     match execute(ctx, parsed, origin).await? {
         Ran::Output(output) => Ok((output, None)),
         // From the command line, client commands act on a session's clients.
         Ran::Client(ClientRequest::Detach { session, .. }) => {
+            if let Some(client) = session.as_deref().and_then(session_cmd::client_id) {
+                let handle = session_cmd::session_of_client(ctx, client)
+                    .await
+                    .ok_or_else(|| {
+                        CommandError::failed(format!(
+                            "no client client-{client} (list-clients shows them)"
+                        ))
+                    })?;
+                handle.send(SessionCommand::DetachOne { client }).await;
+                return Ok((Output::none(), None));
+            }
             for handle in sessions_for(ctx, session, origin).await? {
                 handle.send(SessionCommand::Detach { except: None }).await;
             }
@@ -212,6 +237,70 @@ async fn cli_one(
                 otherwise
             };
             Ok((Output::none(), chosen))
+        }
+        // The client -c names, else the most recently active client of the session the
+        // command comes from (`$WEFT`, else the most recent session): the one a user running
+        // `weft switchc` in a pane is looking at, as tmux picks its "best" client. The client
+        // carries the switch out itself, as if typed, so next, previous and last count from
+        // the session it shows.
+        Ran::Client(ClientRequest::Switch { client, to }) => {
+            let (handle, client) = match client {
+                Some(name) => {
+                    let id = session_cmd::client_id(&name).ok_or_else(|| {
+                        CommandError::failed(format!(
+                            "bad client name {name:?}: list-clients shows them (client-N)"
+                        ))
+                    })?;
+                    let handle =
+                        session_cmd::session_of_client(ctx, id)
+                            .await
+                            .ok_or_else(|| {
+                                CommandError::failed(format!(
+                                    "no client {name} (list-clients shows them)"
+                                ))
+                            })?;
+                    (handle, Some(id))
+                }
+                None => {
+                    let handle = crate::cmd::run::resolve_target(ctx, None, origin).await?.0;
+                    (handle, None)
+                }
+            };
+            if let session_cmd::SwitchTo::Target(t) = &to {
+                let name = t.split_once(':').map_or(t.as_str(), |(s, _)| s);
+                if ctx.registry.find(Some(name.to_string())).await.is_none() {
+                    return Err(not_found(TargetKind::Session, name));
+                }
+            }
+            if session_cmd::clients_of(&handle).await.is_empty() {
+                return Err(CommandError::failed(format!(
+                    "no client is attached to session {}; attach one first",
+                    handle.name()
+                )));
+            }
+            handle
+                .send(SessionCommand::SwitchClients {
+                    client,
+                    target: to.encode(),
+                })
+                .await;
+            Ok((Output::none(), None))
+        }
+        Ran::Client(ClientRequest::FindWindow { text }) => {
+            let handle = crate::cmd::run::resolve_target(ctx, target, origin)
+                .await?
+                .0;
+            Ok((
+                Output::text(session_cmd::find_window(&handle, &text).await?),
+                None,
+            ))
+        }
+        Ran::Client(ClientRequest::RenameSession { target, name: new }) => {
+            let handle = crate::cmd::run::resolve_target(ctx, target, origin)
+                .await?
+                .0;
+            session_cmd::rename(ctx, &handle, &new).await?;
+            Ok((Output::none(), None))
         }
         Ran::Client(_) => Err(CommandError::ClientOnly(name)),
     }

@@ -86,6 +86,19 @@ impl ClientLoop {
         if self.select_mouse(&event).await {
             return;
         }
+        // A click on a window's tab in the status line selects that window. The tabs are
+        // placed for the session's width (the most recently active client's).
+        if let Some(status) = view.status.as_ref().filter(|s| s.row == event.row) {
+            if event.is_left_press() && !self.read_only {
+                let cols = usize::from(view.cols);
+                let col = usize::from(event.col);
+                if let Some(index) = crate::render::status_window_at(status, cols, col) {
+                    self.run_words(&["select-window", "-t", &format!(":{index}")])
+                        .await;
+                }
+            }
+            return;
+        }
         match view.pane_at(event.col, event.row) {
             Some((pane, rect)) => {
                 if event.is_left_press() && view.active != Some(pane.id()) && !self.read_only {

@@ -52,6 +52,10 @@ pub(super) enum Ui {
     Overlay,
     /// The paste buffers to choose from (`choose-buffer`; see `chooser.rs`).
     Chooser(super::chooser::Chooser),
+    /// Sessions, windows and panes to choose from (`choose-tree`; see `tree.rs`).
+    Tree(super::tree::Tree),
+    /// Pane numbers over the window (`display-panes`; see `numbers.rs`).
+    Numbers(super::numbers::Numbers),
 }
 
 /// The per-client state of the terminal loop.
@@ -69,20 +73,24 @@ pub(super) struct ClientLoop {
     pub(super) message_shown: bool,
     /// The command line an if-shell chose, to run next.
     pub(super) chosen_line: Option<String>,
-    /// Until when a repeatable binding (`bind -r`) may be pressed again without the prefix.
-    pub(super) repeat_until: Option<std::time::Instant>,
     /// A count typed in vi copy mode (`5j`), for the next command.
     pub(super) copy_count: Option<usize>,
     /// A press that may become a copy-mode selection.
     pub(super) selecting: Option<super::select::Selecting>,
     /// The last press, to count double and triple clicks.
     pub(super) last_click: Option<super::select::LastClick>,
+    /// The session shown before this one (`$N`), for `switch-client -l`.
+    pub(super) last_session: Option<String>,
+    /// Until when a repeatable key runs its binding without the prefix (`repeat-time`).
+    pub(super) repeat_until: Option<tokio::time::Instant>,
 }
 
 /// What the loop should do after an input.
 pub(super) enum After {
     Continue,
     Detach,
+    /// Show this session instead (see `sessions.rs`).
+    Switch(SessionHandle),
 }
 
 impl ClientLoop {
@@ -156,26 +164,31 @@ impl ClientLoop {
                 return After::Continue;
             }
             Ui::Chooser(chooser) => return self.chooser_key(chooser, &input).await,
+            Ui::Tree(tree) => return self.tree_key(tree, &input).await,
+            Ui::Numbers(numbers) => return self.numbers_key(numbers, &input).await,
             Ui::Normal => {}
         }
         match input {
             Input::Key { name, bytes } => {
                 let config = self.config.borrow().clone();
+                // A repeatable key again, soon after: its binding runs without the prefix.
                 let repeating = self
                     .repeat_until
                     .take()
-                    .is_some_and(|until| std::time::Instant::now() <= until);
-                if self.prefix_armed || (repeating && config.keys.repeats("prefix", &name)) {
-                    self.prefix_armed = false;
-                    if let Some(line) = config.keys.prefix_table.get(&name) {
-                        if config.keys.repeats("prefix", &name) {
-                            // `bind -r`: the next key within repeat-time needs no prefix.
-                            self.repeat_until =
-                                Some(std::time::Instant::now() + config.repeat_time());
+                    .is_some_and(|until| tokio::time::Instant::now() < until);
+                if self.prefix_armed || repeating {
+                    let armed = std::mem::take(&mut self.prefix_armed);
+                    let repeats = config.keys.repeats("prefix", &name);
+                    if armed || repeats {
+                        if let Some(line) = config.keys.prefix_table.get(&name) {
+                            if repeats {
+                                self.repeat_until =
+                                    Some(tokio::time::Instant::now() + config.repeat_time);
+                            }
+                            return self.run_line(line).await;
                         }
-                        return self.run_line(line).await;
+                        return After::Continue;
                     }
-                    return After::Continue;
                 }
                 if name == config.keys.prefix {
                     self.prefix_armed = true;
@@ -262,8 +275,9 @@ impl ClientLoop {
         match crate::cmd::parse_line_sequence(line) {
             Ok(commands) => {
                 for command in commands {
-                    if let After::Detach = self.run(command).await {
-                        return After::Detach;
+                    match self.run(command).await {
+                        After::Continue => {}
+                        other => return other,
                     }
                 }
                 After::Continue
@@ -278,8 +292,9 @@ impl ClientLoop {
     /// Runs a command as this client: without a target, on its session's active pane. A
     /// read-only client runs only commands that change nothing.
     pub(super) async fn run(&mut self, command: Parsed) -> After {
-        if let After::Detach = self.run_one(command).await {
-            return After::Detach;
+        match self.run_one(command).await {
+            After::Continue => {}
+            other => return other,
         }
         // Commands an if-shell chose, in a loop rather than by recursion (bounded, so a chain
         // of if-shells that choose each other ends).
@@ -290,8 +305,9 @@ impl ClientLoop {
             match crate::cmd::parse_line_sequence(&line) {
                 Ok(commands) => {
                     for command in commands {
-                        if let After::Detach = self.run_one(command).await {
-                            return After::Detach;
+                        match self.run_one(command).await {
+                            After::Continue => {}
+                            other => return other,
                         }
                     }
                 }
@@ -355,29 +371,11 @@ impl ClientLoop {
     /// Carries out a client command.
     async fn client_request(&mut self, request: ClientRequest) -> After {
         match request {
-            ClientRequest::Detach {
-                others: false,
-                session: None,
-            } => return After::Detach,
-            ClientRequest::Detach { others, session } => {
-                let handle = match session {
-                    Some(t) => self.ctx.registry.find(Some(t.clone())).await,
-                    None => Some(self.session.clone()),
-                };
-                match handle {
-                    Some(h) => {
-                        let except = (others && h.id == self.session.id).then_some(self.client);
-                        h.send(SessionCommand::Detach { except }).await;
-                        if except.is_none() && h.id == self.session.id {
-                            return After::Detach;
-                        }
-                    }
-                    None => {
-                        self.message("detach-client: can't find that session".into())
-                            .await
-                    }
-                }
-            }
+            request @ (ClientRequest::Detach { .. }
+            | ClientRequest::Switch { .. }
+            | ClientRequest::RenameSession { .. }
+            | ClientRequest::NewSession { .. }
+            | ClientRequest::FindWindow { .. }) => return self.session_request(request).await,
             ClientRequest::Refresh { session: None } => {
                 let _ = self.render.send(RenderControl::Redraw).await;
             }
@@ -431,6 +429,8 @@ impl ClientLoop {
                     };
                 self.chosen_line = chosen;
             }
+            ClientRequest::ChooseTree { windows } => self.open_tree(windows).await,
+            ClientRequest::DisplayPanes => self.display_panes().await,
             ClientRequest::Confirm { prompt, command } => {
                 self.overlay(Some(Overlay::Prompt {
                     label: prompt,
@@ -456,7 +456,7 @@ impl ClientLoop {
             .and_then(|s| s.windows.iter().find(|w| w.active).map(|w| w.name.clone()))
             .unwrap_or_default();
         text.replace("#W", &window)
-            .replace("#S", &self.session.name)
+            .replace("#S", &self.session.name())
     }
 
     async fn start_prompt(&mut self, prompt: Prompt) {

@@ -45,6 +45,15 @@ pub enum Side {
     Down,
 }
 
+/// How big a new pane is (`split-window -p`/`-l`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SplitSize {
+    /// A share of the split pane, 1 to 99.
+    Percent(u16),
+    /// Cells.
+    Cells(u16),
+}
+
 /// Why a layout change was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LayoutError(pub String);
@@ -129,6 +138,19 @@ impl Layout {
         dir: Dir,
         percent: u16,
     ) -> Result<(), LayoutError> {
+        self.split_sized(pane, new, dir, SplitSize::Percent(percent), false)
+    }
+
+    /// Splits `pane`, putting `new` after it (right or below) or `before` it (left or above),
+    /// `size` its share: a percentage or cells (kept within what both panes need).
+    pub fn split_sized(
+        &mut self,
+        pane: PaneId,
+        new: PaneId,
+        dir: Dir,
+        size: SplitSize,
+        before: bool,
+    ) -> Result<(), LayoutError> {
         let rect = self
             .rect_of(pane)
             .ok_or_else(|| LayoutError(format!("no pane %{pane}")))?;
@@ -139,12 +161,62 @@ impl Layout {
                 rect.cols, rect.rows
             )));
         }
-        let percent = percent.clamp(1, 99);
         let usable = extent - 1;
-        let new_size = ((u32::from(usable) * u32::from(percent) / 100) as u16)
-            .clamp(MIN_PANE, usable - MIN_PANE);
+        let wanted = match size {
+            SplitSize::Percent(percent) => {
+                (u32::from(usable) * u32::from(percent.clamp(1, 99)) / 100) as u16
+            }
+            SplitSize::Cells(cells) => cells,
+        };
+        let new_size = wanted.clamp(MIN_PANE, usable - MIN_PANE);
         let old_size = usable - new_size;
-        split_node(&mut self.root, pane, new, dir, old_size, new_size);
+        if before {
+            // Split with the sizes the other way round, then trade places: the new pane
+            // comes first with its size.
+            split_node(&mut self.root, pane, new, dir, new_size, old_size);
+            self.swap(pane, new);
+        } else {
+            split_node(&mut self.root, pane, new, dir, old_size, new_size);
+        }
+        fit(&mut self.root, self.cols, self.rows);
+        Ok(())
+    }
+
+    /// Adds `new` across the whole window (`split-window -f`): after everything else (right
+    /// or below), or `before` it, `size` its share of the window.
+    pub fn split_full(
+        &mut self,
+        new: PaneId,
+        dir: Dir,
+        size: SplitSize,
+        before: bool,
+    ) -> Result<(), LayoutError> {
+        let extent = match dir {
+            Dir::Horizontal => self.cols,
+            Dir::Vertical => self.rows,
+        };
+        if extent < 2 * MIN_PANE + 1 {
+            return Err(LayoutError(format!(
+                "window too small to split ({}x{})",
+                self.cols, self.rows
+            )));
+        }
+        let usable = extent - 1;
+        let wanted = match size {
+            SplitSize::Percent(percent) => {
+                (u32::from(usable) * u32::from(percent.clamp(1, 99)) / 100) as u16
+            }
+            SplitSize::Cells(cells) => cells,
+        };
+        let new_size = wanted.clamp(MIN_PANE, usable - MIN_PANE);
+        let old_size = usable - new_size;
+        let old = std::mem::replace(&mut self.root, Node::Pane(new));
+        let children = if before {
+            vec![(Node::Pane(new), new_size), (old, old_size)]
+        } else {
+            vec![(old, old_size), (Node::Pane(new), new_size)]
+        };
+        self.root = Node::Split { dir, children };
         fit(&mut self.root, self.cols, self.rows);
         Ok(())
     }
@@ -199,9 +271,52 @@ impl Layout {
             .map(|(p, _)| p)
     }
 
+    /// The panes next to `pane` on `side`, each with how much it overlaps `pane`; with `wrap`,
+    /// when there are none (`pane` is at the window's edge), those at the opposite edge.
+    pub fn neighbours(&self, pane: PaneId, side: Side, wrap: bool) -> Vec<(PaneId, u16)> {
+        let rects = self.rects();
+        let Some((_, me)) = rects.iter().find(|(p, _)| *p == pane) else {
+            return Vec::new();
+        };
+        let me = *me;
+        let find = |wrapped: bool| -> Vec<(PaneId, u16)> {
+            rects
+                .iter()
+                .filter(|(p, _)| *p != pane)
+                .filter_map(|(p, r)| {
+                    let adjacent = match (side, wrapped) {
+                        (Side::Left, false) => r.right() + 1 == me.col,
+                        (Side::Right, false) => me.right() + 1 == r.col,
+                        (Side::Up, false) => r.bottom() + 1 == me.row,
+                        (Side::Down, false) => me.bottom() + 1 == r.row,
+                        (Side::Left, true) => r.col + r.cols == self.cols,
+                        (Side::Right, true) => r.col == 0,
+                        (Side::Up, true) => r.row + r.rows == self.rows,
+                        (Side::Down, true) => r.row == 0,
+                    };
+                    let overlap = match side {
+                        Side::Left | Side::Right => overlap(me.row, me.rows, r.row, r.rows),
+                        Side::Up | Side::Down => overlap(me.col, me.cols, r.col, r.cols),
+                    };
+                    (adjacent && overlap > 0).then_some((*p, overlap))
+                })
+                .collect()
+        };
+        let found = find(false);
+        if found.is_empty() && wrap {
+            return find(true);
+        }
+        found
+    }
+
     /// Exchanges two panes' places.
     pub fn swap(&mut self, a: PaneId, b: PaneId) {
         swap_ids(&mut self.root, a, b);
+    }
+
+    /// Puts pane `new` (not in the layout) in `old`'s place.
+    pub fn replace(&mut self, old: PaneId, new: PaneId) {
+        swap_ids(&mut self.root, old, new);
     }
 }
 

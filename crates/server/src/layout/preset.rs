@@ -48,13 +48,10 @@ impl Preset {
 }
 
 impl Layout {
-    /// Rearranges the panes into `preset`, keeping their order; `main` is the large pane.
-    pub fn apply_preset(&mut self, preset: Preset, main: PaneId) {
-        let mut panes = self.panes();
-        if let Some(pos) = panes.iter().position(|&p| p == main) {
-            let m = panes.remove(pos);
-            panes.insert(0, m);
-        }
+    /// Rearranges the panes into `preset`, keeping their order (cycling presets never
+    /// shuffles them); the first pane is the large one of the main-* layouts, as in tmux.
+    pub fn apply_preset(&mut self, preset: Preset) {
+        let panes = self.panes();
         let even = |dir: Dir, ids: &[PaneId]| Node::Split {
             dir,
             children: ids.iter().map(|&p| (Node::Pane(p), 1)).collect(),
@@ -144,17 +141,22 @@ mod tests {
                 .unwrap_or(());
         }
         for preset in Preset::ALL {
-            l.apply_preset(preset, PaneId(1));
+            l.apply_preset(preset);
+            assert_eq!(
+                l.panes(),
+                [1, 2, 3, 4, 5].map(PaneId),
+                "order kept: {preset:?}"
+            );
             let mut ids = l.panes();
             ids.sort_unstable();
             assert_eq!(ids, [1, 2, 3, 4, 5].map(PaneId), "{preset:?}");
             covers_exactly(&l);
         }
-        l.apply_preset(Preset::MainVertical, PaneId(3));
-        let main = l.rect_of(PaneId(3)).unwrap();
+        l.apply_preset(Preset::MainVertical);
+        let main = l.rect_of(PaneId(1)).unwrap();
         assert_eq!((main.col, main.row, main.rows), (0, 0, 24));
         assert!(main.cols > 40);
-        l.apply_preset(Preset::EvenHorizontal, PaneId(1));
+        l.apply_preset(Preset::EvenHorizontal);
         let widths: Vec<u16> = l.rects().iter().map(|(_, r)| r.cols).collect();
         assert!(
             widths.iter().max().unwrap() - widths.iter().min().unwrap() <= 1,

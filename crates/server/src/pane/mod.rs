@@ -34,6 +34,15 @@ pub(crate) use snapshot::outer_modes;
 pub(crate) use snapshot::snapshot_of;
 pub use snapshot::PaneSnapshot;
 
+/// What a pane tells its session: its screen's events, and the program in its foreground.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PaneEvent {
+    /// Something the program did (bell, title, directory, clipboard, marks).
+    Screen(weft_screen_model::Event),
+    /// Another program is in the pane's foreground (`automatic-rename`): its name.
+    Program(String),
+}
+
 use crate::direct::DirectWriter;
 use crate::ids::PaneId;
 use bytes::Bytes;
@@ -243,7 +252,7 @@ pub struct PaneSpec {
 pub fn spawn_pane(
     spec: PaneSpec,
     exited: mpsc::Sender<(PaneId, ExitStatus)>,
-    events: mpsc::Sender<(PaneId, weft_screen_model::Event)>,
+    events: mpsc::Sender<(PaneId, PaneEvent)>,
 ) -> Result<PaneHandle, weft_pty_io::PtyError> {
     let (pty, child, reader, writer) = weft_pty_io::spawn(&spec.spawn)?;
     let (output_tx, output_rx) = mpsc::channel(PTY_OUTPUT_CAPACITY);
@@ -274,6 +283,9 @@ pub fn spawn_pane(
         string_serial: AtomicU64::new(0),
         string_opened: Notify::new(),
         title: Mutex::new(String::new()),
+        program: Mutex::new(String::new()),
+        program_due: AtomicBool::new(false),
+        program_wake: Notify::new(),
         watchers: Mutex::new(Vec::new()),
         order: OutputOrder::default(),
         events,

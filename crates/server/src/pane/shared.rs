@@ -3,7 +3,7 @@
 
 use super::order::OutputOrder;
 use super::snapshot::PaneSnapshot;
-use super::{EchoDrawer, MAX_PENDING_REPLY_BYTES, STREAMING_CHUNK_BYTES};
+use super::{EchoDrawer, PaneEvent, MAX_PENDING_REPLY_BYTES, STREAMING_CHUNK_BYTES};
 use crate::ids::PaneId;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
@@ -63,7 +63,14 @@ pub struct PaneShared {
     /// Renderers to wake on change.
     pub(super) watchers: Mutex<Vec<Watcher>>,
     /// Where the screen's events go (the session task).
-    pub(super) events: mpsc::Sender<(PaneId, Event)>,
+    pub(super) events: mpsc::Sender<(PaneId, PaneEvent)>,
+    /// The name of the program in the pty's foreground (for `automatic-rename`).
+    pub(super) program: Mutex<String>,
+    /// A look at the foreground program is due (set by output, cleared by the pane task when
+    /// it looks): the task is woken once per look, not per chunk.
+    pub(super) program_due: AtomicBool,
+    /// Wakes the pane task to schedule that look.
+    pub(super) program_wake: Notify,
     /// Who parses the next chunk: the reader itself only when nothing is in flight.
     pub(super) order: OutputOrder,
     /// Replies to the program (terminal answers to its queries), for the pane task to send.
@@ -146,6 +153,9 @@ impl PaneShared {
         let started = crate::metrics::Tick::now();
         // A flood's chunk is bulk work: this thread should not preempt others for it.
         let bulk = (chunk.len() >= STREAMING_CHUNK_BYTES).then(crate::sched::BulkWork::start);
+        if !self.program_due.swap(true, Ordering::AcqRel) {
+            self.program_wake.notify_one();
+        }
         self.feed(chunk, Some(read_at), quiet);
         drop(bulk);
         let took = m.parse.busy_since(started);
@@ -175,16 +185,26 @@ impl PaneShared {
             }
             match event {
                 Event::TitleChanged(title) => {
+                    let clean =
+                        crate::names::clean(&title, weft_screen_model::screen::MAX_TITLE_BYTES);
                     if let Ok(mut t) = self.title.lock() {
                         // The screen drops controls already; bidirectional overrides too.
-                        *t =
-                            crate::names::clean(&title, weft_screen_model::screen::MAX_TITLE_BYTES);
+                        t.clone_from(&clean);
+                    }
+                    // The session redraws titles shown in the borders. Never waits.
+                    let changed = PaneEvent::Screen(Event::TitleChanged(clean));
+                    if self.events.try_send((self.id, changed)).is_err() {
+                        self.metrics.dropped_events.fetch_add(1, Ordering::Relaxed);
                     }
                 }
                 // The rest are the session's: it owns what they mean (bell flags, the working
                 // directory, buffers). Never waits: a flood of them loses the excess, counted.
                 event => {
-                    if self.events.try_send((self.id, event)).is_err() {
+                    if self
+                        .events
+                        .try_send((self.id, PaneEvent::Screen(event)))
+                        .is_err()
+                    {
                         self.metrics.dropped_events.fetch_add(1, Ordering::Relaxed);
                     }
                 }
@@ -280,6 +300,18 @@ impl PaneShared {
     pub fn size(&self) -> (u16, u16) {
         let packed = self.size.load(Ordering::Relaxed);
         ((packed >> 16) as u16, packed as u16)
+    }
+
+    /// Sets the title (`select-pane -T`), cleaned as a program's title is.
+    pub fn set_title(&self, title: &str) {
+        if let Ok(mut t) = self.title.lock() {
+            *t = crate::names::clean(title, weft_screen_model::screen::MAX_TITLE_BYTES);
+        }
+    }
+
+    /// The name of the program in the pane's foreground, once known.
+    pub fn program(&self) -> String {
+        self.program.lock().map(|p| p.clone()).unwrap_or_default()
     }
 
     /// The title the program set.

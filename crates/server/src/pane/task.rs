@@ -100,6 +100,11 @@ impl ResizePacer {
 /// swallowed) before the pane gives up on the string, as tmux does after 5 s.
 const STRING_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
+/// How long after output the pane looks at which program is in its foreground
+/// (`automatic-rename`): a program started or ended shows some output first (the shell's echo
+/// and prompt), and it is in place a moment later; at most four looks a second.
+const PROGRAM_CHECK_DELAY: std::time::Duration = std::time::Duration::from_millis(250);
+
 /// How long a program has to exit after `SIGHUP` before it gets `SIGKILL`.
 const HANG_UP_GRACE: std::time::Duration = std::time::Duration::from_millis(500);
 
@@ -161,6 +166,10 @@ impl PaneTask {
         // An unterminated string's deadline, and which string it is for.
         let mut string_at: Option<(tokio::time::Instant, u64)> = None;
         let mut string_timer = Deadline::new();
+        // When to look at the program in the pty's foreground again: armed by output, fired
+        // once (no polling: a quiet pane is never looked at).
+        let mut program_at: Option<tokio::time::Instant> = None;
+        let mut program_timer = Deadline::new();
         let priority = self.shared.priority.clone();
         // Registered once, like the reader's stop token.
         let kill_requested = self.kill_requested.clone();
@@ -175,6 +184,7 @@ impl PaneTask {
             }
             hold_timer.set(hold);
             string_timer.set(string_at.map(|(at, _)| at));
+            program_timer.set(program_at);
             tokio::select! {
                 biased;
                 status = &mut exit => {
@@ -202,6 +212,14 @@ impl PaneTask {
                     if let Some((_, serial)) = string_at.take() {
                         self.abandon_string(serial);
                     }
+                }
+                _ = self.shared.program_wake.notified() => {
+                    program_at = Some(tokio::time::Instant::now() + PROGRAM_CHECK_DELAY);
+                }
+                _ = program_timer.wait(), if program_at.is_some() => {
+                    program_at = None;
+                    self.shared.program_due.store(false, Ordering::Release);
+                    self.check_program();
                 }
                 _ = resizes.due() => {
                     resizes.applied(tokio::time::Instant::now());
@@ -336,6 +354,31 @@ impl PaneTask {
             PaneCommand::Capture { mut state, reply } => {
                 let piece = state.next_piece(&self.shared.screen());
                 let _ = reply.send((state, piece));
+            }
+        }
+    }
+
+    /// Looks at the program in the pty's foreground; tells the session when it changed.
+    fn check_program(&mut self) {
+        let Some(pgid) = self.pty.foreground_process() else {
+            return;
+        };
+        let Ok(comm) = std::fs::read_to_string(format!("/proc/{pgid}/comm")) else {
+            return;
+        };
+        let name = comm.trim().to_string();
+        if self.shared.program() == name {
+            return;
+        }
+        // Never waits: with the session's queue full the change is not kept, and the next
+        // look (after the next output) brings it.
+        let sent = self
+            .shared
+            .events
+            .try_send((self.id, super::PaneEvent::Program(name.clone())));
+        if sent.is_ok() {
+            if let Ok(mut program) = self.shared.program.lock() {
+                *program = name;
             }
         }
     }

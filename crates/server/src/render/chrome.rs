@@ -48,7 +48,9 @@ pub(super) fn draw_chrome(
         mouse_modes(frame);
     }
     if full {
+        draw_unused(view, frame);
         draw_borders(view, frame);
+        draw_titles(view, frame, config.pane_border_status);
         if let Some(status) = &view.status {
             draw_status(status, frame);
         }
@@ -92,6 +94,73 @@ pub(super) fn draw_chrome(
             frame.cursor = None;
         }
         None => {}
+    }
+}
+
+/// Fills what the client's terminal has beyond the session's size (the session follows a
+/// smaller client that typed last) with a dim dotted pattern, as tmux does, so that it is not
+/// taken for a blank part of a pane.
+fn draw_unused(view: &View, frame: &mut Frame) {
+    let (cols, rows) = (usize::from(view.cols), usize::from(view.rows));
+    if frame.cols() <= cols && frame.rows() <= rows {
+        return;
+    }
+    let style = pen(Color::Indexed(8), Color::Default);
+    let dot = Cell::new('·', &style, CellFlags::empty());
+    for r in 0..frame.rows() {
+        let from = if r < rows { cols } else { 0 };
+        if from < frame.cols() {
+            let cells = vec![dot.clone(); frame.cols() - from];
+            frame.put(r, from, &cells);
+        }
+    }
+}
+
+/// Each pane's index and title in the border above or below it (`pane-border-status`),
+/// sanitised and cut to the pane's width; the active pane's in the border highlight.
+fn draw_titles(view: &View, frame: &mut Frame, place: crate::config::BorderStatus) {
+    use crate::config::BorderStatus;
+    if place == BorderStatus::Off || view.zoomed {
+        return;
+    }
+    for (i, (pane, rect)) in view.panes.iter().enumerate() {
+        let row = match place {
+            BorderStatus::Top => usize::from(rect.row).checked_sub(1),
+            _ => Some(usize::from(rect.row) + usize::from(rect.rows)),
+        };
+        let Some(row) = row.filter(|r| *r < frame.rows()) else {
+            continue;
+        };
+        let title = pane.shared.title();
+        let title = if title.is_empty() {
+            pane.shared.program()
+        } else {
+            title
+        };
+        let text = format!(" {i}: {} ", clean_name(&title));
+        let style = if view.active == Some(pane.id()) {
+            pen(Color::Indexed(2), Color::Default)
+        } else {
+            Pen::default()
+        };
+        let room = usize::from(rect.cols);
+        let mut cells = Vec::with_capacity(room);
+        for c in text.chars().map(shown) {
+            let w = weft_screen_model::width::char_width(c);
+            if w == 0 {
+                continue;
+            }
+            if cells.len() + w > room {
+                break;
+            }
+            if w == 2 {
+                cells.push(Cell::new(c, &style, CellFlags::WIDE));
+                cells.push(Cell::spacer(&style));
+            } else {
+                cells.push(Cell::new(c, &style, CellFlags::empty()));
+            }
+        }
+        frame.put(row, usize::from(rect.col), &cells);
     }
 }
 
@@ -225,40 +294,145 @@ fn draw_status(status: &StatusLine, frame: &mut Frame) {
     if row >= frame.rows() {
         return;
     }
-    let mut left = format!("[{}] ", clean_name(&status.session));
-    for w in &status.windows {
-        // tmux's window flags, in its order: bell, current or last, zoomed.
-        let bell = if w.bell { "!" } else { "" };
-        let flag = if w.active {
-            "*"
-        } else if w.last {
-            "-"
-        } else {
-            ""
-        };
-        let zoom = if w.zoomed { "Z" } else { "" };
-        let name = clean_name(&w.name);
-        left.push_str(&format!("{}:{name}{bell}{flag}{zoom} ", w.index));
-    }
+    let (text, _) = status_text(status, frame.cols());
+    let mut style = pen(Color::Indexed(0), Color::Indexed(2));
+    style.attrs = Attrs::empty();
+    write_line(frame, row, &text, &style);
+}
+
+/// The status line's text for `cols` columns, and where each window's tab is in it: its
+/// first column, width and index.
+fn status_text(status: &StatusLine, cols: usize) -> (String, Vec<(usize, usize, u32)>) {
+    let session = format!("[{}] ", clean_name(&status.session));
+    let tabs: Vec<String> = status
+        .windows
+        .iter()
+        .map(|w| {
+            // tmux's window flags, in its order: bell, current or last, zoomed.
+            let bell = if w.bell { "!" } else { "" };
+            let flag = if w.active {
+                "*"
+            } else if w.last {
+                "-"
+            } else {
+                ""
+            };
+            let zoom = if w.zoomed { "Z" } else { "" };
+            format!("{}:{}{bell}{flag}{zoom} ", w.index, clean_name(&w.name))
+        })
+        .collect();
+    let current = status.windows.iter().position(|w| w.active).unwrap_or(0);
     let clock = chrono::Local::now().format("%H:%M %d-%b-%y").to_string();
     let right = format!("\"{}\" {clock}", hostname());
-    let cols = frame.cols();
-    let mut text: String = left.chars().take(cols).collect();
-    let used = text.chars().count();
     let right_len = right.chars().count();
+    let session_len = session.chars().count();
+    let whole: usize = session_len + tabs.iter().map(|t| t.chars().count()).sum::<usize>();
+    // Room for the window list: the clock goes first when the list does not fit beside it.
+    let room = if whole + right_len < cols {
+        cols - right_len
+    } else {
+        cols
+    };
+    let (list, places) = window_list(&tabs, current, room.saturating_sub(session_len));
+    let mut text: String = format!("{session}{list}").chars().take(cols).collect();
+    let used = text.chars().count();
     if used + right_len < cols {
         text.push_str(&" ".repeat(cols - used - right_len));
         text.push_str(&right);
     }
-    let mut style = pen(Color::Indexed(0), Color::Indexed(2));
-    style.attrs = Attrs::empty();
-    write_line(frame, row, &text, &style);
+    let places = places
+        .into_iter()
+        .map(|(at, width, i)| (session_len + at, width, status.windows[i].index))
+        .collect();
+    (text, places)
+}
+
+/// The index of the window whose tab is at column `col` of a status line `cols` wide.
+pub fn status_window_at(status: &StatusLine, cols: usize, col: usize) -> Option<u32> {
+    let (_, places) = status_text(status, cols);
+    places
+        .into_iter()
+        .find(|(at, width, _)| col >= *at && col < at + width)
+        .map(|(_, _, index)| index)
+}
+
+/// The window tabs that fit in `room` columns, always with the current one: all of them when
+/// they fit, else a run around the current window between `<` and `>` marking those left out
+/// (tmux's scrolling window list).
+/// Also returns where each tab shown is: its first column, width and position in `tabs`.
+fn window_list(
+    tabs: &[String],
+    current: usize,
+    room: usize,
+) -> (String, Vec<(usize, usize, usize)>) {
+    let width = |t: &String| t.chars().count();
+    let places = |from: usize, range: std::ops::Range<usize>| {
+        let mut at = from;
+        range
+            .map(|i| {
+                let place = (at, width(&tabs[i]), i);
+                at += width(&tabs[i]);
+                place
+            })
+            .collect::<Vec<_>>()
+    };
+    let total: usize = tabs.iter().map(width).sum();
+    if total <= room || tabs.is_empty() {
+        return (tabs.concat(), places(0, 0..tabs.len()));
+    }
+    let current = current.min(tabs.len() - 1);
+    // Two columns for the markers.
+    let room = room.saturating_sub(2);
+    let (mut start, mut end) = (current, current + 1);
+    let mut used = width(&tabs[current]);
+    loop {
+        let mut grew = false;
+        if end < tabs.len() && used + width(&tabs[end]) <= room {
+            used += width(&tabs[end]);
+            end += 1;
+            grew = true;
+        }
+        if start > 0 && used + width(&tabs[start - 1]) <= room {
+            start -= 1;
+            used += width(&tabs[start]);
+            grew = true;
+        }
+        if !grew {
+            break;
+        }
+    }
+    let text = format!(
+        "{}{}{}",
+        if start > 0 { "<" } else { " " },
+        tabs[start..end].concat(),
+        if end < tabs.len() { ">" } else { "" }
+    );
+    (text, places(1, start..end))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::layout::Rect;
+
+    #[test]
+    fn a_long_window_list_scrolls_to_keep_the_current_window() {
+        let tabs: Vec<String> = (0..30).map(|i| format!("{i}:bash ")).collect();
+        assert_eq!(window_list(&tabs[..3], 1, 80).0, "0:bash 1:bash 2:bash ");
+        let (shown, places) = window_list(&tabs, 25, 40);
+        let at = places.iter().find(|p| p.2 == 25).unwrap();
+        assert_eq!(&shown[at.0..at.0 + at.1], "25:bash ");
+        assert!(shown.contains("25:bash"), "{shown}");
+        assert!(shown.starts_with('<') && shown.ends_with('>'), "{shown}");
+        assert!(shown.chars().count() <= 40, "{shown}");
+        let first = window_list(&tabs, 0, 40).0;
+        assert!(
+            first.starts_with(" 0:bash") && first.ends_with('>'),
+            "{first}"
+        );
+        let last = window_list(&tabs, 29, 40).0;
+        assert!(last.starts_with('<') && last.contains("29:bash"), "{last}");
+    }
     use crate::session::WindowTab;
     use weft_renderer::Renderer;
     use weft_screen_model::Screen;

@@ -11,6 +11,7 @@
 //! the deadline it gives and draws what it says.
 
 mod chrome;
+pub use chrome::status_window_at;
 mod compose;
 mod fast;
 mod scene;
@@ -83,6 +84,8 @@ pub enum RenderControl {
     /// with the frames: just before the next one, which is due at once. At most
     /// [`MAX_PASSTHROUGH_BYTES`] wait; beyond that the oldest are dropped.
     Passthrough(Bytes),
+    /// Draw another session's view from now on (`switch-client`).
+    View(watch::Receiver<View>),
 }
 
 /// The render task's inputs.
@@ -414,6 +417,16 @@ impl RenderLoop {
                     core.seen.clear();
                 }
                 self.scene.overlay = overlay;
+                self.scene.chrome_changed();
+            }
+            RenderControl::View(view) => {
+                // Taken in by `follow_view`: a new generation draws everything afresh. Panes
+                // already watched stay watched (their ids are unique to the server).
+                self.view = view;
+                self.view.mark_changed();
+                self.generation = u64::MAX;
+                self.last_status = None;
+                core.renderer.invalidate();
                 self.scene.chrome_changed();
             }
             RenderControl::Passthrough(bytes) => {

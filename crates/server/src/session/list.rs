@@ -6,16 +6,116 @@ use crate::layout::Rect;
 use crate::names::clean_name;
 use weft_protocol::{PaneInfo, SessionInfo};
 
+/// An attached client, for `list-clients`.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ClientInfo {
+    /// Its name (`client-N`), which `switch-client -c` and `detach-client -t` take.
+    pub name: String,
+    /// The session it shows (`$N`).
+    pub session_id: String,
+    /// That session's name.
+    pub session: String,
+    /// Its terminal's size.
+    pub cols: u16,
+    /// See `cols`.
+    pub rows: u16,
+    /// It only watches.
+    pub read_only: bool,
+    /// The session follows its size.
+    pub latest: bool,
+    /// When it attached (seconds since the Unix epoch).
+    pub attached: u64,
+}
+
+/// A window as `choose-tree` shows it.
+#[derive(Clone, Debug)]
+pub struct TreeWindow {
+    /// Its id.
+    pub id: crate::ids::WindowId,
+    /// Its index.
+    pub index: u32,
+    /// Its name.
+    pub name: String,
+    /// The session's current window.
+    pub current: bool,
+    /// Its panes in layout order: id, title, whether active, and the handle (for previews).
+    pub panes: Vec<(PaneId, String, bool, crate::pane::PaneHandle)>,
+}
+
 impl SessionState {
+    /// The windows and their panes, for `choose-tree`.
+    pub fn tree(&self) -> Vec<TreeWindow> {
+        self.windows
+            .iter()
+            .enumerate()
+            .map(|(pos, w)| TreeWindow {
+                id: w.id,
+                index: w.index,
+                name: clean_name(&w.name),
+                current: pos == self.current,
+                panes: w
+                    .layout
+                    .panes()
+                    .into_iter()
+                    .filter_map(|id| {
+                        let p = self.panes.get(&id)?;
+                        Some((id, clean_name(&p.shared.title()), id == w.active, p.clone()))
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// The attached clients, oldest first.
+    pub fn client_list(&self) -> Vec<ClientInfo> {
+        let mut list: Vec<_> = self
+            .clients
+            .iter()
+            .map(|(id, c)| ClientInfo {
+                name: format!("client-{id}"),
+                session_id: self.id.to_string(),
+                session: self.name.clone(),
+                cols: c.cols,
+                rows: c.rows,
+                read_only: c.read_only,
+                latest: self.latest.is(*id),
+                attached: c.since,
+            })
+            .collect();
+        list.sort_by_key(|c| c.attached);
+        list
+    }
+
+    /// Whether client `client` is attached here.
+    pub fn has_client(&self, client: crate::ids::ClientId) -> bool {
+        self.clients.contains_key(&client)
+    }
+
+    /// Renames the session (the registry has checked the name).
+    pub fn rename(&mut self, name: String) {
+        self.name = name;
+        self.generation += 1;
+    }
+
     /// Window `wpos`'s panes, one a line (or JSON), for `list-panes`.
     pub fn list_panes(&self, wpos: usize, json: bool) -> String {
         let w = &self.windows[wpos];
+        // A zoomed pane fills the window: its size is what its program sees.
+        let area = Rect {
+            col: 0,
+            row: 0,
+            cols: w.layout.cols(),
+            rows: w.layout.rows(),
+        };
         let rows: Vec<(usize, PaneId, Rect)> = w
             .layout
             .rects()
             .into_iter()
             .enumerate()
-            .map(|(i, (id, r))| (i, id, r))
+            .map(|(i, (id, r))| {
+                let r = if w.zoomed && id == w.active { area } else { r };
+                (i, id, r)
+            })
             .collect();
         if json {
             let items: Vec<serde_json::Value> = rows

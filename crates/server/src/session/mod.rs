@@ -13,7 +13,9 @@ mod state;
 mod targets;
 mod task;
 mod view;
+mod windows;
 
+pub use list::{ClientInfo, TreeWindow};
 pub use state::{path_of_file_url, PaneMeta, SessionState, Window, MAX_CLIPBOARD_BYTES};
 pub use view::{StatusLine, View, WindowTab};
 
@@ -63,6 +65,9 @@ pub type SessionAction =
 pub enum ClientControl {
     /// The attachment ended; tell the user why and close.
     Exit(ExitNotice),
+    /// Show another session (`switch-client` from the command line): a target session, or
+    /// `+`/`-` for the next or previous one.
+    Switch(String),
 }
 
 /// What an attaching client gets back.
@@ -110,6 +115,9 @@ pub struct SessionOptions {
     pub status: bool,
     /// Where.
     pub status_position: StatusPosition,
+    /// Where panes show their titles: a row of the window is kept for them at its top or
+    /// bottom (the borders between panes carry the others).
+    pub pane_border_status: crate::config::BorderStatus,
     /// Keep panes whose program exited, showing the status.
     pub remain_on_exit: bool,
     /// The global environment's changes (`set-environment -g`): a value, or `None` for a
@@ -161,6 +169,18 @@ pub enum SessionCommand {
         /// The client that stays (the one that asked), if any.
         except: Option<ClientId>,
     },
+    /// Detach one client.
+    DetachOne {
+        /// The client.
+        client: ClientId,
+    },
+    /// Tell a client to show another session (`switch-client` from the command line).
+    SwitchClients {
+        /// This client, else the most recently active one.
+        client: Option<ClientId>,
+        /// What `switch-client -t` names (`+`/`-`: the next or previous session).
+        target: String,
+    },
     /// Every client repaints.
     Refresh,
     /// End the session's programs.
@@ -205,6 +225,8 @@ impl std::fmt::Debug for SessionCommand {
             SessionCommand::ClientActive { .. } => "ClientActive",
             SessionCommand::ClientGone { .. } => "ClientGone",
             SessionCommand::Detach { .. } => "Detach",
+            SessionCommand::DetachOne { .. } => "DetachOne",
+            SessionCommand::SwitchClients { .. } => "SwitchClients",
             SessionCommand::Refresh => "Refresh",
             SessionCommand::Kill => "Kill",
             SessionCommand::Info { .. } => "Info",
@@ -222,12 +244,25 @@ impl std::fmt::Debug for SessionCommand {
 pub struct SessionHandle {
     /// The session's id (`$N`).
     pub id: SessionId,
-    /// Name.
-    pub name: String,
+    /// Name, shared by every handle (`rename-session` changes it).
+    name: Arc<std::sync::RwLock<String>>,
     commands: mpsc::Sender<SessionCommand>,
 }
 
 impl SessionHandle {
+    /// The session's name now.
+    pub fn name(&self) -> String {
+        self.name.read().map(|n| n.clone()).unwrap_or_default()
+    }
+
+    /// Renames the session in every handle (the registry checks the name first; the session
+    /// task is told separately).
+    pub fn set_name(&self, name: &str) {
+        if let Ok(mut n) = self.name.write() {
+            *n = name.to_string();
+        }
+    }
+
     /// Sends a command; false once the session has ended.
     pub async fn send(&self, command: SessionCommand) -> bool {
         self.commands.send(command).await.is_ok()
@@ -344,7 +379,7 @@ pub fn spawn_session(
     tokio::spawn(state.run(command_rx, exit_rx, event_rx, ended));
     Ok(SessionHandle {
         id,
-        name,
+        name: Arc::new(std::sync::RwLock::new(name)),
         commands: command_tx,
     })
 }

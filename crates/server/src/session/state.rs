@@ -23,6 +23,8 @@ pub(super) struct ClientEntry {
     pub(super) rows: u16,
     pub(super) read_only: bool,
     pub(super) control: mpsc::Sender<ClientControl>,
+    /// When it attached (seconds since the Unix epoch).
+    pub(super) since: u64,
 }
 
 /// A window: panes in a layout.
@@ -40,6 +42,13 @@ pub struct Window {
     pub active: PaneId,
     /// The pane that had focus before.
     pub last_pane: Option<PaneId>,
+    /// Named after its active pane's program (`automatic-rename`), until named by hand.
+    pub auto_name: bool,
+    /// The layout before the last preset was applied (`select-layout -o`).
+    pub undo_layout: Option<Layout>,
+    /// Panes by when they last had focus, the most recent last (moving focus by direction
+    /// prefers the most recently used neighbour, as tmux does).
+    pub recent: Vec<PaneId>,
     /// The active pane fills the window.
     pub zoomed: bool,
     /// Keys go to every pane.
@@ -79,7 +88,7 @@ pub struct SessionState {
     /// environment it was created with.
     pub environment: std::collections::BTreeMap<String, Option<String>>,
     exits: mpsc::Sender<(PaneId, ExitStatus)>,
-    events: mpsc::Sender<(PaneId, Event)>,
+    events: mpsc::Sender<(PaneId, crate::pane::PaneEvent)>,
     /// What the panes' programs said about themselves (working directory, marks, clipboard).
     pub pane_meta: HashMap<PaneId, PaneMeta>,
     /// Bumped when every client should repaint fully (the layout changed).
@@ -134,7 +143,7 @@ impl SessionState {
         spec: SessionSpec,
         ids: Arc<IdAllocator>,
         exits: mpsc::Sender<(PaneId, ExitStatus)>,
-        events: mpsc::Sender<(PaneId, Event)>,
+        events: mpsc::Sender<(PaneId, crate::pane::PaneEvent)>,
     ) -> Self {
         let created = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -201,11 +210,18 @@ impl SessionState {
         } else {
             0
         };
+        let rows = self.rows - status;
+        // A row for the pane titles at the window's top or bottom, when the window has room.
+        let (row, rows) = match self.options.pane_border_status {
+            crate::config::BorderStatus::Top if rows > 2 => (row + 1, rows - 1),
+            crate::config::BorderStatus::Bottom if rows > 2 => (row, rows - 1),
+            _ => (row, rows),
+        };
         Rect {
             col: 0,
             row,
             cols: self.cols,
-            rows: self.rows - status,
+            rows,
         }
     }
 
@@ -279,7 +295,9 @@ impl SessionState {
         let area = self.window_rect();
         let auto = window_name(&command, self.template.spawn.shell.as_deref());
         let pane = self.spawn(command, cwd, area.cols, area.rows)?;
+        let named = name.is_some();
         let (id, pos) = self.insert_window_at(pane.id(), name.unwrap_or(auto), index);
+        self.windows[pos].auto_name = !named;
         if !detached || self.windows.len() == 1 {
             self.select_window_at(pos);
         }
@@ -300,8 +318,9 @@ impl SessionState {
         index: Option<u32>,
     ) -> (WindowId, usize) {
         let area = self.window_rect();
+        let base = self.base_index();
         let index = index.unwrap_or_else(|| {
-            (0..)
+            (base..)
                 .find(|i| !self.windows.iter().any(|w| w.index == *i))
                 .unwrap_or(0)
         });
@@ -312,6 +331,9 @@ impl SessionState {
             layout: Layout::new(pane, area.cols, area.rows),
             active: pane,
             last_pane: None,
+            recent: vec![pane],
+            auto_name: true,
+            undo_layout: None,
             zoomed: false,
             sync_panes: false,
             bell: false,
@@ -353,6 +375,12 @@ impl SessionState {
             }
             self.dead.push_back(handle);
         }
+        self.leave_layout(pane);
+    }
+
+    /// Takes pane `pane` out of its window's layout (the pane itself lives on); a window left
+    /// with no pane closes.
+    pub fn leave_layout(&mut self, pane: PaneId) {
         let Some(wpos) = self
             .windows
             .iter()
@@ -373,6 +401,9 @@ impl SessionState {
             }
             if wpos < self.current || self.current >= self.windows.len() {
                 self.current = self.current.saturating_sub(1);
+            }
+            if self.renumber_on_close() {
+                self.renumber();
             }
             self.generation += 1;
             return;
@@ -440,9 +471,18 @@ impl SessionState {
     /// Focuses pane `pane` of the window at `pos` and shows that window.
     pub fn focus(&mut self, wpos: usize, pane: PaneId) {
         let w = &mut self.windows[wpos];
+        w.recent.retain(|p| *p != pane);
+        w.recent.push(pane);
         if w.active != pane {
             w.last_pane = Some(w.active);
             w.active = pane;
+            // A window named after its active pane's program follows the focus.
+            let program = self.panes.get(&pane).map(|p| p.shared.program());
+            let auto = self.clipboard.config.borrow().automatic_rename;
+            let w = &mut self.windows[wpos];
+            if let Some(program) = program.filter(|p| auto && w.auto_name && !p.is_empty()) {
+                w.name = crate::names::clean_name(&program);
+            }
             if w.zoomed {
                 w.zoomed = false;
                 self.resize_panes_of(wpos);
@@ -471,7 +511,8 @@ impl SessionState {
             // Answered only with `get-clipboard`, and only with what the pane wrote itself.
             Event::ClipboardRead { .. } => self.clipboard_read(pane),
             // Kept by the pane itself, for renderers.
-            Event::TitleChanged(_) => {}
+            // Titles shown in the borders are drawn again.
+            Event::TitleChanged(_) => self.titles_changed(),
         }
     }
 }

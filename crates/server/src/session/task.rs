@@ -1,12 +1,12 @@
 //! The session task's loop: commands from clients and the CLI, and pane exits.
 
 use super::state::ClientEntry;
-use super::{Attached, SessionCommand, SessionEnded, SessionState};
+use super::{Attached, ClientControl, SessionCommand, SessionEnded, SessionState};
 use crate::ids::PaneId;
 use crate::outcome::{not_found, CommandError, TargetKind};
+use crate::pane::PaneEvent;
 use tokio::sync::{mpsc, oneshot};
 use weft_pty_io::ExitStatus;
-use weft_screen_model::Event;
 
 impl SessionState {
     /// Runs the session until its last window closes.
@@ -14,7 +14,7 @@ impl SessionState {
         mut self,
         mut commands: mpsc::Receiver<SessionCommand>,
         mut exits: mpsc::Receiver<(PaneId, ExitStatus)>,
-        mut events: mpsc::Receiver<(PaneId, Event)>,
+        mut events: mpsc::Receiver<(PaneId, PaneEvent)>,
         ended: mpsc::Sender<SessionEnded>,
     ) {
         self.publish_view();
@@ -33,7 +33,10 @@ impl SessionState {
                     self.publish_view();
                 }
                 Some((pane, event)) = events.recv() => {
-                    self.pane_event(pane, event);
+                    match event {
+                        PaneEvent::Screen(event) => self.pane_event(pane, event),
+                        PaneEvent::Program(name) => self.program_changed(pane, &name),
+                    }
                     self.publish_view();
                 }
             }
@@ -86,6 +89,9 @@ impl SessionState {
                         rows,
                         read_only,
                         control,
+                        since: std::time::SystemTime::now()
+                            .duration_since(std::time::UNIX_EPOCH)
+                            .map_or(0, |d| d.as_secs()),
                     },
                 );
                 if !read_only {
@@ -129,6 +135,24 @@ impl SessionState {
             SessionCommand::Detach { except } => {
                 let message = format!("[detached (from session {})]", self.name);
                 self.tell_clients(&message, 0, except).await;
+            }
+            SessionCommand::DetachOne { client } => {
+                if let Some(entry) = self.clients.remove(&client) {
+                    let notice = weft_protocol::ExitNotice {
+                        message: format!("[detached (from session {})]", self.name),
+                        code: 0,
+                    };
+                    let _ = entry.control.send(ClientControl::Exit(notice)).await;
+                }
+            }
+            SessionCommand::SwitchClients { client, target } => {
+                // Without a client named: the most recently active one, else the first.
+                let chosen = client
+                    .or_else(|| self.clients.keys().copied().find(|c| self.latest.is(*c)))
+                    .or_else(|| self.clients.keys().copied().min());
+                if let Some(entry) = chosen.and_then(|c| self.clients.get(&c)) {
+                    let _ = entry.control.send(ClientControl::Switch(target)).await;
+                }
             }
             SessionCommand::Refresh => {
                 self.generation += 1;

@@ -1,0 +1,158 @@
+//! What a client does about sessions: switching to another (`switch-client`, `new-session`
+//! from the prompt), renaming one, and detaching clients. The switch itself (leaving one
+//! session and attaching to the other with the same terminal and renderer) is the terminal
+//! loop's, in `attached.rs`: here the client only works out where to go.
+
+use super::ui::{After, ClientLoop};
+use crate::cmd::session::{client_id, rename, session_of_client, switch_target, SwitchTo};
+use crate::cmd::ClientRequest;
+use crate::outcome::{not_found, CommandError, TargetKind};
+use crate::render::{Overlay, RenderControl};
+use crate::session::{SessionCommand, SessionHandle};
+use weft_protocol::NewSession;
+
+impl ClientLoop {
+    /// Carries out a session request typed in this client.
+    pub(super) async fn session_request(&mut self, request: ClientRequest) -> After {
+        let result = match request {
+            ClientRequest::Switch { to, .. } => self.switch(&to).await,
+            ClientRequest::RenameSession { target, name } => {
+                let session = match target {
+                    Some(t) => self.find(&t).await,
+                    None => Ok(self.session.clone()),
+                };
+                match session {
+                    Ok(s) => rename(&self.ctx, &s, &name).await.map(|()| After::Continue),
+                    Err(e) => Err(e),
+                }
+            }
+            ClientRequest::NewSession {
+                name,
+                detached,
+                existing,
+                cwd,
+                command,
+            } => {
+                self.new_session(name, detached, existing, cwd, command)
+                    .await
+            }
+            ClientRequest::Detach { others, session } => self.detach(others, session).await,
+            ClientRequest::FindWindow { text } => {
+                match crate::cmd::session::find_window(&self.session, &text).await {
+                    Ok(said) => {
+                        self.say(said).await;
+                        Ok(After::Continue)
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            _ => Ok(After::Continue),
+        };
+        match result {
+            Ok(after) => after,
+            Err(e) => {
+                self.say(e.to_string()).await;
+                After::Continue
+            }
+        }
+    }
+
+    /// A line in the status line until the next key.
+    async fn say(&mut self, text: String) {
+        self.message_shown = true;
+        let _ = self
+            .render
+            .send(RenderControl::Overlay(Some(Overlay::Message(text))))
+            .await;
+    }
+
+    /// Where `switch-client` goes from this client's session.
+    pub(super) async fn switch(&mut self, to: &SwitchTo) -> Result<After, CommandError> {
+        let target =
+            switch_target(&self.ctx, &self.session, self.last_session.as_deref(), to).await?;
+        if target.id == self.session.id {
+            return Ok(After::Continue);
+        }
+        Ok(After::Switch(target))
+    }
+
+    async fn find(&self, target: &str) -> Result<SessionHandle, CommandError> {
+        self.ctx
+            .registry
+            .find(Some(target.to_string()))
+            .await
+            .ok_or_else(|| not_found(TargetKind::Session, target))
+    }
+
+    async fn new_session(
+        &mut self,
+        name: Option<String>,
+        detached: bool,
+        existing: bool,
+        cwd: Option<String>,
+        command: Vec<String>,
+    ) -> Result<After, CommandError> {
+        if existing {
+            if let Some(n) = &name {
+                if let Ok(found) = self.find(n).await {
+                    return Ok(self.show(found));
+                }
+            }
+        }
+        let spec = NewSession {
+            name,
+            detached,
+            cols: Some(self.view.borrow().cols),
+            rows: Some(self.view.borrow().rows),
+            cwd,
+            command,
+            env: Vec::new(),
+            attach_existing: false,
+        };
+        let created = self.ctx.registry.new_session(spec).await?;
+        if detached {
+            return Ok(After::Continue);
+        }
+        Ok(self.show(created))
+    }
+
+    fn show(&self, session: SessionHandle) -> After {
+        if session.id == self.session.id {
+            After::Continue
+        } else {
+            After::Switch(session)
+        }
+    }
+
+    /// `detach-client`: this client, the others (`-a`), one client by name, or every client
+    /// of a session.
+    async fn detach(
+        &mut self,
+        others: bool,
+        target: Option<String>,
+    ) -> Result<After, CommandError> {
+        if let Some(client) = target.as_deref().and_then(client_id) {
+            if client == self.client {
+                return Ok(After::Detach);
+            }
+            let session = session_of_client(&self.ctx, client).await.ok_or_else(|| {
+                CommandError::failed(format!(
+                    "no client client-{client} (list-clients shows them)"
+                ))
+            })?;
+            session.send(SessionCommand::DetachOne { client }).await;
+            return Ok(After::Continue);
+        }
+        let handle = match target {
+            Some(t) => self.find(&t).await?,
+            None if !others => return Ok(After::Detach),
+            None => self.session.clone(),
+        };
+        let except = (others && handle.id == self.session.id).then_some(self.client);
+        handle.send(SessionCommand::Detach { except }).await;
+        if except.is_none() && handle.id == self.session.id {
+            return Ok(After::Detach);
+        }
+        Ok(After::Continue)
+    }
+}

@@ -1,0 +1,112 @@
+//! Window numbering: `base-index`, `renumber-windows`, moving and swapping windows within a
+//! session (`move-window`, `swap-window`), and closing panes at once (`kill-pane`).
+
+use super::SessionState;
+use crate::outcome::CommandError;
+
+impl SessionState {
+    /// A pane's title or program changed: with titles in the borders, clients draw them
+    /// again.
+    pub(super) fn titles_changed(&mut self) {
+        if self.options.pane_border_status != crate::config::BorderStatus::Off {
+            self.generation += 1;
+        }
+    }
+
+    /// Pane `pane` has another program in its foreground: windows it is the active pane of,
+    /// and that are named automatically, take its name (`automatic-rename`).
+    pub(super) fn program_changed(&mut self, pane: crate::ids::PaneId, name: &str) {
+        self.titles_changed();
+        if name.is_empty() || !self.clipboard.config.borrow().automatic_rename {
+            return;
+        }
+        let name = crate::names::clean_name(name);
+        for w in self.windows.iter_mut() {
+            if w.auto_name && w.active == pane && w.name != name {
+                w.name = name.clone();
+            }
+        }
+    }
+
+    /// Ends pane `pane`'s program and takes the pane out of its window at once, so that a
+    /// listing right after never shows it. The session's last pane only has its program ended:
+    /// the session ends with it, as its task sees the exit.
+    pub fn close_pane(&mut self, pane: crate::ids::PaneId) {
+        let Some(handle) = self.panes.get(&pane).cloned() else {
+            return;
+        };
+        if self.panes.len() > 1 {
+            // When its exit arrives later, the pane is gone already and nothing changes.
+            self.pane_gone(pane);
+        }
+        handle.kill();
+    }
+
+    /// The first window index (`base-index`).
+    pub fn base_index(&self) -> u32 {
+        self.clipboard.config.borrow().base_index
+    }
+
+    /// Whether windows are renumbered when one closes (`renumber-windows`).
+    pub(super) fn renumber_on_close(&self) -> bool {
+        self.clipboard.config.borrow().renumber_windows
+    }
+
+    /// Numbers the windows from `base-index` in their order, with no gaps.
+    pub fn renumber(&mut self) {
+        let base = self.base_index();
+        for (i, w) in self.windows.iter_mut().enumerate() {
+            w.index = base.saturating_add(u32::try_from(i).unwrap_or(u32::MAX));
+        }
+        self.generation += 1;
+    }
+
+    /// Moves the window at `from` to index `index`, which must be free; the current window
+    /// stays current.
+    pub fn move_window(&mut self, from: usize, index: u32) -> Result<(), CommandError> {
+        if self.windows.get(from).is_some_and(|w| w.index == index) {
+            return Ok(());
+        }
+        if self.windows.iter().any(|w| w.index == index) {
+            return Err(CommandError::failed(format!(
+                "window index {index} is in use: pick a free index, or swap-window with it"
+            )));
+        }
+        let current = self.windows.get(self.current).map(|w| w.id);
+        let mut window = self.windows.remove(from);
+        window.index = index;
+        let pos = self
+            .windows
+            .iter()
+            .position(|w| w.index > index)
+            .unwrap_or(self.windows.len());
+        self.windows.insert(pos, window);
+        self.current = current
+            .and_then(|id| self.windows.iter().position(|w| w.id == id))
+            .unwrap_or(0);
+        self.generation += 1;
+        Ok(())
+    }
+
+    /// Swaps the windows at `a` and `b` (their places and indexes); with `follow`, the window
+    /// that was at `a` becomes current in its new place.
+    pub fn swap_windows(&mut self, a: usize, b: usize, follow: bool) {
+        if a == b || a >= self.windows.len() || b >= self.windows.len() {
+            return;
+        }
+        let current = self.windows[self.current].id;
+        let (ia, ib) = (self.windows[a].index, self.windows[b].index);
+        self.windows.swap(a, b);
+        self.windows[a].index = ia;
+        self.windows[b].index = ib;
+        self.current = self
+            .windows
+            .iter()
+            .position(|w| w.id == current)
+            .unwrap_or(0);
+        if follow {
+            self.select_window_at(b);
+        }
+        self.generation += 1;
+    }
+}

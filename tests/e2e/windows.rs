@@ -1,0 +1,225 @@
+//! Arranging windows as a tmux user does: move-window (and -r), swap-window, `C-b .`,
+//! find-window (`C-b f`), and the base-index and renumber-windows options.
+
+use weft_testkit::TestTerminal;
+use weft_tests::{json_list, stderr_of, TestServer, TEST_SHELL};
+
+/// `(index, name)` of each window of `session`, in order.
+fn windows(server: &TestServer, session: &str) -> Vec<(u64, String)> {
+    json_list(server, &["list-windows", "-t", session, "--json"])
+        .iter()
+        .map(|w| {
+            (
+                w["index"].as_u64().unwrap(),
+                w["name"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn pairs(list: &[(u64, &str)]) -> Vec<(u64, String)> {
+    list.iter().map(|(i, n)| (*i, n.to_string())).collect()
+}
+
+/// Runs `weft ARGS`, which must succeed.
+fn ok(server: &TestServer, args: &[&str]) {
+    let out = server.weft(args);
+    assert!(out.status.success(), "{args:?}: {out:?}");
+}
+
+/// A detached session `name` with windows named `names`, each a plain shell.
+fn session_with_windows(server: &TestServer, config: Option<&str>, name: &str, names: &[&str]) {
+    let mut args: Vec<&str> = Vec::new();
+    if let Some(c) = config {
+        args.extend(["-f", c]);
+    }
+    args.extend(["new", "-d", "-s", name, "--"]);
+    args.extend_from_slice(TEST_SHELL);
+    ok(server, &args);
+    ok(
+        server,
+        &["rename-window", "-t", &format!("{name}:"), names[0]],
+    );
+    for n in &names[1..] {
+        let mut args = vec!["new-window", "-d", "-t", name, "-n", n, "--"];
+        args.extend_from_slice(TEST_SHELL);
+        ok(server, &args);
+    }
+}
+
+#[test]
+fn move_renumber_and_swap_windows() {
+    let server = TestServer::new("movew");
+    session_with_windows(&server, None, "w", &["one", "two", "three"]);
+    assert_eq!(
+        windows(&server, "w"),
+        pairs(&[(0, "one"), (1, "two"), (2, "three")])
+    );
+    ok(&server, &["move-window", "-s", "w:2", "-t", "w:5"]);
+    assert_eq!(
+        windows(&server, "w"),
+        pairs(&[(0, "one"), (1, "two"), (5, "three")])
+    );
+    let busy = server.weft(&["movew", "-s", "w:0", "-t", "w:1"]);
+    assert!(
+        stderr_of(&busy).contains("window index 1 is in use"),
+        "{busy:?}"
+    );
+    ok(&server, &["movew", "-r", "-t", "w:"]);
+    assert_eq!(
+        windows(&server, "w"),
+        pairs(&[(0, "one"), (1, "two"), (2, "three")])
+    );
+    ok(&server, &["swap-window", "-s", "w:0", "-t", "w:2"]);
+    assert_eq!(
+        windows(&server, "w"),
+        pairs(&[(0, "three"), (1, "two"), (2, "one")])
+    );
+    ok(&server, &["swapw", "-d", "-s", "w:one", "-t", "w:1"]);
+    assert_eq!(
+        windows(&server, "w"),
+        pairs(&[(0, "three"), (1, "one"), (2, "two")])
+    );
+
+    // C-b . asks for an index and moves the current window there.
+    let mut c = server.client(&["attach", "-t", "w"], 80, 24);
+    c.wait_for(|s| {
+        s.text()
+            .lines()
+            .last()
+            .is_some_and(|l| l.starts_with("[w]"))
+    })
+    .unwrap();
+    let current = json_list(&server, &["list-windows", "-t", "w", "--json"])
+        .iter()
+        .find(|w| w["active"].as_bool().unwrap())
+        .map(|w| w["name"].as_str().unwrap().to_string())
+        .unwrap();
+    c.send_keys("C-b .").unwrap();
+    c.wait_for_text("(move-window) index:").unwrap();
+    c.send_text("7").unwrap();
+    c.send_keys("Enter").unwrap();
+    let tab = format!("7:{current}*");
+    c.wait_for_text(&tab).unwrap();
+}
+
+#[test]
+fn find_window_matches_names_and_visible_text() {
+    let server = TestServer::new("findw");
+    session_with_windows(&server, None, "f", &["main", "logs", "notes"]);
+    ok(
+        &server,
+        &["send-keys", "-t", "f:logs", "echo needle-$((6*7))", "Enter"],
+    );
+    ok(&server, &["wait", "-t", "f:logs", "--text", "needle-42"]);
+    let mut c: TestTerminal = server.client(&["attach", "-t", "f"], 80, 24);
+    c.wait_for_text("0:main*").unwrap();
+    c.send_keys("C-b f").unwrap();
+    c.wait_for_text("(find-window)").unwrap();
+    c.send_text("needle-42").unwrap();
+    c.send_keys("Enter").unwrap();
+    // The message covers the status line; the window shown is the one with the text.
+    c.wait_for_text("find-window: 1 matched (1:logs)").unwrap();
+    c.wait_for(|s| s.text().lines().any(|l| l == "needle-42"))
+        .unwrap();
+    // By name, from the command line.
+    let out = server.weft(&["findw", "-t", "f", "note"]);
+    assert!(out.status.success(), "{out:?}");
+    let active: Vec<String> = json_list(&server, &["list-windows", "-t", "f", "--json"])
+        .iter()
+        .filter(|w| w["active"].as_bool().unwrap())
+        .map(|w| w["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(active, ["notes"]);
+    let none = server.weft(&["find-window", "-t", "f", "no-such-text-anywhere"]);
+    assert!(!none.status.success());
+    assert!(stderr_of(&none).contains("no window matches"), "{none:?}");
+}
+
+#[test]
+fn base_index_and_renumber_windows_from_the_configuration() {
+    let server = TestServer::new("baseidx");
+    let config = server.dir.join("weft.toml");
+    std::fs::write(&config, "base-index = 1\nrenumber-windows = true\n").unwrap();
+    let config = config.to_str().unwrap().to_string();
+    session_with_windows(&server, Some(&config), "b", &["a", "b", "c"]);
+    assert_eq!(
+        windows(&server, "b"),
+        pairs(&[(1, "a"), (2, "b"), (3, "c")])
+    );
+    // kill-window returns once the window is gone: the listing right after is renumbered.
+    ok(&server, &["kill-window", "-t", "b:2"]);
+    assert_eq!(windows(&server, "b"), pairs(&[(1, "a"), (2, "c")]));
+    // And so does kill-pane.
+    ok(&server, &["split-window", "-t", "b:1"]);
+    let panes = json_list(&server, &["list-panes", "-t", "b:1", "--json"]);
+    assert_eq!(panes.len(), 2);
+    let id = panes[1]["id"].as_str().unwrap().to_string();
+    ok(&server, &["kill-pane", "-t", &id]);
+    let left = json_list(&server, &["list-panes", "-t", "b:1", "--json"]);
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert_ne!(left[0]["id"].as_str().unwrap(), id);
+}
+
+#[test]
+fn a_long_window_list_keeps_the_current_window_and_takes_clicks() {
+    let server = TestServer::new("winlist");
+    let mut args = vec!["new", "-d", "-s", "s", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server, &args);
+    for _ in 1..30 {
+        ok(&server, &["new-window", "-d", "-t", "s", "--", "cat"]);
+    }
+    assert_eq!(windows(&server, "s").len(), 30);
+    let mut c = server.client(&["attach", "-t", "s"], 80, 24);
+    let status = |s: &weft_testkit::Screen| s.text().lines().last().unwrap_or("").to_string();
+    c.wait_for(|s| status(s).starts_with("[s]  0:bash*"))
+        .unwrap();
+    c.wait_for(|s| status(s).contains('>')).unwrap();
+    ok(&server, &["select-window", "-t", "s:25"]);
+    c.wait_for(|s| {
+        let line = status(s);
+        line.contains("25:cat*") && line.starts_with("[s] <")
+    })
+    .unwrap();
+    ok(&server, &["select-window", "-t", "s:29"]);
+    c.wait_for(|s| status(s).contains("29:cat*")).unwrap();
+
+    // A click on a tab selects its window.
+    let line = status(c.screen());
+    let col = line.find("27:cat").unwrap();
+    let click = format!("\x1b[<0;{};24M\x1b[<0;{};24m", col + 2, col + 2);
+    c.send_bytes(click.as_bytes()).unwrap();
+    c.wait_for(|s| status(s).contains("27:cat*")).unwrap();
+}
+
+#[test]
+fn automatic_rename_follows_the_foreground_program() {
+    let server = TestServer::new("autoname");
+    let mut args = vec!["new", "-d", "-s", "a", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server, &args);
+    let mut c = server.client(&["attach", "-t", "a"], 80, 24);
+    let status = |s: &weft_testkit::Screen| s.text().lines().last().unwrap_or("").to_string();
+    c.wait_for(|s| status(s).contains("0:bash*")).unwrap();
+    c.send_text("sleep 1000").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|s| status(s).contains("0:sleep*")).unwrap();
+    c.send_keys("C-c").unwrap();
+    c.wait_for(|s| status(s).contains("0:bash*")).unwrap();
+    // A name given by hand stays.
+    ok(&server, &["rename-window", "-t", "a:0", "mine"]);
+    c.wait_for(|s| status(s).contains("0:mine*")).unwrap();
+    c.send_text("sleep 1000").unwrap();
+    c.send_keys("Enter").unwrap();
+    ok(&server, &["wait", "-t", "a", "--text", "sleep 1000"]);
+    c.send_keys("C-c").unwrap();
+    c.send_text("echo done-$((5*9))").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("done-45").unwrap();
+    assert!(
+        status(c.screen()).contains("0:mine*"),
+        "{}",
+        status(c.screen())
+    );
+}
