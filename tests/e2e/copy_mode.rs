@@ -25,11 +25,16 @@ fn session(
 }
 
 /// Runs a shell command line in the client and waits for `done` in its output.
+/// Runs a shell command line in the client and waits for `done` in its output and the next
+/// prompt after it (so the cursor has settled where copy mode will start from).
 fn run(c: &mut TestTerminal, line: &str, done: &str) {
     c.send_text(line).unwrap();
     c.send_keys("Enter").unwrap();
-    c.wait_for(|s| s.text().lines().any(|l| l.trim_end() == done))
-        .unwrap();
+    c.wait_for(|s| {
+        let lines: Vec<String> = s.text().lines().map(|l| l.trim_end().to_string()).collect();
+        lines.windows(2).any(|w| w[0] == done && w[1] == "$") && s.cursor_state().col == 2
+    })
+    .unwrap();
 }
 
 /// The `[offset/history]` indicator of the top row, as numbers.

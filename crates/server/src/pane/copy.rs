@@ -40,14 +40,15 @@ impl PaneShared {
             return snapshot_of(screen, since);
         };
         let mut snapshot = snapshot_of(screen, u64::MAX);
-        if since >= screen.seqno() {
-            return snapshot;
-        }
         let mut mode = mode.clone();
         let lines = Lines::new(screen);
         mode.clamp(&lines);
         let view = copy::view::render(&mode, &lines);
-        snapshot.changed = view.rows.into_iter().enumerate().collect();
+        // Rows only when something changed; the cursor always (a frame drawn for another
+        // reason, an overlay closing, must put the copy cursor back, not the program's).
+        if since < screen.seqno() {
+            snapshot.changed = view.rows.into_iter().enumerate().collect();
+        }
         snapshot.cursor = match view.cursor {
             Some((row, col)) => CursorState {
                 row,
