@@ -341,3 +341,26 @@ fn the_prompt_completes_edits_and_remembers() {
     c.wait_for(|s| s.text().contains("2:bash*")).unwrap();
     assert_eq!(windows(&server), 3);
 }
+
+#[test]
+fn a_key_table_of_ones_own_is_entered_with_switch_client_t() {
+    let server = TestServer::new("usertable");
+    let mut c = session(&server, "u", None);
+    assert!(server
+        .weft(&["bind", "-T", "windows", "n", "new-window"])
+        .status
+        .success());
+    assert!(server
+        .weft(&["bind", "w", "switch-client", "-T", "windows"])
+        .status
+        .success());
+    // C-b w, then n in the "windows" table: a new window.
+    c.send_keys("C-b w n").unwrap();
+    c.wait_for(|s| s.text().contains("1:bash*")).unwrap();
+    // The table lasts one key: the next n is typed into the shell.
+    c.send_text("echo typed-$((40+2))").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("typed-42").unwrap();
+    let keys = stdout_of(&server.weft(&["list-keys", "-T", "windows"]));
+    assert!(keys.contains("bind-key -T windows n"), "{keys}");
+}

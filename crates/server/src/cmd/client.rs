@@ -63,6 +63,11 @@ pub enum ClientRequest {
         /// The text.
         text: String,
     },
+    /// `switch-client -T`: the next key is looked up in this table.
+    KeyTable {
+        /// The table's name.
+        table: String,
+    },
     /// Show another session (`switch-client`).
     Switch {
         /// The client (`-c`), from the command line.

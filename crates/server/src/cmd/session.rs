@@ -50,16 +50,22 @@ impl SwitchTo {
 pub static SWITCH_CLIENT: Entry = Entry {
     name: "switch-client",
     aliases: &["switchc"],
-    usage: "[-lnp] [-c target-client] [-t target-session]",
+    usage: "[-lnp] [-c target-client] [-t target-session] [-T key-table]",
     about: "Show another session in this client: the one -t names, the next (-n), the \
             previous (-p) or the last one shown (-l). From the command line: the client -c \
-            names, else the most recently active client of the current session.",
-    flags: "lnpc:t:",
+            names, else the most recently active client of the current session. -T: the next key \
+            is looked up in that key table (a table of your own, made with bind -T).",
+    flags: "lnpc:t:T:",
     long: &[],
     read_only: true,
     target: Some(TargetKind::Session),
     build: |args| {
         args.no_arguments()?;
+        if let Some(table) = args.value('T') {
+            return Ok(Action::Client(ClientRequest::KeyTable {
+                table: table.to_string(),
+            }));
+        }
         let to = if args.has('n') {
             SwitchTo::Next
         } else if args.has('p') {

@@ -206,6 +206,7 @@ pub(super) async fn attached(
         message_shown: false,
         copy_count: None,
         chosen_line: None,
+        key_table: None,
         selecting: None,
         last_click: None,
         last_session: None,

@@ -71,6 +71,8 @@ pub(super) struct ClientLoop {
     pub(super) ui: Ui,
     pub(super) drag: Option<Drag>,
     pub(super) message_shown: bool,
+    /// `switch-client -T`: the table the next key is looked up in.
+    pub(super) key_table: Option<String>,
     /// The command line an if-shell chose, to run next.
     pub(super) chosen_line: Option<String>,
     /// A count typed in vi copy mode (`5j`), for the next command.
@@ -189,6 +191,13 @@ impl ClientLoop {
                         }
                         return After::Continue;
                     }
+                }
+                if let Some(table) = self.key_table.take() {
+                    // One key in the table `switch-client -T` chose; unbound keys do nothing.
+                    if let Some(line) = config.keys.table(&table).and_then(|t| t.get(&name)) {
+                        return self.run_line(&line.clone()).await;
+                    }
+                    return After::Continue;
                 }
                 if name == config.keys.prefix {
                     self.prefix_armed = true;
@@ -411,6 +420,17 @@ impl ClientLoop {
                 .await;
             }
             ClientRequest::ChooseBuffer => self.open_chooser().await,
+            ClientRequest::KeyTable { table } => {
+                let known = self.config.borrow().keys.table(&table).is_some();
+                if known {
+                    self.key_table = Some(table);
+                } else {
+                    self.message(format!(
+                        "switch-client: no key table {table:?} (bind -T makes one)"
+                    ))
+                    .await;
+                }
+            }
             ClientRequest::IfShell {
                 test,
                 format,
