@@ -364,3 +364,33 @@ fn a_key_table_of_ones_own_is_entered_with_switch_client_t() {
     let keys = stdout_of(&server.weft(&["list-keys", "-T", "windows"]));
     assert!(keys.contains("bind-key -T windows n"), "{keys}");
 }
+
+#[test]
+fn update_environment_takes_the_reattaching_clients_values() {
+    let server = TestServer::new("updenv");
+    let mut args = vec!["new", "-d", "-s", "ue", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    assert!(server.weft(&args).status.success());
+    assert!(server
+        .weft(&["set", "-g", "update-environment", "WEFT_T_AGENT DISPLAY"])
+        .status
+        .success());
+    // An attach over "SSH" with a new agent socket: new panes get it.
+    let mut c = server.client_env(
+        &["attach", "-t", "ue"],
+        80,
+        24,
+        &[("WEFT_T_AGENT", "/tmp/agent.2")],
+    );
+    c.wait_for_text("[ue]").unwrap();
+    assert!(server.weft(&["new-window", "-t", "ue"]).status.success());
+    c.wait_for(|s| s.text().contains("1:bash*")).unwrap();
+    c.send_text("echo \"[$WEFT_T_AGENT]\"").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("[/tmp/agent.2]").unwrap();
+    let shown = stdout_of(&server.weft(&["show-environment", "-t", "ue"]));
+    assert!(
+        shown.contains("WEFT_T_AGENT=/tmp/agent.2") && shown.contains("-DISPLAY"),
+        "{shown}"
+    );
+}

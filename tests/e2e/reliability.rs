@@ -528,6 +528,7 @@ fn a_client_claiming_a_huge_terminal_gets_a_clamped_session() {
         rows: u16::MAX,
         pass_tty: false,
         detach_others: false,
+        env: Vec::new(),
     })));
     // A frame comes: drawn at the clamped size.
     let mut drawn = 0;

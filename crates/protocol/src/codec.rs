@@ -194,6 +194,7 @@ mod tests {
             rows: 24,
             pass_tty: true,
             detach_others: true,
+            env: vec![("SSH_AUTH_SOCK".into(), "/tmp/agent".into())],
         })));
         round_trip(Message::Reply(Reply::Error {
             message: "no".into(),

@@ -55,6 +55,9 @@ pub struct Attach {
     /// Detach the session's other clients (`attach -d`).
     #[serde(default)]
     pub detach_others: bool,
+    /// The client's environment, for the session's `update-environment` variables.
+    #[serde(default)]
+    pub env: Vec<(String, String)>,
 }
 
 /// Widest terminal the server draws for, in columns: wider than any real screen's text (a

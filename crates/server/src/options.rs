@@ -129,7 +129,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("mode-style", Window, Text, "bg=yellow,fg=black", None),
     opt("clock-mode-colour", Window, Text, "blue", None),
     opt("word-separators", Session, Text, "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~", Some(USED_AS_TEXT)),
-    opt("update-environment", Session, Text, "DISPLAY KRB5CCNAME SSH_ASKPASS SSH_AUTH_SOCK SSH_AGENT_PID SSH_CONNECTION WINDOWID XAUTHORITY", None),
+    opt("update-environment", Session, Text, "DISPLAY KRB5CCNAME SSH_ASKPASS SSH_AUTH_SOCK SSH_AGENT_PID SSH_CONNECTION WINDOWID XAUTHORITY", Some(USED_AS_TEXT)),
     opt("status-bg", Session, Text, "default", None),
     opt("status-fg", Session, Text, "default", None),
     opt("terminal-overrides", Server, Text, "", None),

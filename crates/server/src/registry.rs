@@ -463,5 +463,11 @@ fn session_options(config: &Config) -> SessionOptions {
         pane_border_status: config.pane_border_status,
         remain_on_exit: config.remain_on_exit,
         environment: config.environment.clone(),
+        update_environment: config
+            .option_value("update-environment")
+            .unwrap_or_default()
+            .split_whitespace()
+            .map(str::to_string)
+            .collect(),
     }
 }

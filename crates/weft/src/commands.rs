@@ -88,6 +88,9 @@ fn here() -> Option<String> {
         .map(|d| d.to_string_lossy().into_owned())
 }
 
+/// The most environment variables an attaching client sends.
+const MAX_ATTACH_ENV: usize = 512;
+
 fn attach_params(target: Option<String>, read_only: bool) -> Attach {
     let (cols, rows) = crate::client::current_size();
     Attach {
@@ -97,6 +100,8 @@ fn attach_params(target: Option<String>, read_only: bool) -> Attach {
         rows,
         pass_tty: crate::client::hand_over_terminal(),
         detach_others: false,
+        // For update-environment (SSH_AUTH_SOCK, DISPLAY, ...): the server keeps only those.
+        env: std::env::vars().take(MAX_ATTACH_ENV).collect(),
     }
 }
 

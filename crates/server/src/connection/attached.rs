@@ -42,12 +42,20 @@ pub(super) async fn attached(
     let (cols, rows) = weft_protocol::clamp_size(attach.cols, attach.rows);
     let own_control = control_tx.clone();
     let terminal_session = terminal_session(&conn);
+    // Only what update-environment may ask for is kept, bounded.
+    let env: Vec<(String, String)> = attach
+        .env
+        .into_iter()
+        .filter(|(k, v)| k.len() + v.len() <= MAX_ENV_ENTRY_BYTES && !k.contains('='))
+        .take(MAX_ENV_ENTRIES)
+        .collect();
     let joining = Joining {
         client,
         size: (cols, rows),
         read_only: attach.read_only,
         control: control_tx,
         terminal_session,
+        env: Arc::new(env),
     };
     let info = match joining.join(&session).await {
         Ok(info) => info,
@@ -318,7 +326,14 @@ struct Joining {
     /// Where the session reaches the client's writer.
     control: mpsc::Sender<ClientControl>,
     terminal_session: Option<u32>,
+    /// The client's environment, for update-environment.
+    env: Arc<Vec<(String, String)>>,
 }
+
+/// The most environment entries an attaching client may bring, and the longest one.
+const MAX_ENV_ENTRIES: usize = 512;
+/// See [`MAX_ENV_ENTRIES`].
+const MAX_ENV_ENTRY_BYTES: usize = 16 << 10;
 
 impl Joining {
     /// Attaches to `session`.
@@ -332,6 +347,7 @@ impl Joining {
                 read_only: self.read_only,
                 control: self.control.clone(),
                 terminal_session: self.terminal_session,
+                env: self.env.clone(),
                 reply,
             })
             .await;

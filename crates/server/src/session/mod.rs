@@ -123,6 +123,8 @@ pub struct SessionOptions {
     /// The global environment's changes (`set-environment -g`): a value, or `None` for a
     /// variable removed from new panes.
     pub environment: std::collections::BTreeMap<String, Option<String>>,
+    /// Variables copied from an attaching client's environment (`update-environment`).
+    pub update_environment: Vec<String>,
 }
 
 /// Requests to a session task.
@@ -142,6 +144,8 @@ pub enum SessionCommand {
         /// The session (process group session id) of the client's terminal, when known: a
         /// terminal that is one of this session's panes is refused.
         terminal_session: Option<u32>,
+        /// The client's environment, for the variables `update-environment` names.
+        env: Arc<Vec<(String, String)>>,
         /// The answer, or why the client may not attach.
         reply: oneshot::Sender<Result<Attached, CommandError>>,
     },

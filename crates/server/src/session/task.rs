@@ -72,6 +72,7 @@ impl SessionState {
                 read_only,
                 control,
                 terminal_session,
+                env,
                 reply,
             } => {
                 if terminal_session.is_some_and(|sid| self.has_pane_terminal(sid)) {
@@ -81,6 +82,12 @@ impl SessionState {
                         self.name
                     ))));
                     return;
+                }
+                // update-environment: the attaching client's values (or their absence) for the
+                // variables it names, for panes started from now on.
+                for name in &self.options.update_environment {
+                    let value = env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+                    self.environment.insert(name.clone(), value);
                 }
                 self.clients.insert(
                     client,
