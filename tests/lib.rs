@@ -219,3 +219,15 @@ pub fn json_list(server: &TestServer, args: &[&str]) -> Vec<serde_json::Value> {
         ),
     }
 }
+
+/// An SGR mouse report as the user's terminal sends it, for 0-based `col` and `row` (`code`:
+/// 0 left press, 32 a drag, 64/65 the wheel; `press` false for a release).
+pub fn mouse_report(code: u16, col: u16, row: u16, press: bool) -> Vec<u8> {
+    format!(
+        "\x1b[<{code};{};{}{}",
+        col + 1,
+        row + 1,
+        if press { 'M' } else { 'm' }
+    )
+    .into_bytes()
+}

@@ -260,16 +260,7 @@ fn emacs_keys_select_with_c_space_and_copy_with_m_w() {
     assert_eq!(newest_buffer(&server), "tw");
 }
 
-/// An SGR mouse report as the user's terminal sends it (0-based coordinates here).
-fn mouse(code: u16, col: u16, row: u16, press: bool) -> Vec<u8> {
-    format!(
-        "\x1b[<{code};{};{}{}",
-        col + 1,
-        row + 1,
-        if press { 'M' } else { 'm' }
-    )
-    .into_bytes()
-}
+use weft_tests::mouse_report as mouse;
 
 #[test]
 fn the_mouse_drags_double_and_triple_clicks_to_copy() {

@@ -50,16 +50,7 @@ fn keys_until(
         .unwrap_or_else(|e| panic!("after {keys:?}: {e}\npanes: {:?}", panes(server)));
 }
 
-/// An SGR mouse report as the user's terminal sends it (1-based coordinates).
-fn mouse(code: u16, col: u16, row: u16, press: bool) -> Vec<u8> {
-    format!(
-        "\x1b[<{code};{};{}{}",
-        col + 1,
-        row + 1,
-        if press { 'M' } else { 'm' }
-    )
-    .into_bytes()
-}
+use weft_tests::mouse_report as mouse;
 
 #[test]
 fn splits_both_ways_and_nested_with_borders() {

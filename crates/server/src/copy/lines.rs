@@ -117,13 +117,18 @@ impl<'a> Lines<'a> {
             .unwrap_or_else(|| vec![Cell::BLANK; self.cols()])
     }
 
+    /// The scrollback index of history line `line` (`None` for a screen row or a line gone).
+    fn history_index(&self, line: u64) -> Option<usize> {
+        (line >= self.first && line < self.history_end)
+            .then(|| (line - self.screen.scrollback().first_absolute()) as usize)
+    }
+
     /// Whether line `line` continues on the next one.
     pub fn wrapped(&self, line: u64) -> bool {
         if line < self.first {
             return false;
         }
-        if line < self.history_end {
-            let index = (line - self.screen.scrollback().first_absolute()) as usize;
+        if let Some(index) = self.history_index(line) {
             return self
                 .screen
                 .scrollback()
@@ -141,8 +146,7 @@ impl<'a> Lines<'a> {
         if line < self.first {
             return false;
         }
-        if line < self.history_end {
-            let index = (line - self.screen.scrollback().first_absolute()) as usize;
+        if let Some(index) = self.history_index(line) {
             return self
                 .screen
                 .scrollback()
