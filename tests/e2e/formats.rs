@@ -27,6 +27,12 @@ fn new_panes_start_in_the_current_path_and_display_expands_formats() {
         "fmt:0 deep dir live 1",
         "{out:?}"
     );
+    let out = server.weft(&[
+        "list-sessions",
+        "-F",
+        "#{session_name} #{session_windows} #{?session_attached,attached,detached}",
+    ]);
+    assert_eq!(stdout_of(&out).trim_end(), "fmt 1 attached", "{out:?}");
     let out = server.weft(&["list-windows", "-t", "fmt", "-F", "#I:#W#F"]);
     assert_eq!(stdout_of(&out).trim_end(), "0:bash*", "{out:?}");
     // A binding as popular configs write it.

@@ -8,18 +8,27 @@ use futures::FutureExt;
 pub static LIST_SESSIONS: Entry = Entry {
     name: "list-sessions",
     aliases: &["ls"],
-    usage: "[--json]",
-    about: "List the sessions.",
-    flags: "",
+    usage: "[--json] [-F format]",
+    about: "List the sessions; -F a format per session (#{session_name}, #{session_windows}, \
+            #{session_attached}, #{session_created}, ...).",
+    flags: "F:",
     long: &[Long::switch("json")],
     read_only: true,
     target: None,
     build: |args| {
         args.no_arguments()?;
         let json = args.json();
+        let format = args.value('F').map(str::to_string);
         Ok(Action::Server(Box::new(move |ctx| {
             async move {
                 let sessions = ctx.registry.list().await;
+                if let Some(f) = &format {
+                    let lines: Vec<String> = sessions
+                        .iter()
+                        .map(|s| crate::format::expand(f, &session_vars(s)))
+                        .collect();
+                    return Ok(Output::text(lines.join("\n")));
+                }
                 if json {
                     let text = serde_json::to_string(&sessions)
                         .map_err(|e| CommandError::failed(format!("cannot list sessions: {e}")))?;
@@ -132,3 +141,21 @@ pub static LIST_COMMANDS: Entry = Entry {
         })))
     },
 };
+
+/// The format variables of a session as `list-sessions -F` sees it.
+fn session_vars(s: &weft_protocol::SessionInfo) -> std::collections::HashMap<String, String> {
+    let flag = |b: bool| if b { "1" } else { "0" }.to_string();
+    [
+        ("session_name", crate::names::clean_name(&s.name)),
+        ("session_id", s.id.clone()),
+        ("session_windows", s.windows.to_string()),
+        ("session_attached", s.clients.to_string()),
+        ("session_many_attached", flag(s.clients > 1)),
+        ("session_created", s.created.to_string()),
+        ("session_width", s.cols.to_string()),
+        ("session_height", s.rows.to_string()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
+}
