@@ -338,7 +338,14 @@ pub fn run(
             start_search(mode, &lines, arg, !name.ends_with("-text"), forward, count);
         }
         "search-forward-incremental" | "search-backward-incremental" => {
+            // Where the search started, moved into the lines that exist now (the pane may have
+            // shrunk or its history been trimmed since).
             let from = *mode.incremental_from.get_or_insert(c);
+            let from = Pos::new(
+                lines.clamp(from.line),
+                from.col.min(lines.cols().saturating_sub(1)),
+            );
+            mode.incremental_from = Some(from);
             mode.cursor = from;
             if arg.is_empty() {
                 mode.search = None;
