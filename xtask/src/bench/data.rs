@@ -270,11 +270,25 @@ fn write_log(w: &mut dyn Write, lines: usize) -> std::io::Result<()> {
 }
 
 fn write_lines80(w: &mut dyn Write, lines: usize) -> std::io::Result<()> {
-    let mut rng = Rng::new(8);
+    write_log80(w, lines, 8, None)
+}
+
+/// `lines` log lines padded to 80 columns from the generator seeded `seed`, with `marked`'s
+/// text put at the start of its line.
+fn write_log80(
+    w: &mut dyn Write,
+    lines: usize,
+    seed: u64,
+    marked: Option<(usize, &str)>,
+) -> std::io::Result<()> {
+    let mut rng = Rng::new(seed);
     let mut buf = Vec::with_capacity(1 << 20);
     let mut line = Vec::with_capacity(160);
     for i in 0..lines as u64 {
         line.clear();
+        if let Some((_, text)) = marked.filter(|(at, _)| *at as u64 == i) {
+            line.extend_from_slice(text.as_bytes());
+        }
         log_line(i, &mut rng, false, &mut line);
         line.resize(80, b'.');
         buf.extend_from_slice(&line);
@@ -295,24 +309,8 @@ pub const SEARCH_SHOWN: &str = "kpwqzy-shown";
 pub const SEARCH_TARGET_LINE: usize = 100;
 
 fn write_search_log(w: &mut dyn Write, lines: usize) -> std::io::Result<()> {
-    let mut rng = Rng::new(9);
-    let mut buf = Vec::with_capacity(1 << 20);
-    let mut line = Vec::with_capacity(160);
-    for i in 0..lines as u64 {
-        line.clear();
-        if i as usize == SEARCH_TARGET_LINE {
-            line.extend_from_slice(format!("{SEARCH_TARGET} {SEARCH_SHOWN} ").as_bytes());
-        }
-        log_line(i, &mut rng, false, &mut line);
-        line.resize(80, b'.');
-        buf.extend_from_slice(&line);
-        buf.push(b'\n');
-        if buf.len() >= 1 << 20 {
-            w.write_all(&buf)?;
-            buf.clear();
-        }
-    }
-    w.write_all(&buf)
+    let marker = format!("{SEARCH_TARGET} {SEARCH_SHOWN} ");
+    write_log80(w, lines, 9, Some((SEARCH_TARGET_LINE, &marker)))
 }
 
 /// Writes `header`, then `period` repeated to bring the total near `target`, then `footer`.

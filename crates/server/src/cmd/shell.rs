@@ -140,9 +140,25 @@ pub async fn run(command: &str) -> Result<Finished, String> {
     }
 }
 
+/// The command line an if-shell runs: `then` when its test holds, else `otherwise`.
+pub async fn chosen(
+    ctx: &crate::context::ServerContext,
+    origin: &super::run::Origin,
+    test: &str,
+    format: bool,
+    then: String,
+    otherwise: Option<String>,
+) -> Option<String> {
+    if test_holds(ctx, origin, test, format).await {
+        Some(then)
+    } else {
+        otherwise
+    }
+}
+
 /// Whether an if-shell test holds: the shell command succeeded, or (`format`) the format,
 /// expanded for the pane the command comes from, is not empty and not `0`.
-pub async fn test_holds(
+async fn test_holds(
     ctx: &crate::context::ServerContext,
     origin: &super::run::Origin,
     test: &str,

@@ -231,11 +231,8 @@ async fn cli_one(
             then,
             otherwise,
         }) => {
-            let chosen = if crate::cmd::shell::test_holds(ctx, origin, &test, format).await {
-                Some(then)
-            } else {
-                otherwise
-            };
+            let chosen =
+                crate::cmd::shell::chosen(ctx, origin, &test, format, then, otherwise).await;
             Ok((Output::none(), chosen))
         }
         // The client -c names, else the most recently active client of the session the

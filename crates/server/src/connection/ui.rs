@@ -243,6 +243,14 @@ impl ClientLoop {
         After::Continue
     }
 
+    /// Where this client's commands come from: its session and active pane.
+    fn origin(&self) -> Origin {
+        Origin {
+            session: Some(self.session.id.to_string()),
+            pane: self.view.borrow().active,
+        }
+    }
+
     /// Whether the active pane is in copy mode (its keys go to the copy-mode table).
     fn active_in_copy_mode(&self) -> bool {
         self.view
@@ -337,10 +345,7 @@ impl ClientLoop {
             .await;
             return After::Continue;
         }
-        let origin = Origin {
-            session: Some(self.session.id.to_string()),
-            pane: self.view.borrow().active,
-        };
+        let origin = self.origin();
         match execute(&self.ctx, command, &origin).await {
             Ok(Ran::Output(output)) => self.show_output(output).await,
             Ok(Ran::Client(request)) => return self.client_request(request).await,
@@ -437,16 +442,10 @@ impl ClientLoop {
                 then,
                 otherwise,
             } => {
-                let origin = Origin {
-                    session: Some(self.session.id.to_string()),
-                    pane: self.view.borrow().active,
-                };
+                let origin = self.origin();
                 let chosen =
-                    if crate::cmd::shell::test_holds(&self.ctx, &origin, &test, format).await {
-                        Some(then)
-                    } else {
-                        otherwise
-                    };
+                    crate::cmd::shell::chosen(&self.ctx, &origin, &test, format, then, otherwise)
+                        .await;
                 self.chosen_line = chosen;
             }
             ClientRequest::ChooseTree { windows } => self.open_tree(windows).await,
@@ -552,10 +551,7 @@ impl ClientLoop {
             let line = crate::cmd::fill_template(&prompt.template, prompt.line.text());
             if let Ok(command) = crate::cmd::parse_line(&line) {
                 // Errors while typing (no match yet) are not shown over the prompt.
-                let origin = Origin {
-                    session: Some(self.session.id.to_string()),
-                    pane: self.view.borrow().active,
-                };
+                let origin = self.origin();
                 let _ = execute(&self.ctx, command, &origin).await;
             }
         }
