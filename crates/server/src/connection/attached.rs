@@ -491,10 +491,20 @@ impl TerminalKeys {
 /// terminal it attaches through, handed over or not) belongs to; `None` when the kernel does
 /// not say who the peer is or it is gone. Known before anything changes, so a client whose
 /// terminal is one of the session's own panes is refused before the session takes its size.
+///
+/// The session id is 0 when the session's leader lives in another pid namespace (a client
+/// started inside a container whose session began outside it); that says nothing, so it is
+/// `None` too. `rustix::process::getsid` cannot be used: it wraps the result in a non-zero pid
+/// unchecked, which asserts in debug builds and is undefined in release builds on such a 0.
+#[allow(unsafe_code)]
 fn terminal_session(conn: &Conn) -> Option<u32> {
     let pid = conn.get_ref().peer_cred().ok()?.pid()?;
-    let sid = rustix::process::getsid(Some(rustix::process::Pid::from_raw(pid)?)).ok()?;
-    u32::try_from(sid.as_raw_nonzero().get()).ok()
+    if pid <= 0 {
+        return None;
+    }
+    // SAFETY: getsid takes a plain integer and touches no memory; any value is allowed.
+    let sid = unsafe { libc::getsid(pid) };
+    u32::try_from(sid).ok().filter(|&sid| sid > 0)
 }
 
 /// Largest read of keys from a handed-over terminal (a paste arrives in pieces of this size).
