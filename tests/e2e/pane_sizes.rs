@@ -148,6 +148,8 @@ fn display_panes_shows_numbers_and_a_digit_selects() {
         (list[1].0.clone(), list[0].0.clone())
     };
     assert_eq!(active(&server), right);
+    // 0: the numbers stay until a key, however slow the test machine is.
+    ok(&server, &["set", "-g", "display-panes-time", "0"]);
     let mut c = server.client(&["attach", "-t", "p"], 80, 24);
     c.wait_for_text("[p]").unwrap();
     c.send_keys("C-b q").unwrap();
@@ -158,6 +160,33 @@ fn display_panes_shows_numbers_and_a_digit_selects() {
     c.send_keys("Enter").unwrap();
     c.wait_for_text("picked-16").unwrap();
     assert_eq!(active(&server), left);
+}
+
+#[test]
+fn pane_numbers_and_messages_close_by_themselves() {
+    let server = TestServer::new("overlaytime");
+    let mut args = vec!["new", "-d", "-s", "p", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server, &args);
+    ok(&server, &["split-window", "-h", "-t", "p"]);
+    ok(&server, &["set", "-g", "display-panes-time", "200"]);
+    ok(&server, &["set", "-g", "display-time", "200"]);
+    let mut c = server.client(&["attach", "-t", "p"], 80, 24);
+    c.wait_for_text("[p]").unwrap();
+    c.send_keys("C-b q").unwrap();
+    c.wait_for_text("███").unwrap();
+    // No key: the numbers go after display-panes-time.
+    c.wait_for(|s| !s.text().contains("███")).unwrap();
+    c.send_keys("C-b :").unwrap();
+    c.send_text("display-message shown-#{session_name}")
+        .unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("shown-p").unwrap();
+    c.wait_for(|s| !s.text().contains("shown-p")).unwrap();
+    // The shell still has the keys: nothing was left waiting for one.
+    c.send_text("echo typed-$((5*5))").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("typed-25").unwrap();
 }
 
 #[test]

@@ -84,7 +84,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("renumber-windows", Session, Flag, "off", Some("renumber-windows")),
     opt("escape-time", Server, Number, "10", Some("escape-time-ms")),
     opt("repeat-time", Session, Number, "500", Some("repeat-time")),
-    opt("display-time", Session, Number, "750", None),
+    opt("display-time", Session, Number, "750", Some(USED_AS_TEXT)),
     opt("history-limit", Session, Number, "2000", Some("scrollback-lines")),
     opt("default-shell", Session, Text, "", Some("default-shell")),
     opt("default-command", Session, Text, "", None),
@@ -137,7 +137,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("extended-keys", Server, Choice(&["on", "off", "always"]), "off", None),
     opt("allow-passthrough", Pane, Choice(&["on", "off", "all"]), "off", None),
     opt("detach-on-destroy", Session, Choice(&["on", "off", "no-detached", "previous", "next"]), "on", None),
-    opt("display-panes-time", Session, Number, "1000", None),
+    opt("display-panes-time", Session, Number, "1000", Some(USED_AS_TEXT)),
     opt("main-pane-width", Window, Text, "80", None),
     opt("main-pane-height", Window, Text, "24", None),
     opt("wrap-search", Window, Flag, "on", None),
@@ -316,6 +316,16 @@ impl Config {
                 .or_else(|| self.options.get(name).cloned())
                 .unwrap_or_else(|| def.default.to_string()),
         )
+    }
+
+    /// A number option read as milliseconds (`display-time`); 0 when it does not parse, which
+    /// values that passed `set-option`'s checks always do.
+    pub fn millis_option(&self, name: &str) -> std::time::Duration {
+        let millis = self
+            .option_value(name)
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0);
+        std::time::Duration::from_millis(millis)
     }
 
     /// Every option and its value, as `show-options` lists them: tmux's, then user options.

@@ -212,6 +212,7 @@ pub(super) async fn attached(
         ui: Ui::Normal,
         drag: None,
         message_shown: false,
+        overlay_due: crate::deadline::Deadline::new(),
         copy_count: None,
         chosen_line: None,
         key_table: None,
@@ -272,6 +273,10 @@ pub(super) async fn attached(
                 Some(Err(_)) | None => break,
             },
             flushed = keys.escape_due() => flushed,
+            () = state.overlay_due.wait() => {
+                state.overlay_expired().await;
+                continue;
+            }
             Some(target) = switch_rx.recv() => {
                 let to = crate::cmd::session::SwitchTo::decode(&target);
                 let request = crate::cmd::ClientRequest::Switch { client: None, to };
@@ -385,14 +390,8 @@ impl Joining {
                 *info = joined;
             }
             Err(e) => {
-                state.message_shown = true;
                 let message = format!("cannot switch to session {}: {e}", next.name());
-                let _ = state
-                    .render
-                    .send(RenderControl::Overlay(Some(
-                        crate::render::Overlay::Message(message),
-                    )))
-                    .await;
+                state.message(message).await;
             }
         }
     }

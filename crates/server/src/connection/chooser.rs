@@ -47,12 +47,7 @@ impl ClientLoop {
     /// Opens the chooser, or says there is nothing to choose.
     pub(super) async fn open_chooser(&mut self) {
         if !self.draw_chooser(Chooser::default()).await {
-            self.message_shown = true;
-            let _ = self
-                .render
-                .send(RenderControl::Overlay(Some(Overlay::Message(
-                    "no buffers: copy some text or run set-buffer first".into(),
-                ))))
+            self.message("no buffers: copy some text or run set-buffer first".into())
                 .await;
         }
     }
@@ -110,13 +105,7 @@ impl ClientLoop {
             ..PasteOptions::default()
         };
         if let Err(e) = paste(&self.ctx, &pane, Some(&buffer.name), &options).await {
-            self.message_shown = true;
-            let _ = self
-                .render
-                .send(RenderControl::Overlay(Some(Overlay::Message(
-                    e.to_string(),
-                ))))
-                .await;
+            self.message(e.to_string()).await;
         }
     }
 

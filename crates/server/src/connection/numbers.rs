@@ -42,15 +42,18 @@ impl ClientLoop {
             .send(RenderControl::Overlay(Some(Overlay::Lines(lines))))
             .await;
         self.ui = Ui::Numbers(Numbers { panes });
+        let shown_for = self.config.borrow().millis_option("display-panes-time");
+        self.close_after(shown_for);
     }
 
     /// A key while the numbers are shown: a digit focuses that pane; any key leaves.
     pub(super) async fn numbers_key(&mut self, numbers: Numbers, input: &Input) -> After {
-        let _ = self.render.send(RenderControl::Overlay(None)).await;
         let Input::Key { name, .. } = input else {
             self.ui = Ui::Numbers(numbers);
             return After::Continue;
         };
+        self.overlay_due.set(None);
+        let _ = self.render.send(RenderControl::Overlay(None)).await;
         let chosen = name
             .parse::<usize>()
             .ok()

@@ -7,7 +7,6 @@ use super::ui::{After, ClientLoop};
 use crate::cmd::session::{client_id, rename, session_of_client, switch_target, SwitchTo};
 use crate::cmd::ClientRequest;
 use crate::outcome::{not_found, CommandError, TargetKind};
-use crate::render::{Overlay, RenderControl};
 use crate::session::{SessionCommand, SessionHandle};
 use weft_protocol::NewSession;
 
@@ -40,7 +39,7 @@ impl ClientLoop {
             ClientRequest::FindWindow { text } => {
                 match crate::cmd::session::find_window(&self.session, &text).await {
                     Ok(said) => {
-                        self.say(said).await;
+                        self.message(said).await;
                         Ok(After::Continue)
                     }
                     Err(e) => Err(e),
@@ -51,19 +50,10 @@ impl ClientLoop {
         match result {
             Ok(after) => after,
             Err(e) => {
-                self.say(e.to_string()).await;
+                self.message(e.to_string()).await;
                 After::Continue
             }
         }
-    }
-
-    /// A line in the status line until the next key.
-    async fn say(&mut self, text: String) {
-        self.message_shown = true;
-        let _ = self
-            .render
-            .send(RenderControl::Overlay(Some(Overlay::Message(text))))
-            .await;
     }
 
     /// Where `switch-client` goes from this client's session.

@@ -281,13 +281,7 @@ impl ClientLoop {
             Err(e) => Err(e),
         };
         if let Err(e) = result {
-            self.message_shown = true;
-            let _ = self
-                .render
-                .send(RenderControl::Overlay(Some(Overlay::Message(
-                    e.to_string(),
-                ))))
-                .await;
+            self.message(e.to_string()).await;
         }
     }
 

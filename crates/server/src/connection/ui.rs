@@ -71,6 +71,9 @@ pub(super) struct ClientLoop {
     pub(super) ui: Ui,
     pub(super) drag: Option<Drag>,
     pub(super) message_shown: bool,
+    /// When the message or the pane numbers shown close by themselves (`display-time`,
+    /// `display-panes-time`); no deadline while nothing is shown or it stays until a key.
+    pub(super) overlay_due: crate::deadline::Deadline,
     /// `switch-client -T`: the table the next key is looked up in.
     pub(super) key_table: Option<String>,
     /// The command line an if-shell chose, to run next.
@@ -100,14 +103,38 @@ impl ClientLoop {
         let _ = self.render.send(RenderControl::Overlay(overlay)).await;
     }
 
-    /// Shows `text`: one line in the status line until the next key, several over the window.
-    async fn message(&mut self, text: String) {
+    /// Shows `text`: one line in the status line until the next key or for `display-time`
+    /// (0: until a key), several over the window until a key.
+    pub(super) async fn message(&mut self, text: String) {
         if text.contains('\n') {
             self.show_lines(&text).await;
             return;
         }
         self.message_shown = true;
+        let shown_for = self.config.borrow().millis_option("display-time");
+        self.close_after(shown_for);
         self.overlay(Some(Overlay::Message(text))).await;
+    }
+
+    /// Closes what is shown after `shown_for`; a zero (or a time too far ahead for the clock)
+    /// keeps it until a key.
+    pub(super) fn close_after(&mut self, shown_for: std::time::Duration) {
+        let due = (!shown_for.is_zero())
+            .then(|| tokio::time::Instant::now().checked_add(shown_for))
+            .flatten();
+        self.overlay_due.set(due);
+    }
+
+    /// The message or the pane numbers have been shown long enough: they close.
+    pub(super) async fn overlay_expired(&mut self) {
+        self.overlay_due.set(None);
+        if std::mem::take(&mut self.message_shown) {
+            self.overlay(None).await;
+        }
+        if matches!(self.ui, Ui::Numbers(_)) {
+            self.ui = Ui::Normal;
+            self.overlay(None).await;
+        }
     }
 
     /// The configuration's warnings from start-up, over the window until the next key.
@@ -148,6 +175,7 @@ impl ClientLoop {
     pub(super) async fn handle(&mut self, input: Input) -> After {
         if self.message_shown && !matches!(input, Input::Mouse(_)) {
             self.message_shown = false;
+            self.overlay_due.set(None);
             self.overlay(None).await;
         }
         match std::mem::replace(&mut self.ui, Ui::Normal) {
