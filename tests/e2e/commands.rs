@@ -164,3 +164,39 @@ fn detach_all_others_from_the_prompt_keeps_the_client_that_typed_it() {
     let ls = stdout_of(&server.weft(&["ls"]));
     assert!(ls.contains("(attached)"), "{ls}");
 }
+
+#[test]
+fn the_key_list_scrolls_searches_and_closes_only_on_q() {
+    let server = TestServer::new("pager");
+    let mut c = session(&server, "pg");
+    c.send_keys("C-b ?").unwrap();
+    c.wait_for_text("q closes").unwrap();
+    let first = c.screen().row(0).map(|r| r.text()).unwrap_or_default();
+    c.send_keys("PageDown").unwrap();
+    c.wait_for(|s| s.row(0).map(|r| r.text()).unwrap_or_default() != first)
+        .unwrap();
+    // A search puts the first line holding it at the top.
+    c.send_keys("/").unwrap();
+    c.send_text("kill-window").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|s| {
+        s.row(0)
+            .map(|r| r.text())
+            .is_some_and(|t| t.contains("kill-window"))
+    })
+    .unwrap();
+    // Other keys keep the list open and never reach the shell.
+    c.send_text("x").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("q closes").unwrap();
+    c.send_keys("q").unwrap();
+    c.wait_for(|s| !s.text().contains("q closes")).unwrap();
+    c.send_text("echo after-$((3*3))").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("after-9").unwrap();
+    assert!(
+        !c.screen().text().contains("xecho"),
+        "a key pressed in the list reached the shell:\n{}",
+        c.screen().text()
+    );
+}

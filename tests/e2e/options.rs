@@ -228,8 +228,8 @@ fn the_first_client_to_attach_sees_the_configurations_warnings() {
             && t.contains("weft.conf:3: history-limit: a number")
     })
     .unwrap();
-    // Any key clears them; the shell is there.
-    c.send_keys("Enter").unwrap();
+    // q closes them, as tmux's view mode; the shell is there.
+    c.send_keys("q").unwrap();
     c.wait_for(|s| !s.text().contains("could not apply"))
         .unwrap();
     c.wait_for_text("$").unwrap();

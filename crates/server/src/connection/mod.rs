@@ -11,6 +11,7 @@ mod chooser;
 mod line_edit;
 mod mouse;
 mod numbers;
+mod pager;
 mod select;
 mod sessions;
 mod tree;

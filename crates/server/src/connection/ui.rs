@@ -48,8 +48,8 @@ pub(super) enum Ui {
     Prompt(Prompt),
     /// The next key answers y/n for this command.
     Confirm(Box<Parsed>),
-    /// Lines cover the window until the next key.
-    Overlay,
+    /// A listing to read over the window (see `pager.rs`).
+    Pager(super::pager::Pager),
     /// The paste buffers to choose from (`choose-buffer`; see `chooser.rs`).
     Chooser(super::chooser::Chooser),
     /// Sessions, windows and panes to choose from (`choose-tree`; see `tree.rs`).
@@ -144,15 +144,12 @@ impl ClientLoop {
             text.push_str(w);
             text.push('\n');
         }
-        text.push_str("(press any key)");
         self.show_lines(&text).await;
     }
 
-    /// Lines over the window until the next key.
+    /// Lines over the window, to scroll and search, until `q` or Escape.
     async fn show_lines(&mut self, text: &str) {
-        let lines = text.lines().map(str::to_string).collect();
-        self.overlay(Some(Overlay::Lines(lines))).await;
-        self.ui = Ui::Overlay;
+        self.open_pager(text).await;
     }
 
     async fn forward(&self, bytes: Bytes) {
@@ -189,9 +186,20 @@ impl ClientLoop {
                 }
                 return After::Continue;
             }
-            Ui::Overlay => {
-                self.overlay(None).await;
-                return After::Continue;
+            Ui::Pager(pager) => {
+                let name = match &input {
+                    Input::Mouse(event) => match event.wheel() {
+                        Some(true) => Some("WheelUpPane".to_string()),
+                        Some(false) => Some("WheelDownPane".to_string()),
+                        None => None,
+                    },
+                    _ => key_of(&input),
+                };
+                let Some(name) = name else {
+                    self.ui = Ui::Pager(pager);
+                    return After::Continue;
+                };
+                return self.pager_key(pager, &name).await;
             }
             Ui::Chooser(chooser) => return self.chooser_key(chooser, &input).await,
             Ui::Tree(tree) => return self.tree_key(tree, &input).await,
