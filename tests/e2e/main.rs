@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used)] // Test helpers may panic on failure.
 
+mod alerts;
 mod buffers;
 mod commands;
 mod copy_mode;

@@ -170,6 +170,12 @@ impl TestTerminal {
         &self.screen
     }
 
+    /// The events the output raised so far (bells, titles, clipboard writes) that no wait
+    /// took, oldest first; they are not seen again.
+    pub fn take_events(&mut self) -> Vec<Event> {
+        self.screen.take_events()
+    }
+
     /// The program's pid.
     pub fn pid(&self) -> Option<u32> {
         self.child.pid()

@@ -470,6 +470,8 @@ mod tests {
             }),
             generation: 0,
             repaint: 0,
+            bells: 0,
+            title: None,
         }
     }
 

@@ -216,6 +216,11 @@ struct RenderLoop {
     clock_timer: Deadline,
     /// Bytes for the terminal before the next frame (see [`RenderControl::Passthrough`]).
     passthrough: Vec<Bytes>,
+    /// The view's bell count last rung; `None`: take the next view's count without ringing
+    /// (a new client, or another session's view).
+    bells_rung: Option<u64>,
+    /// The title last sent to the terminal (`set-titles`).
+    title_sent: Option<std::sync::Arc<str>>,
 }
 
 impl RenderLoop {
@@ -249,6 +254,8 @@ impl RenderLoop {
             frame_timer: Deadline::new(),
             clock_timer: Deadline::new(),
             passthrough: Vec::new(),
+            bells_rung: None,
+            title_sent: None,
         };
         (state, core)
     }
@@ -260,6 +267,13 @@ impl RenderLoop {
         if view.status != self.last_status {
             self.last_status = view.status.clone();
             self.scene.chrome_changed();
+        }
+        if self.bells_rung.is_none() {
+            self.bells_rung = Some(view.bells);
+        }
+        if self.bells_rung != Some(view.bells) || view.title != self.title_sent {
+            // Sent with the next frame (see `terminal_alerts`).
+            self.scene.redraw_now();
         }
         if view.generation != self.generation {
             self.generation = view.generation;
@@ -426,6 +440,7 @@ impl RenderLoop {
                 self.view.mark_changed();
                 self.generation = u64::MAX;
                 self.last_status = None;
+                self.bells_rung = None;
                 core.renderer.invalidate();
                 self.scene.chrome_changed();
             }
@@ -468,6 +483,12 @@ impl RenderLoop {
         self.metrics.render.blocked(started - waiting);
         let view = self.view.borrow().clone();
         let config = self.config.borrow().clone();
+        terminal_alerts(
+            &view,
+            &mut self.bells_rung,
+            &mut self.title_sent,
+            &mut self.passthrough,
+        );
         if let Some((mut bytes, changed)) = self.scene.draw(core, &view, &config).await {
             self.metrics.render.busy(started.elapsed());
             if !self.passthrough.is_empty() {
@@ -490,6 +511,26 @@ impl RenderLoop {
         }
         self.metrics.render.idle_starts();
         ControlFlow::Continue(())
+    }
+}
+
+/// The bell and the title the view asks for, once each per frame, queued before the frame;
+/// `rung` and `sent` are what the client's terminal had already.
+fn terminal_alerts(
+    view: &View,
+    rung: &mut Option<u64>,
+    sent: &mut Option<std::sync::Arc<str>>,
+    passthrough: &mut Vec<Bytes>,
+) {
+    if rung.is_some_and(|rung| rung != view.bells) {
+        passthrough.push(Bytes::from_static(b"\x07"));
+    }
+    *rung = Some(view.bells);
+    if view.title != *sent {
+        sent.clone_from(&view.title);
+        if let Some(title) = sent {
+            passthrough.push(Bytes::from(format!("\x1b]2;{title}\x1b\\")));
+        }
     }
 }
 

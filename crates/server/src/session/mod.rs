@@ -6,6 +6,7 @@
 //! run inside the task. Size policy, as tmux's `latest`: the session takes the size of the
 //! client that most recently typed or resized.
 
+mod alerts;
 mod clipboard;
 mod format_vars;
 mod list;

@@ -101,6 +101,8 @@ pub struct SessionState {
     pub(super) clipboard: super::ClipboardAccess,
     /// An answer to a program's clipboard read is on its way (at most one at a time).
     pub(super) clipboard_answering: Arc<std::sync::atomic::AtomicBool>,
+    /// Bells the clients' terminals are to ring, counted (see `alerts.rs`).
+    pub(super) bells: u64,
 }
 
 /// What a pane's program told the session about itself through its output.
@@ -175,6 +177,7 @@ impl SessionState {
             dead: VecDeque::new(),
             clipboard: spec.clipboard,
             clipboard_answering: Arc::default(),
+            bells: 0,
         }
     }
 
@@ -494,11 +497,7 @@ impl SessionState {
     /// Acts on an event from pane `pane`'s screen.
     pub(super) fn pane_event(&mut self, pane: PaneId, event: Event) {
         match event {
-            Event::Bell => {
-                if let Some(w) = self.window_of(pane).filter(|w| *w != self.current) {
-                    self.windows[w].bell = true;
-                }
-            }
+            Event::Bell => self.pane_bell(pane),
             Event::CwdChanged(url) => {
                 if let Some(path) = path_of_file_url(&url) {
                     self.pane_meta.entry(pane).or_default().cwd = Some(path);

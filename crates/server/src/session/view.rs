@@ -59,6 +59,11 @@ pub struct View {
     /// Bumped by `refresh-client`: every client repaints its terminal from scratch, whatever
     /// the terminal shows now (something else may have written to it).
     pub repaint: u64,
+    /// Bells rung so far: a client's terminal rings when this grows (once per frame however
+    /// much it grew).
+    pub bells: u64,
+    /// The title for the user's terminal (`set-titles`), cleaned; `None` when off.
+    pub title: Option<std::sync::Arc<str>>,
 }
 
 impl View {
@@ -100,6 +105,8 @@ impl View {
             status: None,
             generation: 0,
             repaint: 0,
+            bells: 0,
+            title: None,
         }
     }
 }
@@ -160,6 +167,8 @@ impl SessionState {
             status,
             generation: self.generation,
             repaint: self.repaint,
+            bells: self.bells,
+            title: self.terminal_title(),
         };
         self.view.send_replace(view);
     }

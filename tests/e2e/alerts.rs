@@ -1,0 +1,92 @@
+//! What reaches the user's terminal besides frames: a pane's bell (`bell-action`,
+//! `monitor-bell`) and the window's title (`set-titles`).
+
+use weft_testkit::Event;
+use weft_tests::{stdout_of, TestServer, TEST_SHELL};
+
+fn ok(server: &TestServer, args: &[&str]) {
+    let out = server.weft(args);
+    assert!(out.status.success(), "{args:?}: {out:?}");
+}
+
+/// The bell flag of each window, in index order.
+fn bell_flags(server: &TestServer) -> String {
+    stdout_of(&server.weft(&["list-windows", "-t", "a", "-F", "#{window_bell_flag}"]))
+        .split_whitespace()
+        .collect()
+}
+
+#[test]
+fn bells_ring_the_terminal_as_bell_action_says() {
+    let server = TestServer::new("bells");
+    let mut args = vec!["new", "-d", "-s", "a", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server, &args);
+    let mut shell = vec!["new-window", "-d", "-t", "a", "--"];
+    shell.extend_from_slice(TEST_SHELL);
+    ok(&server, &shell);
+    let mut c = server.client(&["attach", "-t", "a"], 80, 24);
+    c.wait_for_text("$").unwrap();
+
+    // `current`: a bell in another window flags it but does not ring.
+    ok(&server, &["set", "-g", "bell-action", "current"]);
+    ok(
+        &server,
+        &["send-keys", "-t", "a:1", "printf '\\a'", "Enter"],
+    );
+    let flagged = |s: &TestServer| bell_flags(s) == "01";
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !flagged(&server) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no bell flag: {}",
+            bell_flags(&server)
+        );
+        // The flag is the session's; the pane's output reaches it in its own time.
+        std::thread::yield_now();
+    }
+    // A frame after the session saw the bell: a ring would have come before it.
+    c.send_text("echo seen-$((2+2))").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("seen-4").unwrap();
+    let rung = c
+        .take_events()
+        .into_iter()
+        .filter(|e| *e == Event::Bell)
+        .count();
+    assert_eq!(rung, 0, "bell-action current rang for another window");
+
+    // `any` (the default): it rings.
+    ok(&server, &["set", "-g", "bell-action", "any"]);
+    ok(
+        &server,
+        &["send-keys", "-t", "a:1", "printf '\\a'", "Enter"],
+    );
+    c.wait_for_event(|e| *e == Event::Bell).unwrap();
+    // And in the current window, which is not flagged.
+    c.send_text("printf '\\a'; echo rang-$((3+3))").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_event(|e| *e == Event::Bell).unwrap();
+    c.wait_for_text("rang-6").unwrap();
+    assert_eq!(bell_flags(&server), "01");
+}
+
+#[test]
+fn set_titles_sends_the_window_title_cleaned() {
+    let server = TestServer::new("titles");
+    let mut args = vec!["new", "-d", "-s", "a", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server, &args);
+    ok(&server, &["set", "-g", "set-titles", "on"]);
+    ok(&server, &["set", "-g", "set-titles-string", "#S:#I #T"]);
+    let mut c = server.client(&["attach", "-t", "a"], 80, 24);
+    c.wait_for_text("$").unwrap();
+    c.wait_for_event(|e| matches!(e, Event::TitleChanged(t) if t.starts_with("a:0 ")))
+        .unwrap();
+    // A program's title, with a bidirectional override and controls in it, arrives cleaned.
+    c.send_text("printf '\\033]2;top\\342\\200\\256secret\\033\\\\'")
+        .unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_event(|e| matches!(e, Event::TitleChanged(t) if t == "a:0 topsecret"))
+        .unwrap();
+}
