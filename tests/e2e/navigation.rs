@@ -313,3 +313,48 @@ fn a_bigger_client_sees_a_pattern_beyond_the_session() {
     })
     .unwrap();
 }
+
+#[test]
+fn list_panes_and_windows_across_the_session_and_the_server() {
+    let server = TestServer::new("listall");
+    detached_session(&server, "one");
+    detached_session(&server, "two");
+    assert!(server
+        .weft(&["split-window", "-d", "-t", "one"])
+        .status
+        .success());
+    assert!(server
+        .weft(&["new-window", "-d", "-t", "one"])
+        .status
+        .success());
+    let ids = |args: &[&str]| -> Vec<String> {
+        json_list(&server, args)
+            .iter()
+            .map(|p| p["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(ids(&["list-panes", "-t", "one", "--json"]).len(), 2);
+    assert_eq!(ids(&["list-panes", "-s", "-t", "one", "--json"]).len(), 3);
+    let every = ids(&["list-panes", "-a", "--json"]);
+    assert_eq!(every.len(), 4, "{every:?}");
+    let named = stdout_of(&server.weft(&["list-panes", "-a", "-F", "#{session_name}"]));
+    assert_eq!(
+        named.lines().collect::<Vec<_>>(),
+        ["one", "one", "one", "two"]
+    );
+    let plain = stdout_of(&server.weft(&["list-panes", "-a"]));
+    assert!(
+        plain.lines().any(|l| l.starts_with("one:1.0: [")),
+        "{plain}"
+    );
+    assert!(
+        plain.lines().any(|l| l.starts_with("two:0.0: [")),
+        "{plain}"
+    );
+    assert_eq!(ids(&["list-windows", "-a", "--json"]).len(), 3);
+    let windows = stdout_of(&server.weft(&["lsw", "-a"]));
+    assert!(
+        windows.lines().any(|l| l.starts_with("two:0: ")),
+        "{windows}"
+    );
+}

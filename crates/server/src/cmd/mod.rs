@@ -20,6 +20,7 @@ mod environment;
 mod io;
 mod join;
 mod layout;
+mod listing;
 mod options;
 mod pane;
 mod respawn;

@@ -315,27 +315,33 @@ pub static BREAK_PANE: Entry = Entry {
 pub static LIST_PANES: Entry = Entry {
     name: "list-panes",
     aliases: &["lsp"],
-    usage: "[--json] [-F format] [-t target-window]",
-    about: "List a window's panes, with their ids, sizes and programs; -F a format per pane.",
-    flags: "F:t:",
+    usage: "[-as] [--json] [-F format] [-t target]",
+    about: "List a window's panes (-s: the session's, -a: every session's), with their ids, \
+            sizes and programs; -F a format per pane.",
+    flags: "asF:t:",
     long: &[Long::switch("json")],
     read_only: true,
     target: Some(TargetKind::Window),
     build: |args| {
         args.no_arguments()?;
-        let json = args.json();
-        let format = args.value('F').map(str::to_string);
+        let listing = super::listing::Listing {
+            json: args.json(),
+            format: args.value('F').map(str::to_string),
+        };
+        if args.has('a') {
+            return Ok(super::listing::every_session(listing.json, move |s| {
+                let all: Vec<usize> = (0..s.windows.len()).collect();
+                listing.panes(s, &all, &format!("{}:", s.name))
+            }));
+        }
+        let session_wide = args.has('s');
         Ok(on_session(move |s, scope| {
-            let wpos = s.find_window(scope.target())?;
-            if let Some(f) = &format {
-                let panes = s.windows[wpos].layout.panes();
-                let lines: Vec<String> = panes
-                    .iter()
-                    .map(|p| crate::format::expand(f, &s.format_vars(wpos, *p)))
-                    .collect();
-                return Ok(Output::text(lines.join("\n")));
+            if session_wide {
+                let all: Vec<usize> = (0..s.windows.len()).collect();
+                return Ok(listing.panes(s, &all, ""));
             }
-            Ok(Output::text(s.list_panes(wpos, json)))
+            let wpos = s.find_window(scope.target())?;
+            Ok(listing.panes(s, &[wpos], ""))
         }))
     },
 };

@@ -197,24 +197,26 @@ pub static RENAME_WINDOW: Entry = Entry {
 pub static LIST_WINDOWS: Entry = Entry {
     name: "list-windows",
     aliases: &["lsw"],
-    usage: "[--json] [-F format] [-t target-session]",
-    about: "List a session's windows, with their ids; -F a format per window.",
-    flags: "F:t:",
+    usage: "[-a] [--json] [-F format] [-t target-session]",
+    about: "List a session's windows (-a: every session's), with their ids; -F a format per \
+            window.",
+    flags: "aF:t:",
     long: &[Long::switch("json")],
     read_only: true,
     target: Some(TargetKind::Session),
     build: |args| {
         args.no_arguments()?;
-        let json = args.json();
-        let format = args.value('F').map(str::to_string);
+        let listing = super::listing::Listing {
+            json: args.json(),
+            format: args.value('F').map(str::to_string),
+        };
+        if args.has('a') {
+            return Ok(super::listing::every_session(listing.json, move |s| {
+                listing.windows(s, &format!("{}:", s.name))
+            }));
+        }
         Ok(on_session(move |s: &mut SessionState, _: &Scope| {
-            if let Some(f) = &format {
-                let lines: Vec<String> = (0..s.windows.len())
-                    .map(|w| crate::format::expand(f, &s.format_vars(w, s.windows[w].active)))
-                    .collect();
-                return Ok(Output::text(lines.join("\n")));
-            }
-            Ok(Output::text(s.list_windows(json)))
+            Ok(listing.windows(s, ""))
         }))
     },
 };

@@ -97,63 +97,69 @@ impl SessionState {
         self.generation += 1;
     }
 
-    /// Window `wpos`'s panes, one a line (or JSON), for `list-panes`.
+    /// The panes of window `wpos`, one a line (or JSON), for `list-panes`.
     pub fn list_panes(&self, wpos: usize, json: bool) -> String {
-        let w = &self.windows[wpos];
-        // A zoomed pane fills the window: its size is what its program sees.
-        let area = Rect {
-            col: 0,
-            row: 0,
-            cols: w.layout.cols(),
-            rows: w.layout.rows(),
-        };
-        let rows: Vec<(usize, PaneId, Rect)> = w
-            .layout
-            .rects()
-            .into_iter()
-            .enumerate()
-            .map(|(i, (id, r))| {
-                let r = if w.zoomed && id == w.active { area } else { r };
-                (i, id, r)
-            })
-            .collect();
+        let (lines, items) = self.pane_listing(&[wpos], "");
         if json {
-            let items: Vec<serde_json::Value> = rows
-                .iter()
-                .map(|(i, id, r)| {
-                    let p = self.panes.get(id);
-                    let meta = self.pane_meta.get(id);
-                    serde_json::json!({
-                        "id": id.to_string(),
-                        "index": i,
-                        "window": w.id.to_string(),
-                        "session": self.id.to_string(),
-                        "cols": r.cols,
-                        "rows": r.rows,
-                        "left": r.col,
-                        "top": r.row,
-                        "active": *id == w.active,
-                        "pid": p.and_then(|p| p.shared.pid),
-                        "title": p.map(|p| clean_name(&p.shared.title())).unwrap_or_default(),
-                        "current_path": meta.and_then(|m| m.cwd.clone()),
-                        "last_mark": meta.and_then(|m| m.last_mark).map(mark_name),
-                        "clipboard_bytes": meta.and_then(|m| m.clipboard.as_ref()).map(Vec::len),
-                    })
-                })
-                .collect();
             return serde_json::Value::Array(items).to_string();
         }
-        rows.iter()
-            .map(|(i, id, r)| {
-                format!(
-                    "{i}: [{}x{}] {id}{}",
+        lines.join("\n")
+    }
+
+    /// The panes of the windows at `wposes`, as lines (each after `prefix` and, with several
+    /// windows, the window's index) and as JSON items, for `list-panes` with `-s` and `-a`.
+    pub fn pane_listing(
+        &self,
+        wposes: &[usize],
+        prefix: &str,
+    ) -> (Vec<String>, Vec<serde_json::Value>) {
+        let mut lines = Vec::new();
+        let mut items = Vec::new();
+        for &wpos in wposes {
+            let Some(w) = self.windows.get(wpos) else {
+                continue;
+            };
+            let window = if wposes.len() > 1 || !prefix.is_empty() {
+                format!("{prefix}{}.", w.index)
+            } else {
+                String::new()
+            };
+            // A zoomed pane fills the window: its size is what its program sees.
+            let area = Rect {
+                col: 0,
+                row: 0,
+                cols: w.layout.cols(),
+                rows: w.layout.rows(),
+            };
+            for (i, (id, r)) in w.layout.rects().into_iter().enumerate() {
+                let r = if w.zoomed && id == w.active { area } else { r };
+                let p = self.panes.get(&id);
+                let meta = self.pane_meta.get(&id);
+                items.push(serde_json::json!({
+                    "id": id.to_string(),
+                    "index": i,
+                    "window": w.id.to_string(),
+                    "session": self.id.to_string(),
+                    "cols": r.cols,
+                    "rows": r.rows,
+                    "left": r.col,
+                    "top": r.row,
+                    "active": id == w.active,
+                    "pid": p.and_then(|p| p.shared.pid),
+                    "title": p.map(|p| clean_name(&p.shared.title())).unwrap_or_default(),
+                    "current_path": meta.and_then(|m| m.cwd.clone()),
+                    "last_mark": meta.and_then(|m| m.last_mark).map(mark_name),
+                    "clipboard_bytes": meta.and_then(|m| m.clipboard.as_ref()).map(Vec::len),
+                }));
+                lines.push(format!(
+                    "{window}{i}: [{}x{}] {id}{}",
                     r.cols,
                     r.rows,
-                    if *id == w.active { " (active)" } else { "" }
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
+                    if id == w.active { " (active)" } else { "" }
+                ));
+            }
+        }
+        (lines, items)
     }
 
     /// The windows, one a line (or JSON), for `list-windows`.

@@ -1,0 +1,89 @@
+//! What `list-panes` and `list-windows` print, for one session or, with `-a`, for every
+//! session in turn: lines, JSON or a format per item.
+
+use super::Action;
+use crate::outcome::Output;
+use crate::session::{Scope, SessionState};
+use futures::FutureExt;
+
+/// How a listing is printed.
+#[derive(Clone, Debug)]
+pub(super) struct Listing {
+    /// `--json`: one array of objects.
+    pub(super) json: bool,
+    /// `-F`: a format per item.
+    pub(super) format: Option<String>,
+}
+
+impl Listing {
+    /// The panes of the windows at `wposes`, each line after `prefix` (`name:` with `-a`).
+    pub(super) fn panes(&self, s: &SessionState, wposes: &[usize], prefix: &str) -> Output {
+        if let Some(f) = &self.format {
+            let lines: Vec<String> = wposes
+                .iter()
+                .flat_map(|&w| {
+                    s.windows[w]
+                        .layout
+                        .panes()
+                        .into_iter()
+                        .map(move |p| crate::format::expand(f, &s.format_vars(w, p)))
+                })
+                .collect();
+            return Output::text(lines.join("\n"));
+        }
+        let (lines, items) = s.pane_listing(wposes, prefix);
+        if self.json {
+            return Output::text(serde_json::Value::Array(items).to_string());
+        }
+        Output::text(lines.join("\n"))
+    }
+
+    /// The session's windows, each line after `prefix`.
+    pub(super) fn windows(&self, s: &SessionState, prefix: &str) -> Output {
+        if let Some(f) = &self.format {
+            let lines: Vec<String> = (0..s.windows.len())
+                .map(|w| crate::format::expand(f, &s.format_vars(w, s.windows[w].active)))
+                .collect();
+            return Output::text(lines.join("\n"));
+        }
+        let text = s.list_windows(self.json);
+        if self.json || prefix.is_empty() {
+            return Output::text(text);
+        }
+        let lines: Vec<String> = text.lines().map(|l| format!("{prefix}{l}")).collect();
+        Output::text(lines.join("\n"))
+    }
+}
+
+/// A listing made in every session in turn and joined: lines one after another, JSON arrays
+/// into one. A session that ends meanwhile is left out.
+pub(super) fn every_session(
+    json: bool,
+    list: impl Fn(&SessionState) -> Output + Clone + Send + Sync + 'static,
+) -> Action {
+    Action::Server(Box::new(move |ctx| {
+        async move {
+            let mut lines: Vec<String> = Vec::new();
+            let mut items: Vec<serde_json::Value> = Vec::new();
+            for session in ctx.registry.all().await {
+                let list = list.clone();
+                let action = Box::new(move |s: &mut SessionState, _: &Scope| Ok(list(s)));
+                let Ok(out) = session.run(action, Scope::default()).await else {
+                    continue;
+                };
+                if json {
+                    let array: Vec<serde_json::Value> =
+                        serde_json::from_str(&out.stdout).unwrap_or_default();
+                    items.extend(array);
+                } else {
+                    lines.extend(out.stdout.lines().map(str::to_string));
+                }
+            }
+            if json {
+                return Ok(Output::text(serde_json::Value::Array(items).to_string()));
+            }
+            Ok(Output::text(lines.join("\n")))
+        }
+        .boxed()
+    }))
+}
