@@ -19,4 +19,5 @@ mod render;
 mod replay;
 mod scripting;
 mod sessions;
+mod wait;
 mod windows;

@@ -262,8 +262,8 @@ pub trait Handler {
     fn set_hyperlink(&mut self, link: Option<Hyperlink>);
     /// OSC 52: a clipboard write (`data` base64) or query (`data == b"?"`).
     fn clipboard(&mut self, selection: &[u8], data: &[u8], terminator: Terminator);
-    /// OSC 133 marks.
-    fn prompt_mark(&mut self, mark: PromptMark);
+    /// OSC 133 marks; `status` is the exit status a `D` mark carries (`133;D;1`).
+    fn prompt_mark(&mut self, mark: PromptMark, status: Option<i32>);
     /// DECRQSS: `request` is the setting asked for (`m`, `r`, ` q`, ...).
     fn request_status_string(&mut self, request: &[u8]);
     /// DECSET 2026 state changes are plain modes; this is called for C1 and other ignored input.

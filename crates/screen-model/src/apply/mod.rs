@@ -310,9 +310,9 @@ impl Handler for Screen {
         self.apply_clipboard(selection, data);
     }
 
-    fn prompt_mark(&mut self, mark: PromptMark) {
+    fn prompt_mark(&mut self, mark: PromptMark, status: Option<i32>) {
         let row = self.cursor.row;
-        self.event(Event::Prompt { mark, row });
+        self.event(Event::Prompt { mark, row, status });
     }
 
     fn request_status_string(&mut self, request: &[u8]) {

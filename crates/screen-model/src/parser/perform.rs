@@ -190,8 +190,14 @@ impl<H: Handler> Perform for Performer<'_, H> {
                     Some(b'D') => Some(PromptMark::CommandEnd),
                     _ => None,
                 };
+                // `D;status`: the command's exit status, when the shell says it.
+                let status = rest
+                    .get(1)
+                    .filter(|_| mark == Some(PromptMark::CommandEnd))
+                    .and_then(|s| std::str::from_utf8(s).ok())
+                    .and_then(|s| s.parse::<i32>().ok());
                 if let Some(mark) = mark {
-                    self.handler.prompt_mark(mark);
+                    self.handler.prompt_mark(mark, status);
                 }
             }
             _ => self.handler.unhandled(),

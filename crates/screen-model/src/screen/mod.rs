@@ -76,6 +76,8 @@ pub enum Event {
         mark: PromptMark,
         /// The cursor row when it came.
         row: usize,
+        /// The exit status a command-end mark carries (`133;D;status`).
+        status: Option<i32>,
     },
 }
 

@@ -68,8 +68,19 @@ fn cwd_and_prompt_marks() {
     assert!(events.contains(&Event::CwdChanged("file://host/tmp".into())));
     assert!(events.contains(&Event::Prompt {
         mark: weft_screen_model::handler::PromptMark::PromptStart,
-        row: 1
+        row: 1,
+        status: None,
     }));
+    let mut s = screen(5, 2, "\x1b]133;D;127\x07\x1b]133;D\x1b\\");
+    let events = s.take_events();
+    let ends: Vec<Option<i32>> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Prompt { status, .. } => Some(*status),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ends, [Some(127), None]);
 }
 
 #[test]

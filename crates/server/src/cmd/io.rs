@@ -1,16 +1,14 @@
-//! Commands that drive a pane from scripts and tests: send-keys, capture-pane, wait.
+//! Commands that drive a pane from scripts and tests: send-keys, capture-pane (and `wait`,
+//! in `wait.rs`).
 
-use super::{Action, Args, Entry, Long};
+use super::{Action, Entry, Long};
 use crate::capture::CaptureOptions;
 use crate::context::ServerContext;
-use crate::deadline::Deadline;
 use crate::outcome::{CommandError, Output, TargetKind};
 use crate::pane::PaneHandle;
 use bytes::Bytes;
 use futures::FutureExt;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
-use std::time::Duration;
 
 /// `send-keys`.
 pub static SEND_KEYS: Entry = Entry {
@@ -174,152 +172,6 @@ pub static CAPTURE_PANE: Entry = Entry {
         }))
     },
 };
-
-/// What `wait` waits for.
-#[derive(Clone, Debug)]
-enum WaitFor {
-    /// The screen contains this text.
-    Text(String),
-    /// The screen matches this regular expression.
-    Regex(regex::Regex),
-    /// Nothing printed for this long.
-    Idle(Duration),
-    /// The program exited.
-    Exit,
-}
-
-/// `wait`.
-pub static WAIT: Entry = Entry {
-    name: "wait",
-    aliases: &[],
-    usage: "[-t target-pane] (--text TEXT | --regex RE | --idle MS | --exit) [--after REVISION] \
-            [--timeout SECONDS]",
-    about: "Block until a pane shows some text, matches a regular expression, has been quiet for \
-            a while, or its program exited; exit status 1 with the screen on timeout.",
-    flags: "t:",
-    long: &[
-        Long::value("text"),
-        Long::value("regex"),
-        Long::value("idle"),
-        Long::switch("exit"),
-        Long::value("after"),
-        Long::value("timeout"),
-    ],
-    read_only: true,
-    target: Some(TargetKind::Pane),
-    build: |args| {
-        args.no_arguments()?;
-        let until = wait_condition(args)?;
-        let after = match args.long_value("after") {
-            Some(v) => v
-                .parse()
-                .map_err(|_| args.usage(format!("--after takes a revision number, not {v:?}")))?,
-            None => 0,
-        };
-        let timeout = match args.long_value("timeout") {
-            Some(v) => v
-                .parse::<f64>()
-                .ok()
-                .filter(|s| s.is_finite() && *s >= 0.0)
-                .map(|s| Duration::from_secs_f64(s.min(86_400.0)))
-                .ok_or_else(|| args.usage(format!("--timeout takes seconds, not {v:?}")))?,
-            None => Duration::from_secs(10),
-        };
-        Ok(pane_action(move |pane| async move {
-            let (stdout, code) = wait(&pane, &until, after, timeout).await;
-            let stderr = if code == 0 {
-                String::new()
-            } else {
-                "weft wait: timed out; the screen is above".into()
-            };
-            Ok(Output {
-                stdout,
-                stderr,
-                code,
-                ..Output::default()
-            })
-        }))
-    },
-};
-
-/// The one condition `wait`'s flags ask for.
-fn wait_condition(args: &Args) -> Result<WaitFor, CommandError> {
-    if let Some(text) = args.long_value("text") {
-        return Ok(WaitFor::Text(text.to_string()));
-    }
-    if let Some(re) = args.long_value("regex") {
-        let regex = regex::Regex::new(re)
-            .map_err(|e| args.usage(format!("--regex {re:?} is not a regular expression: {e}")))?;
-        return Ok(WaitFor::Regex(regex));
-    }
-    if let Some(ms) = args.long_value("idle") {
-        let ms: u64 = ms
-            .parse()
-            .map_err(|_| args.usage(format!("--idle takes milliseconds, not {ms:?}")))?;
-        return Ok(WaitFor::Idle(Duration::from_millis(ms)));
-    }
-    if args.has_long("exit") {
-        return Ok(WaitFor::Exit);
-    }
-    Err(args.usage("one of --text --regex --idle --exit is needed"))
-}
-
-/// Waits on a pane's own change notifications (no polling) until `until` holds for a screen
-/// newer than `after`. Returns what to print and the exit status: the revision (or the exit
-/// code for `--exit`) and 0, or the last screen and 1 on timeout.
-async fn wait(pane: &PaneHandle, until: &WaitFor, after: u64, timeout: Duration) -> (String, u8) {
-    let notify = Arc::new(tokio::sync::Notify::new());
-    pane.watch(&notify);
-    let deadline = tokio::time::Instant::now() + timeout;
-    let idle = match until {
-        WaitFor::Idle(d) => Some(*d),
-        _ => None,
-    };
-    let mut idle_at = idle.map(|d| tokio::time::Instant::now() + d);
-    let mut idle_timer = Deadline::new();
-    let mut last_screen = String::new();
-    loop {
-        if let WaitFor::Exit = until {
-            if let Some(code) = pane.exit_code() {
-                return (code.to_string(), 0);
-            }
-        } else if let Some((text, revision)) = pane.capture(CaptureOptions::default()).await {
-            let met = revision > after
-                && match until {
-                    WaitFor::Text(t) => text.contains(t.as_str()),
-                    WaitFor::Regex(r) => r.is_match(&text),
-                    _ => false,
-                };
-            if met {
-                return (revision.to_string(), 0);
-            }
-            last_screen = text;
-        } else if pane.exit_code().is_some() {
-            return (last_screen, 1);
-        }
-        idle_timer.set(idle_at);
-        tokio::select! {
-            _ = notify.notified() => {
-                if let Some(d) = idle {
-                    idle_at = Some(tokio::time::Instant::now() + d);
-                }
-            }
-            _ = idle_timer.wait() => {
-                let revision = pane.shared.seq.load(Ordering::Acquire);
-                if revision > after {
-                    return (revision.to_string(), 0);
-                }
-                idle_at = idle.map(|d| tokio::time::Instant::now() + d);
-            }
-            _ = tokio::time::sleep_until(deadline) => {
-                if let Some((text, _)) = pane.capture(CaptureOptions::default()).await {
-                    last_screen = text;
-                }
-                return (last_screen, 1);
-            }
-        }
-    }
-}
 
 /// A pane action from an async closure, boxed.
 pub(super) fn pane_action<F, Fut>(f: F) -> Action

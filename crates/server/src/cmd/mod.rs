@@ -28,6 +28,7 @@ pub mod run;
 mod server;
 pub mod session;
 pub mod shell;
+mod wait;
 mod window;
 
 pub use args::{tokenize, Args, Long};
@@ -148,7 +149,7 @@ pub static ENTRIES: &[&Entry] = &[
     &options::CONVERT_CONFIG,
     &copy::COPY_MODE,
     &io::CAPTURE_PANE,
-    &io::WAIT,
+    &wait::WAIT,
     &options::SET_OPTION,
     &options::SHOW_OPTIONS,
     &options::SOURCE_FILE,

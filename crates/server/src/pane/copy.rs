@@ -66,6 +66,15 @@ impl PaneShared {
     }
 
     /// Notes an OSC 133 prompt mark at screen row `row` (for `next-prompt`).
+    /// The shell said a command finished, in screen revision `revision`, with its status
+    /// if it gave one.
+    pub(super) fn command_finished(&self, status: Option<i32>, revision: u64) {
+        let status = status.map_or(super::shared::NO_STATUS, i64::from);
+        self.last_command_status.store(status, Ordering::Release);
+        self.commands_finished.fetch_add(1, Ordering::AcqRel);
+        self.last_command_end.store(revision, Ordering::Release);
+    }
+
     pub(super) fn note_prompt(&self, screen: &Screen, row: usize) {
         let line = screen.scrollback().pushed() + row as u64;
         if let Ok(mut marks) = self.prompts.lock() {

@@ -28,7 +28,7 @@ mod snapshot;
 mod task;
 
 pub use copy::{CopyResult, MouseSelect};
-pub use shared::PaneShared;
+pub use shared::{PaneShared, NO_STATUS};
 pub(crate) use snapshot::outer_modes;
 #[cfg(test)]
 pub(crate) use snapshot::snapshot_of;
@@ -169,6 +169,10 @@ impl PaneHandle {
     /// Starts the keystroke-to-echo clock.
     pub async fn send_input(&self, bytes: Bytes) -> bool {
         self.shared.metrics.key_arrived();
+        let revision = self.shared.seq.load(Ordering::Acquire);
+        self.shared
+            .input_revision
+            .store(revision, Ordering::Release);
         self.shared.priority.key_sent(self.id());
         match self.pty_in.write_or_queue(bytes) {
             None => true,
@@ -273,6 +277,10 @@ pub fn spawn_pane(
         application_cursor: AtomicBool::new(false),
         alternate_screen: AtomicBool::new(false),
         exit_code: std::sync::atomic::AtomicI64::new(-1),
+        commands_finished: AtomicU64::new(0),
+        last_command_end: AtomicU64::new(0),
+        input_revision: AtomicU64::new(0),
+        last_command_status: std::sync::atomic::AtomicI64::new(shared::NO_STATUS),
         metrics: Arc::new(crate::metrics::PaneMetrics::default()),
         pid: child.pid(),
         size: AtomicU64::new(u64::from(spec.cols) << 16 | u64::from(spec.rows)),

@@ -18,6 +18,9 @@ pub(super) struct Watcher {
     pub(super) fast: Option<Weak<dyn EchoDrawer>>,
 }
 
+/// `last_command_status` when the shell's command-end mark said no status.
+pub const NO_STATUS: i64 = i64::MIN;
+
 /// Pane state others may read without asking the pane task.
 #[derive(Debug)]
 pub struct PaneShared {
@@ -42,6 +45,14 @@ pub struct PaneShared {
     pub alternate_screen: AtomicBool,
     /// The program's exit code once it exited, else -1.
     pub exit_code: std::sync::atomic::AtomicI64,
+    /// Commands the shell reported finished (OSC 133 `D`), for `wait --command-finished`.
+    pub commands_finished: AtomicU64,
+    /// The screen revision the last of them came in.
+    pub last_command_end: AtomicU64,
+    /// The screen revision when keys were last sent to the program.
+    pub input_revision: AtomicU64,
+    /// The status the last of them carried; [`NO_STATUS`] when it carried none.
+    pub last_command_status: std::sync::atomic::AtomicI64,
     /// The program's pid.
     pub pid: Option<u32>,
     /// Size, packed as cols << 16 | rows.
@@ -175,13 +186,21 @@ impl PaneShared {
         }
         let replies = screen.has_replies().then(|| screen.take_replies());
         for event in screen.take_events() {
-            if let Event::Prompt {
-                mark: weft_screen_model::handler::PromptMark::PromptStart,
-                row,
-            } = event
-            {
-                // Kept here too, for copy mode's next-prompt.
-                self.note_prompt(&screen, row);
+            match event {
+                Event::Prompt {
+                    mark: weft_screen_model::handler::PromptMark::PromptStart,
+                    row,
+                    ..
+                } => {
+                    // Kept here too, for copy mode's next-prompt.
+                    self.note_prompt(&screen, row);
+                }
+                Event::Prompt {
+                    mark: weft_screen_model::handler::PromptMark::CommandEnd,
+                    status,
+                    ..
+                } => self.command_finished(status, screen.seqno()),
+                _ => {}
             }
             match event {
                 Event::TitleChanged(title) => {
