@@ -16,6 +16,7 @@ mod panes;
 mod reliability;
 mod render;
 mod replay;
+mod script_commands;
 mod scripting;
 mod sessions;
 mod windows;

@@ -323,6 +323,8 @@ pub struct PaneMetrics {
     pub dropped_events: AtomicU64,
     /// Unterminated strings given up on (the output after them was swallowed meanwhile).
     pub abandoned_strings: AtomicU64,
+    /// Output bytes `pipe-pane` dropped because its command did not read them in time.
+    pub dropped_pipe_bytes: AtomicU64,
 }
 
 impl PaneMetrics {
@@ -380,6 +382,7 @@ impl PaneMetrics {
         self.dropped_reply_bytes.store(0, Ordering::Relaxed);
         self.dropped_events.store(0, Ordering::Relaxed);
         self.abandoned_strings.store(0, Ordering::Relaxed);
+        self.dropped_pipe_bytes.store(0, Ordering::Relaxed);
     }
 }
 
@@ -455,6 +458,8 @@ pub struct PaneReport {
     pub dropped_events: u64,
     /// Should stay zero.
     pub abandoned_strings: u64,
+    /// Output `pipe-pane` dropped for a command that did not keep up.
+    pub dropped_pipe_bytes: u64,
 }
 
 /// A client's figures.
@@ -545,6 +550,7 @@ impl MetricsRegistry {
                         dropped_reply_bytes: m.dropped_reply_bytes.load(Ordering::Relaxed),
                         dropped_events: m.dropped_events.load(Ordering::Relaxed),
                         abandoned_strings: m.abandoned_strings.load(Ordering::Relaxed),
+                        dropped_pipe_bytes: m.dropped_pipe_bytes.load(Ordering::Relaxed),
                     })
                 })
                 .collect(),

@@ -102,6 +102,12 @@ pub fn table(report: &Value) -> String {
         if abandoned > 0 {
             out.push_str(&format!("  unterminated strings given up on {abandoned}\n"));
         }
+        let dropped = p["dropped_pipe_bytes"].as_u64().unwrap_or(0);
+        if dropped > 0 {
+            out.push_str(&format!(
+                "  pipe-pane bytes dropped (command too slow) {dropped}\n"
+            ));
+        }
     }
     for c in report["clients"].as_array().into_iter().flatten() {
         out.push_str(&format!(

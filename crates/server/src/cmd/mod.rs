@@ -17,6 +17,7 @@ pub mod config_lines;
 pub mod copy;
 mod display;
 mod environment;
+mod hooks;
 mod io;
 mod join;
 mod layout;
@@ -27,6 +28,7 @@ pub mod run;
 mod server;
 pub mod session;
 pub mod shell;
+mod wait_for;
 mod window;
 
 pub use args::{tokenize, Args, Long};
@@ -142,6 +144,9 @@ pub static ENTRIES: &[&Entry] = &[
     &display::DISPLAY_MESSAGE,
     &shell::RUN_SHELL,
     &shell::IF_SHELL,
+    &hooks::SET_HOOK,
+    &hooks::SHOW_HOOKS,
+    &wait_for::WAIT_FOR,
     &environment::SET_ENVIRONMENT,
     &environment::SHOW_ENVIRONMENT,
     &options::CONVERT_CONFIG,

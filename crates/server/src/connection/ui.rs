@@ -110,6 +110,14 @@ impl ClientLoop {
         self.overlay(Some(Overlay::Message(text))).await;
     }
 
+    /// A message from the server (a pipe that failed, a hook that could not run), shown
+    /// unless the user is busy with a prompt or a list, which it would cover.
+    pub(super) async fn notice(&mut self, text: String) {
+        if matches!(self.ui, Ui::Normal) {
+            self.message(text.replace('\n', " ")).await;
+        }
+    }
+
     /// The configuration's warnings from start-up, over the window until the next key.
     pub(super) async fn show_startup_warnings(&mut self, warnings: &[String]) {
         let mut text = String::from("weft: the configuration has lines it could not apply:\n");

@@ -41,6 +41,8 @@ pub enum PaneEvent {
     Screen(weft_screen_model::Event),
     /// Another program is in the pane's foreground (`automatic-rename`): its name.
     Program(String),
+    /// The program exited and the pane stays, showing its status (`remain-on-exit`).
+    Died,
 }
 
 use crate::direct::DirectWriter;

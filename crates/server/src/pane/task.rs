@@ -298,6 +298,11 @@ impl PaneTask {
                 None => format!("\r\n\x1b[0mPane is dead (status {})", status.code),
             };
             self.apply(note.as_bytes());
+            // Never waits: with the session's queue full the hook is missed.
+            let _ = self
+                .shared
+                .events
+                .try_send((self.id, super::PaneEvent::Died));
             loop {
                 tokio::select! {
                     _ = &mut killed => break,

@@ -101,6 +101,8 @@ pub struct SessionState {
     pub(super) clipboard: super::ClipboardAccess,
     /// An answer to a program's clipboard read is on its way (at most one at a time).
     pub(super) clipboard_answering: Arc<std::sync::atomic::AtomicBool>,
+    /// Where hooks are fired to.
+    pub(super) hooks: crate::hooks::HookFeed,
 }
 
 /// What a pane's program told the session about itself through its output.
@@ -175,6 +177,7 @@ impl SessionState {
             dead: VecDeque::new(),
             clipboard: spec.clipboard,
             clipboard_answering: Arc::default(),
+            hooks: spec.hooks,
         }
     }
 
@@ -498,6 +501,8 @@ impl SessionState {
                 if let Some(w) = self.window_of(pane).filter(|w| *w != self.current) {
                     self.windows[w].bell = true;
                 }
+                // As tmux's default `bell-action any`: a bell in any window.
+                self.fire_hook("alert-bell", Some(pane));
             }
             Event::CwdChanged(url) => {
                 if let Some(path) = path_of_file_url(&url) {

@@ -1,0 +1,178 @@
+//! tmux's scripting commands: set-hook and show-hooks, wait-for, pipe-pane.
+
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
+use weft_tests::{stderr_of, stdout_of, weft_binary, TestServer, TEST_ENV, TEST_SHELL};
+
+/// How long a test waits for something the server does in the background.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+fn ok(out: &Output) -> String {
+    assert!(out.status.success(), "{out:?}");
+    stdout_of(out)
+}
+
+fn detached(server: &TestServer, name: &str) {
+    let mut args = vec!["new", "-d", "-s", name, "-x", "80", "-y", "24", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server.weft(&args));
+    ok(&server.weft(&["wait", "-t", name, "--text", "$"]));
+}
+
+/// `weft ARGS` started in the background (a CLI call that may block).
+fn spawn_weft(server: &TestServer, args: &[&str]) -> Child {
+    let mut cmd = Command::new(weft_binary());
+    cmd.arg("-S").arg(&server.socket).args(args);
+    for (k, v) in TEST_ENV {
+        cmd.env(k, v);
+    }
+    cmd.env("HOME", &server.dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start weft")
+}
+
+/// Waits for a background `weft` to finish, for at most `PATIENCE` (then kills it and fails).
+fn finish(child: Child, what: &str) -> Output {
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(PATIENCE) {
+        Ok(out) => out.expect("wait for weft"),
+        Err(_) => {
+            let _ = Command::new("kill").arg(pid.to_string()).status();
+            panic!("{what}: still waiting after {PATIENCE:?}");
+        }
+    }
+}
+
+/// `weft ARGS`, which may block until the server does something in the background.
+fn weft_within(server: &TestServer, args: &[&str]) -> Output {
+    finish(spawn_weft(server, args), &args.join(" "))
+}
+
+fn windows(server: &TestServer, session: &str) -> usize {
+    ok(&server.weft(&["list-windows", "-t", session]))
+        .lines()
+        .count()
+}
+
+#[test]
+fn an_after_new_window_hook_runs_and_set_hook_u_removes_it() {
+    let server = TestServer::new("hook-after");
+    detached(&server, "h");
+    ok(&server.weft(&[
+        "set-hook",
+        "-g",
+        "after-new-window",
+        "set -g @x fired \\; rename-window renamed \\; wait-for -S hooked",
+    ]));
+    let shown = ok(&server.weft(&["show-hooks", "-g"]));
+    assert!(
+        shown.contains("after-new-window[0] set -g @x fired"),
+        "{shown}"
+    );
+    ok(&server.weft(&["new-window", "-t", "h", "--", "bash", "--norc"]));
+    ok(&weft_within(&server, &["wait-for", "hooked"]));
+    assert_eq!(ok(&server.weft(&["show", "-gv", "@x"])).trim(), "fired");
+    // The hook's commands ran in the new window: it is the one renamed.
+    let names = ok(&server.weft(&["list-windows", "-t", "h", "-F", "#{window_name}"]));
+    assert_eq!(names.lines().nth(1), Some("renamed"), "{names}");
+
+    // Removed, it runs no more; a hook that still fires shows the other has run its turn.
+    ok(&server.weft(&["set-hook", "-gu", "after-new-window"]));
+    assert_eq!(ok(&server.weft(&["show-hooks", "-g"])).trim(), "");
+    ok(&server.weft(&["set", "-g", "@x", "reset"]));
+    ok(&server.weft(&["set-hook", "-g", "after-split-window", "wait-for -S split"]));
+    ok(&server.weft(&["new-window", "-d", "-t", "h"]));
+    ok(&server.weft(&["split-window", "-t", "h"]));
+    ok(&weft_within(&server, &["wait-for", "split"]));
+    assert_eq!(ok(&server.weft(&["show", "-gv", "@x"])).trim(), "reset");
+    // Unknown hooks and bad commands are refused when set.
+    let out = server.weft(&["set-hook", "-g", "after-bogus", "lsw"]);
+    assert!(stderr_of(&out).contains("unknown hook"), "{out:?}");
+    let out = server.weft(&["set-hook", "-g", "pane-exited", "bogus-command"]);
+    assert!(stderr_of(&out).contains("unknown command"), "{out:?}");
+}
+
+#[test]
+fn a_hook_that_fires_itself_stops_and_says_so() {
+    let server = TestServer::new("hook-loop");
+    let mut args = vec!["new", "-s", "r", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let mut client = server.client(&args, 120, 24);
+    client.wait_for_text("$").expect("prompt");
+    ok(&server.weft(&["set-hook", "-g", "after-new-window", "new-window -d"]));
+    ok(&server.weft(&["new-window", "-d", "-t", "r"]));
+    client
+        .wait_for_text("hooks nested 8 deep")
+        .expect("a message about the bounded hook");
+    // The first window, the one typed, and one per level of nesting.
+    assert_eq!(windows(&server, "r"), 10);
+    // The server still answers.
+    ok(&server.weft(&["set-hook", "-gu", "after-new-window"]));
+    assert_eq!(windows(&server, "r"), 10);
+}
+
+#[test]
+fn hooks_from_a_configuration_file_fire_for_sessions_panes_and_renames() {
+    let server = TestServer::new("hook-conf");
+    let conf = server.dir.join("hooks.conf");
+    std::fs::write(
+        &conf,
+        "set-hook -g session-created 'set -g @created yes ; wait-for -S created'\n\
+         set-hook -g pane-exited 'wait-for -S exited'\n\
+         set-hook -g window-renamed 'wait-for -S renamed'\n",
+    )
+    .unwrap();
+    let conf = conf.to_string_lossy().into_owned();
+    let mut args = vec!["-f", conf.as_str(), "new", "-d", "-s", "c", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server.weft(&args));
+    ok(&weft_within(&server, &["wait-for", "created"]));
+    assert_eq!(ok(&server.weft(&["show", "-gv", "@created"])).trim(), "yes");
+
+    ok(&server.weft(&["rename-window", "-t", "c", "other"]));
+    ok(&weft_within(&server, &["wait-for", "renamed"]));
+
+    ok(&server.weft(&["split-window", "-t", "c", "--", "sh", "-c", "exit 3"]));
+    ok(&weft_within(&server, &["wait-for", "exited"]));
+}
+
+#[test]
+fn wait_for_blocks_until_signalled_and_locks_take_turns() {
+    let server = TestServer::new("waitfor");
+    detached(&server, "w");
+    let waiter = spawn_weft(&server, &["wait-for", "ch"]);
+    // Another command's round trip: the waiter is still waiting (nobody signalled).
+    ok(&server.weft(&["list-sessions"]));
+    let mut waiter = waiter;
+    assert!(
+        waiter.try_wait().unwrap().is_none(),
+        "wait-for returned early"
+    );
+    ok(&server.weft(&["wait-for", "-S", "ch"]));
+    ok(&finish(waiter, "wait-for ch"));
+    // A signal nobody waited for is kept for the next waiter, once.
+    ok(&server.weft(&["wait-for", "-S", "later"]));
+    ok(&weft_within(&server, &["wait-for", "later"]));
+
+    // -L takes the lock; a second -L waits until -U hands it over.
+    ok(&server.weft(&["wait-for", "-L", "lk"]));
+    let mut second = spawn_weft(&server, &["wait-for", "-L", "lk"]);
+    ok(&server.weft(&["list-sessions"]));
+    assert!(
+        second.try_wait().unwrap().is_none(),
+        "the lock was taken twice"
+    );
+    ok(&server.weft(&["wait-for", "-U", "lk"]));
+    ok(&finish(second, "wait-for -L lk"));
+    ok(&server.weft(&["wait-for", "-U", "lk"]));
+    let out = server.weft(&["wait-for", "-U", "lk"]);
+    assert!(!out.status.success());
+    assert!(stderr_of(&out).contains("channel lk not locked"), "{out:?}");
+}
