@@ -176,3 +176,149 @@ fn wait_for_blocks_until_signalled_and_locks_take_turns() {
     assert!(!out.status.success());
     assert!(stderr_of(&out).contains("channel lk not locked"), "{out:?}");
 }
+
+fn display(server: &TestServer, target: &str, format: &str) -> String {
+    ok(&server.weft(&["display-message", "-p", "-t", target, format]))
+        .trim()
+        .to_string()
+}
+
+/// A shell command that tells the test (through `wait-for -S CHANNEL`) when it is done.
+fn then_signal(server: &TestServer, command: &str, channel: &str) -> String {
+    format!(
+        "{command}; '{}' -S '{}' wait-for -S {channel}",
+        weft_binary().display(),
+        server.socket.display()
+    )
+}
+
+#[test]
+fn pipe_pane_copies_output_to_a_command_until_closed() {
+    let server = TestServer::new("pipe-out");
+    detached(&server, "p");
+    let file = server.dir.join("piped.txt");
+    let command = then_signal(&server, &format!("cat > '{}'", file.display()), "piped");
+    assert_eq!(display(&server, "p", "#{pane_pipe}"), "0");
+    ok(&server.weft(&["pipe-pane", "-t", "p", &command]));
+    assert_eq!(display(&server, "p", "#{pane_pipe}"), "1");
+    // -o with a pipe open closes it (tmux's toggle); open it again.
+    ok(&server.weft(&["pipe-pane", "-o", "-t", "p", &command]));
+    assert_eq!(display(&server, "p", "#{pane_pipe}"), "0");
+    ok(&weft_within(&server, &["wait-for", "piped"]));
+    ok(&server.weft(&["pipe-pane", "-o", "-t", "p", &command]));
+    ok(&server.weft(&["send-keys", "-t", "p", "echo piped-$((6*7))", "Enter"]));
+    ok(&server.weft(&["wait", "-t", "p", "--text", "piped-42"]));
+    ok(&server.weft(&["pipe-pane", "-t", "p"]));
+    assert_eq!(display(&server, "p", "#{pane_pipe}"), "0");
+    // Its input closed, cat finishes the file and the command signals.
+    ok(&weft_within(&server, &["wait-for", "piped"]));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("piped-42"), "{text:?}");
+}
+
+#[test]
+fn a_pipe_that_never_reads_drops_beyond_its_bound_and_the_server_stays_small() {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::Arc;
+    let server = TestServer::new("pipe-stall");
+    let mut args = vec!["new", "-s", "s", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let mut client = server.client(&args, 100, 24);
+    client.wait_for_text("$").expect("prompt");
+    let pid = weft_tests::server_pid(&server);
+    let before = weft_tests::rss_kib(pid);
+    let peak = Arc::new(AtomicU64::new(before));
+    let stop = Arc::new(AtomicBool::new(false));
+    let sampler = {
+        let (peak, stop) = (peak.clone(), stop.clone());
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                peak.fetch_max(weft_tests::rss_kib(pid), Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(5)); // deadline-ok: memory sampling
+            }
+        })
+    };
+    ok(&server.weft(&["pipe-pane", "-t", "s", "sleep 1000"]));
+    ok(&server.weft(&[
+        "send-keys",
+        "-t",
+        "s",
+        "yes | head -c 40000000; echo flood-$((40+2))",
+        "Enter",
+    ]));
+    // The server answers meanwhile.
+    ok(&server.weft(&["list-sessions"]));
+    client
+        .wait_for_text("is not keeping up")
+        .expect("a message about the dropped output");
+    ok(&server.weft(&["wait", "-t", "s", "--text", "flood-42", "--timeout", "120"]));
+    stop.store(true, Ordering::Relaxed);
+    sampler.join().unwrap();
+    assert_eq!(display(&server, "s", "#{pane_pipe}"), "1");
+    let diag: serde_json::Value =
+        serde_json::from_slice(&server.weft(&["diag", "--json"]).stdout).unwrap();
+    let dropped = diag["panes"][0]["dropped_pipe_bytes"].as_u64().unwrap();
+    // All but what fit: the bound, and what the pipe's kernel buffer took.
+    assert!(dropped >= 40_000_000 - (5 << 20), "dropped only {dropped}");
+    let grown = peak.load(Ordering::Relaxed).saturating_sub(before) / 1024;
+    eprintln!("server RSS grew by {grown} MiB with a stalled pipe and a 40 MB flood");
+    assert!(grown < 24, "the server grew by {grown} MiB");
+    // Closing the pipe kills the command.
+    ok(&server.weft(&["pipe-pane", "-t", "s"]));
+    assert_eq!(display(&server, "s", "#{pane_pipe}"), "0");
+}
+
+#[test]
+fn a_failing_pipe_command_is_reported_and_the_pipe_closes() {
+    let server = TestServer::new("pipe-fail");
+    let mut args = vec!["new", "-s", "f", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let mut client = server.client(&args, 120, 24);
+    client.wait_for_text("$").expect("prompt");
+    ok(&server.weft(&["pipe-pane", "-t", "f", "false"]));
+    client
+        .wait_for_text("exited with status 1; the pipe is closed")
+        .expect("a message about the failed pipe");
+    assert_eq!(display(&server, "f", "#{pane_pipe}"), "0");
+}
+
+#[test]
+fn pipe_pane_i_types_the_commands_output_into_the_pane() {
+    let server = TestServer::new("pipe-in");
+    detached(&server, "i");
+    ok(&server.weft(&[
+        "pipe-pane",
+        "-I",
+        "-t",
+        "i",
+        "printf 'echo from-pipe-$((2*21))\\n'",
+    ]));
+    ok(&server.weft(&["wait", "-t", "i", "--text", "from-pipe-42"]));
+}
+
+#[test]
+fn a_pipes_command_ends_with_its_pane() {
+    let server = TestServer::new("pipe-end");
+    detached(&server, "e");
+    ok(&server.weft(&["split-window", "-t", "e", "--", "bash", "--norc"]));
+    let pidfile = server.dir.join("pipe.pid");
+    let command = then_signal(
+        &server,
+        &format!("echo $$ > '{}'", pidfile.display()),
+        "started",
+    ) + "; exec sleep 4242";
+    ok(&server.weft(&["pipe-pane", "-t", "e:0.1", &command]));
+    ok(&weft_within(&server, &["wait-for", "started"]));
+    let pid = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .to_string();
+    assert!(std::path::Path::new(&format!("/proc/{pid}")).exists());
+    ok(&server.weft(&["kill-pane", "-t", "e:0.1"]));
+    // `tail --pid` returns once the process is gone.
+    let gone = Command::new("tail")
+        .args(["--pid", &pid, "-f", "/dev/null"])
+        .spawn()
+        .unwrap();
+    finish(gone, "the pipe's command ending with its pane");
+}

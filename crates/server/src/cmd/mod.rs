@@ -23,6 +23,7 @@ mod join;
 mod layout;
 mod options;
 mod pane;
+mod pipe;
 mod respawn;
 pub mod run;
 mod server;
@@ -139,6 +140,7 @@ pub static ENTRIES: &[&Entry] = &[
     &layout::SELECT_LAYOUT,
     &layout::NEXT_LAYOUT,
     &io::SEND_KEYS,
+    &pipe::PIPE_PANE,
     &bind::BIND_KEY,
     &bind::UNBIND_KEY,
     &display::DISPLAY_MESSAGE,

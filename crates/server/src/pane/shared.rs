@@ -93,6 +93,8 @@ pub struct PaneShared {
     pub(super) in_copy_mode: AtomicBool,
     /// Where the shell's prompts began (OSC 133), as absolute lines.
     pub(super) prompts: super::copy::PromptMarks,
+    /// The pane's `pipe-pane`, if one is open.
+    pub(crate) pipe: super::pipe::PipeSlot,
 }
 
 impl PaneShared {
@@ -312,6 +314,11 @@ impl PaneShared {
     /// The name of the program in the pane's foreground, once known.
     pub fn program(&self) -> String {
         self.program.lock().map(|p| p.clone()).unwrap_or_default()
+    }
+
+    /// Whether a `pipe-pane` is open (`#{pane_pipe}`).
+    pub fn pipe_open(&self) -> bool {
+        self.pipe.is_open()
     }
 
     /// The title the program set.

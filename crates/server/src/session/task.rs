@@ -39,6 +39,7 @@ impl SessionState {
                         PaneEvent::Screen(event) => self.pane_event(pane, event),
                         PaneEvent::Program(name) => self.program_changed(pane, &name),
                         PaneEvent::Died => self.fire_hook("pane-died", Some(pane)),
+                        PaneEvent::Message(text) => self.message_clients(&text),
                     }
                     self.publish_view();
                 }
