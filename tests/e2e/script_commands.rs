@@ -322,3 +322,28 @@ fn a_pipes_command_ends_with_its_pane() {
         .unwrap();
     finish(gone, "the pipe's command ending with its pane");
 }
+
+#[test]
+fn hooks_fire_for_clients_dead_panes_and_bells() {
+    let server = TestServer::new("hook-events");
+    detached(&server, "ev");
+    for (hook, channel) in [
+        ("client-attached", "attached"),
+        ("client-detached", "detached"),
+        ("pane-died", "died"),
+        ("alert-bell", "bell"),
+    ] {
+        let command = format!("wait-for -S {channel}");
+        ok(&server.weft(&["set-hook", "-g", hook, &command]));
+    }
+    let mut client = server.client(&["attach", "-t", "ev"], 80, 24);
+    client.wait_for_text("$").expect("prompt");
+    ok(&weft_within(&server, &["wait-for", "attached"]));
+    ok(&server.weft(&["send-keys", "-t", "ev", "printf '\\a'", "Enter"]));
+    ok(&weft_within(&server, &["wait-for", "bell"]));
+    ok(&server.weft(&["set", "-g", "remain-on-exit", "on"]));
+    ok(&server.weft(&["split-window", "-t", "ev", "--", "sh", "-c", "exit 2"]));
+    ok(&weft_within(&server, &["wait-for", "died"]));
+    ok(&server.weft(&["detach-client", "-s", "ev"]));
+    ok(&weft_within(&server, &["wait-for", "detached"]));
+}
