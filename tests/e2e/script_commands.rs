@@ -171,6 +171,18 @@ fn wait_for_blocks_until_signalled_and_locks_take_turns() {
     );
     ok(&server.weft(&["wait-for", "-U", "lk"]));
     ok(&finish(second, "wait-for -L lk"));
+    // A client that leaves while waiting for the lock is forgotten: it is not handed the
+    // lock, which the next -L gets.
+    let mut leaving = spawn_weft(&server, &["wait-for", "-L", "lk"]);
+    ok(&server.weft(&["list-sessions"]));
+    assert!(
+        leaving.try_wait().unwrap().is_none(),
+        "the lock was taken twice"
+    );
+    leaving.kill().unwrap();
+    leaving.wait().unwrap();
+    ok(&server.weft(&["wait-for", "-U", "lk"]));
+    ok(&weft_within(&server, &["wait-for", "-L", "lk"]));
     ok(&server.weft(&["wait-for", "-U", "lk"]));
     let out = server.weft(&["wait-for", "-U", "lk"]);
     assert!(!out.status.success());

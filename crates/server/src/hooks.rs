@@ -5,7 +5,7 @@
 //! session's task).
 //!
 //! Firing never waits: the feed is a bounded channel, and a hook fired while it is full is
-//! dropped and counted (`weft diag`).
+//! dropped, counted and logged.
 
 use crate::ids::{PaneId, SessionId};
 use std::collections::BTreeMap;

@@ -14,6 +14,10 @@ use tokio::sync::oneshot;
 /// more are refused, so a script naming channels in a loop cannot grow the server.
 pub const MAX_WAIT_CHANNELS: usize = 4096;
 
+/// The most `wait-for`s waiting at once, over every channel (a key bound to `wait-for` pressed
+/// again and again, hooks that wait): more are refused.
+pub const MAX_WAITERS: usize = 4096;
+
 /// The longest channel name.
 pub const MAX_CHANNEL_NAME_BYTES: usize = 256;
 
@@ -39,6 +43,23 @@ impl Channel {
 struct Table {
     channels: HashMap<String, Channel>,
     next_ticket: u64,
+}
+
+impl Table {
+    /// Refuses one more waiter beyond [`MAX_WAITERS`].
+    fn room_to_wait(&self) -> Result<(), String> {
+        let waiting: usize = self
+            .channels
+            .values()
+            .map(|c| c.waiters.len() + c.lockers.len())
+            .sum();
+        if waiting >= MAX_WAITERS {
+            return Err(format!(
+                "{MAX_WAITERS} wait-for calls are waiting already; signal some first"
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Every `wait-for` channel of the server.
@@ -127,7 +148,14 @@ impl WaitChannels {
             }
             return Ok(None);
         }
+        if let Err(e) = table.room_to_wait() {
+            Self::forget_if_idle(&mut table, name);
+            return Err(e);
+        }
         let (tx, rx) = oneshot::channel();
+        let Some(ch) = table.channels.get_mut(name) else {
+            return Err("the channel went away".into());
+        };
         ch.waiters.push((ticket, tx));
         Ok(Some(self.waiting(name, ticket, false, rx)))
     }
@@ -161,7 +189,11 @@ impl WaitChannels {
             ch.locked = true;
             return Ok(None);
         }
+        table.room_to_wait()?;
         let (tx, rx) = oneshot::channel();
+        let Some(ch) = table.channels.get_mut(name) else {
+            return Err("the channel went away".into());
+        };
         ch.lockers.push_back((ticket, tx));
         Ok(Some(self.waiting(name, ticket, true, rx)))
     }
@@ -182,6 +214,13 @@ impl WaitChannels {
             table.channels.remove(name);
         }
         Ok(())
+    }
+
+    /// Removes channel `name` if nothing is left in it.
+    fn forget_if_idle(table: &mut Table, name: &str) {
+        if table.channels.get(name).is_some_and(Channel::is_idle) {
+            table.channels.remove(name);
+        }
     }
 
     /// How many channels exist (for tests and `weft diag`).
@@ -246,6 +285,20 @@ mod tests {
         ch.unlock("l").unwrap();
         assert!(ch.is_empty());
         assert_eq!(ch.unlock("l").unwrap_err(), "channel l not locked");
+    }
+
+    #[test]
+    fn waiters_are_bounded_and_leave_nothing_behind() {
+        let ch = Arc::new(WaitChannels::default());
+        let waiting: Vec<Waiting> = (0..MAX_WAITERS)
+            .map(|i| ch.wait(&format!("c{}", i % 7)).unwrap().unwrap())
+            .collect();
+        assert!(ch.wait("another").is_err());
+        assert_eq!(ch.len(), 7, "a refused wait made no channel");
+        drop(waiting);
+        assert!(ch.is_empty());
+        let long = "x".repeat(MAX_CHANNEL_NAME_BYTES + 1);
+        assert!(ch.signal(&long).is_err());
     }
 
     #[test]

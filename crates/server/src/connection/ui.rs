@@ -354,6 +354,16 @@ impl ClientLoop {
             return After::Continue;
         }
         let origin = self.origin();
+        if command.entry.name == "wait-for" {
+            // It may wait for a long time: in the background, so keys still work meanwhile.
+            let ctx = self.ctx.clone();
+            tokio::spawn(async move {
+                if let Err(e) = execute(&ctx, command, &origin).await {
+                    tracing::info!("wait-for from a client: {e}");
+                }
+            });
+            return After::Continue;
+        }
         match execute(&self.ctx, command, &origin).await {
             Ok(Ran::Output(output)) => self.show_output(output).await,
             Ok(Ran::Client(request)) => return self.client_request(request).await,

@@ -193,7 +193,11 @@ impl super::PaneHandle {
             queue: queue.clone(),
             close: close.clone(),
             pane_stop: self.stop.clone(),
-            pane: self.clone(),
+            shared: self.shared.clone(),
+            typing: spec.input.then(|| PaneInput {
+                pty_in: self.pty_in.clone(),
+                input: self.input.clone(),
+            }),
         };
         if let Ok(mut current) = slot.current.lock() {
             *current = Some(OpenPipe {
@@ -207,10 +211,18 @@ impl super::PaneHandle {
         tokio::spawn(pipe.run());
         Ok(())
     }
+}
 
-    /// Bytes for the program, as typed but without the keystroke clock: waits while its input
-    /// is full. False once it is gone.
-    async fn pipe_input(&self, bytes: Bytes) -> bool {
+/// Where a `-I` command's output goes: the pane's input, as typed (without the keystroke
+/// clock). Not the pane's handle: a pipe does not keep its pane's task alive.
+struct PaneInput {
+    pty_in: Arc<crate::direct::DirectWriter>,
+    input: tokio::sync::mpsc::Sender<Bytes>,
+}
+
+impl PaneInput {
+    /// Sends bytes to the program, waiting while its input is full. False once it is gone.
+    async fn send(&self, bytes: Bytes) -> bool {
         match self.pty_in.write_or_queue(bytes) {
             None => true,
             Some(rest) => self.input.send(rest).await.is_ok(),
@@ -238,17 +250,19 @@ struct RunningPipe {
     queue: Option<Arc<PipeQueue>>,
     close: CancellationToken,
     pane_stop: CancellationToken,
-    pane: super::PaneHandle,
+    shared: Arc<PaneShared>,
+    /// Where the command's output goes (`-I`).
+    typing: Option<PaneInput>,
 }
 
 impl RunningPipe {
     /// Runs the pipe until it is closed, the pane ends, or the command fails; says why when
     /// it was not asked for.
     async fn run(mut self) {
-        let shared = self.pane.shared.clone();
+        let shared = self.shared.clone();
         // Boxed, so that dropping the writer closes the command's input before the task ends.
         let mut writer = Box::pin(write_output(self.queue.clone(), self.stdin.take()));
-        let mut reader = Box::pin(read_input(self.stdout.take(), self.pane.clone()));
+        let mut reader = Box::pin(read_input(self.stdout.take(), self.typing.take()));
         let mut reading = true;
         let overflowed = self.queue.clone();
         let why: Option<String> = loop {
@@ -261,20 +275,23 @@ impl RunningPipe {
             tokio::select! {
                 _ = self.close.cancelled() => break None,
                 _ = self.pane_stop.cancelled() => break None,
-                status = self.child.wait() => break Some(match status {
-                    Ok(s) => match s.code() {
+                status = self.child.wait() => break match status {
+                    // A command typing into the pane (-I only) that finished is done, not
+                    // failed.
+                    Ok(s) if s.success() && self.queue.is_none() => None,
+                    Ok(s) => Some(match s.code() {
                         Some(code) => format!("exited with status {code}"),
                         None => "was killed by a signal".to_string(),
-                    },
-                    Err(e) => format!("could not be waited for: {e}"),
-                }),
+                    }),
+                    Err(e) => Some(format!("could not be waited for: {e}")),
+                },
                 Err(e) = &mut writer => break Some(format!("stopped taking output: {e}")),
                 _ = &mut reader, if reading => reading = false,
                 _ = overflow => {
                     let text = format!(
                         "pipe-pane {}: {:?} is not keeping up; output beyond {} MiB waiting \
                          for it is dropped (weft diag counts it)",
-                        self.pane.id(),
+                        shared.id,
                         self.command,
                         MAX_PIPE_QUEUED_BYTES >> 20
                     );
@@ -282,6 +299,11 @@ impl RunningPipe {
                 }
             }
         };
+        if reading && matches!(self.child.try_wait(), Ok(Some(_))) {
+            // The command ended: what it printed last still reaches the pane (unless a
+            // background job keeps its output open).
+            let _ = tokio::time::timeout(PIPE_CLOSE_GRACE, &mut reader).await;
+        }
         shared.pipe.ended(self.serial);
         let dropped = self
             .queue
@@ -291,8 +313,7 @@ impl RunningPipe {
         if let Some(why) = why {
             let mut text = format!(
                 "pipe-pane {}: {:?} {why}; the pipe is closed",
-                self.pane.id(),
-                self.command
+                shared.id, self.command
             );
             if dropped > 0 {
                 text.push_str(&format!(" ({dropped} bytes of output were dropped)"));
@@ -373,8 +394,8 @@ async fn write_output(
 }
 
 /// Types the command's output into the pane until it ends (or the pane does).
-async fn read_input(stdout: Option<tokio::process::ChildStdout>, pane: super::PaneHandle) {
-    let Some(mut stdout) = stdout else {
+async fn read_input(stdout: Option<tokio::process::ChildStdout>, pane: Option<PaneInput>) {
+    let (Some(mut stdout), Some(pane)) = (stdout, pane) else {
         return std::future::pending().await;
     };
     let mut buf = vec![0u8; PIPE_READ_BYTES];
@@ -382,7 +403,7 @@ async fn read_input(stdout: Option<tokio::process::ChildStdout>, pane: super::Pa
         match stdout.read(&mut buf).await {
             Ok(0) | Err(_) => return,
             Ok(n) => {
-                if !pane.pipe_input(Bytes::copy_from_slice(&buf[..n])).await {
+                if !pane.send(Bytes::copy_from_slice(&buf[..n])).await {
                     return;
                 }
             }
