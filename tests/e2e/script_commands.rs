@@ -106,6 +106,17 @@ fn a_hook_that_fires_itself_stops_and_says_so() {
     args.extend_from_slice(TEST_SHELL);
     let mut client = server.client(&args, 120, 24);
     client.wait_for_text("$").expect("prompt");
+    // What a hook's command prints is shown to the session's clients.
+    ok(&server.weft(&[
+        "set-hook",
+        "-g",
+        "after-select-window",
+        "display 'window #{window_index} selected'",
+    ]));
+    ok(&server.weft(&["select-window", "-t", "r:0"]));
+    client
+        .wait_for_text("window 0 selected")
+        .expect("the hook's message");
     ok(&server.weft(&["set-hook", "-g", "after-new-window", "new-window -d"]));
     ok(&server.weft(&["new-window", "-d", "-t", "r"]));
     client

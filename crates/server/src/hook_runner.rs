@@ -76,8 +76,12 @@ pub async fn run(mut fired: mpsc::Receiver<HookEvent>, ctx: ServerContext) {
     }
 }
 
+/// The most of what a hook's commands print that is shown to the session's clients.
+const MAX_SHOWN_OUTPUT_BYTES: usize = 1024;
+
 /// Runs a hook's commands in order, in the session and pane it fired for; the first error
-/// stops it and is the answer.
+/// stops it and is the answer. What they print (`display-message`) is shown to the session's
+/// clients, as tmux shows it.
 async fn run_hook(
     ctx: &ServerContext,
     event: HookEvent,
@@ -90,8 +94,19 @@ async fn run_hook(
     for command in commands {
         let words =
             crate::words::tokenize(&command).map_err(|e| format!("hook {}: {e}", event.name))?;
-        if let Err(e) = crate::connection::cli_command(ctx, &words, &origin).await {
-            return Err(format!("hook {}: {e}", event.name));
+        match crate::connection::cli_command(ctx, &words, &origin).await {
+            Ok(output) => {
+                let mut text = output.stdout.trim_end().to_string();
+                if !text.is_empty() {
+                    let mut end = text.len().min(MAX_SHOWN_OUTPUT_BYTES);
+                    while !text.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    text.truncate(end);
+                    tell(ctx, event.session, text).await;
+                }
+            }
+            Err(e) => return Err(format!("hook {}: {e}", event.name)),
         }
     }
     Ok(())
