@@ -370,3 +370,32 @@ fn hooks_fire_for_clients_dead_panes_and_bells() {
     ok(&server.weft(&["detach-client", "-s", "ev"]));
     ok(&weft_within(&server, &["wait-for", "detached"]));
 }
+
+#[test]
+fn a_sessions_own_hook_replaces_the_global_one_there_only() {
+    let server = TestServer::new("hook-own");
+    detached(&server, "a");
+    detached(&server, "b");
+    ok(&server.weft(&[
+        "set-hook",
+        "-g",
+        "after-new-window",
+        "set -g @by global \\; wait-for -S global",
+    ]));
+    ok(&server.weft(&[
+        "set-hook",
+        "-t",
+        "a",
+        "after-new-window",
+        "set -g @by a \\; wait-for -S own",
+    ]));
+    let own = ok(&server.weft(&["show-hooks", "-t", "a"]));
+    assert!(own.contains("after-new-window[0] set -g @by a"), "{own}");
+    assert!(!ok(&server.weft(&["show-hooks", "-t", "b"])).contains("after-new-window"));
+    ok(&server.weft(&["new-window", "-d", "-t", "a"]));
+    ok(&weft_within(&server, &["wait-for", "own"]));
+    assert_eq!(ok(&server.weft(&["show", "-gv", "@by"])).trim(), "a");
+    ok(&server.weft(&["new-window", "-d", "-t", "b"]));
+    ok(&weft_within(&server, &["wait-for", "global"]));
+    assert_eq!(ok(&server.weft(&["show", "-gv", "@by"])).trim(), "global");
+}
