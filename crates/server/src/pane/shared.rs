@@ -316,11 +316,6 @@ impl PaneShared {
         self.program.lock().map(|p| p.clone()).unwrap_or_default()
     }
 
-    /// Whether a `pipe-pane` is open (`#{pane_pipe}`).
-    pub fn pipe_open(&self) -> bool {
-        self.pipe.is_open()
-    }
-
     /// The title the program set.
     pub fn title(&self) -> String {
         self.title.lock().map(|t| t.clone()).unwrap_or_default()
