@@ -17,7 +17,7 @@ use tokio::sync::{mpsc, Semaphore};
 /// How deep hooks may nest (a hook's command firing a hook whose command fires one...).
 pub const MAX_HOOK_DEPTH: u8 = 8;
 
-/// Hooks running at once: more that fire meanwhile are dropped (logged at debug level). Each
+/// Hooks running at once: more that fire meanwhile are dropped (counted in `weft diag`). Each
 /// holds a task and perhaps a shell; a burst of bells must not start hundreds.
 const MAX_RUNNING_HOOKS: usize = 16;
 
@@ -49,6 +49,7 @@ pub async fn run(mut fired: mpsc::Receiver<HookEvent>, ctx: ServerContext) {
             continue;
         }
         let Ok(permit) = running.clone().try_acquire_owned() else {
+            ctx.hooks.count_dropped();
             // Debug, not a warning: a program ringing the bell in a loop would fill the log.
             tracing::debug!(
                 "hook {} not run: {MAX_RUNNING_HOOKS} hooks are running",

@@ -5,11 +5,11 @@
 //! session's task).
 //!
 //! Firing never waits: the feed is a bounded channel, and a hook fired while it is full is
-//! dropped, counted and logged.
+//! dropped and counted (`weft diag`).
 
 use crate::ids::{PaneId, SessionId};
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use tokio::sync::mpsc;
 
@@ -164,33 +164,34 @@ pub struct HookEvent {
 #[derive(Clone, Debug)]
 pub struct HookFeed {
     tx: mpsc::Sender<HookEvent>,
-    dropped: Arc<AtomicU64>,
+    metrics: Arc<crate::metrics::MetricsRegistry>,
 }
 
 impl HookFeed {
-    /// A feed and the runner's end of it.
-    pub fn new() -> (Self, mpsc::Receiver<HookEvent>) {
+    /// A feed and the runner's end of it; hooks dropped are counted in `metrics`.
+    pub fn new(metrics: Arc<crate::metrics::MetricsRegistry>) -> (Self, mpsc::Receiver<HookEvent>) {
         let (tx, rx) = mpsc::channel(HOOK_EVENT_CAPACITY);
-        let feed = HookFeed {
-            tx,
-            dropped: Arc::default(),
-        };
-        (feed, rx)
+        (HookFeed { tx, metrics }, rx)
     }
 
     /// Fires `event`; dropped (and counted) when the runner is behind.
     pub fn fire(&self, event: HookEvent) {
         if let Err(e) = self.tx.try_send(event) {
             if matches!(e, mpsc::error::TrySendError::Full(_)) {
-                self.dropped.fetch_add(1, Ordering::Relaxed);
+                self.metrics.dropped_hooks.fetch_add(1, Ordering::Relaxed);
                 tracing::debug!("a hook fired while the runner was behind: dropped");
             }
         }
     }
 
-    /// Hooks dropped so far because the runner was behind.
+    /// Hooks dropped so far (the runner behind, or too many running).
     pub fn dropped(&self) -> u64 {
-        self.dropped.load(Ordering::Relaxed)
+        self.metrics.dropped_hooks.load(Ordering::Relaxed)
+    }
+
+    /// Counts a hook the runner did not run.
+    pub fn count_dropped(&self) {
+        self.metrics.dropped_hooks.fetch_add(1, Ordering::Relaxed);
     }
 }
 
@@ -253,7 +254,7 @@ mod tests {
 
     #[test]
     fn a_full_feed_drops_and_counts() {
-        let (feed, _rx) = HookFeed::new();
+        let (feed, _rx) = HookFeed::new(Arc::default());
         let event = HookEvent {
             name: "alert-bell".into(),
             session: None,

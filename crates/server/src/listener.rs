@@ -76,7 +76,7 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
     let (config_tx, config_rx) = tokio::sync::watch::channel(Arc::new(options.config.clone()));
     let metrics = Arc::new(crate::metrics::MetricsRegistry::default());
     let buffers = Arc::new(crate::buffers::Buffers::new(options.config.buffer_limit));
-    let (hooks, fired_hooks) = crate::hooks::HookFeed::new();
+    let (hooks, fired_hooks) = crate::hooks::HookFeed::new(metrics.clone());
     let registry = Registry::spawn(
         config_tx,
         ids.clone(),

@@ -420,6 +420,8 @@ pub struct MetricsRegistry {
     panes: Mutex<Vec<(PaneId, String, Weak<PaneMetrics>)>>,
     clients: Mutex<Vec<(ClientId, String, Weak<ClientMetrics>)>>,
     since_ns: AtomicU64,
+    /// Hooks that fired and were not run: the runner was behind, or 16 ran already.
+    pub dropped_hooks: AtomicU64,
 }
 
 /// `weft diag --json`.
@@ -435,6 +437,8 @@ pub struct DiagReport {
     pub panics: u64,
     /// The last panic's message, when there was one.
     pub last_panic: Option<String>,
+    /// Hooks that fired and were not run (a bell rung in a loop with `alert-bell` set).
+    pub dropped_hooks: u64,
 }
 
 /// A pane's figures.
@@ -535,6 +539,7 @@ impl MetricsRegistry {
             window_s,
             panics,
             last_panic,
+            dropped_hooks: self.dropped_hooks.load(Ordering::Relaxed),
             panes: panes
                 .iter()
                 .filter(|(_, s, _)| wanted(s))
@@ -573,6 +578,7 @@ impl MetricsRegistry {
                 .collect(),
         };
         if reset {
+            self.dropped_hooks.store(0, Ordering::Relaxed);
             for (_, _, w) in &panes {
                 if let Some(m) = w.upgrade() {
                     m.reset();

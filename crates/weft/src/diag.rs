@@ -80,6 +80,12 @@ pub fn table(report: &Value) -> String {
             report["last_panic"].as_str().unwrap_or("?")
         ));
     }
+    let dropped = report["dropped_hooks"].as_u64().unwrap_or(0);
+    if dropped > 0 {
+        out.push_str(&format!(
+            "hooks fired but not run (too many at once): {dropped}\n"
+        ));
+    }
     for p in report["panes"].as_array().into_iter().flatten() {
         out.push_str(&format!(
             "pane {} (session {})\n",

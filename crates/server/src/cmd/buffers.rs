@@ -531,7 +531,7 @@ mod tests {
         let metrics = std::sync::Arc::new(crate::metrics::MetricsRegistry::default());
         let buffers = std::sync::Arc::new(crate::buffers::Buffers::default());
         let ids = std::sync::Arc::new(crate::ids::IdAllocator::default());
-        let (hooks, _) = crate::hooks::HookFeed::new();
+        let (hooks, _) = crate::hooks::HookFeed::new(metrics.clone());
         let registry = crate::registry::Registry::spawn(
             config_tx,
             ids.clone(),
