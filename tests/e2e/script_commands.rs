@@ -338,12 +338,26 @@ fn a_pipes_command_ends_with_its_pane() {
         .to_string();
     assert!(std::path::Path::new(&format!("/proc/{pid}")).exists());
     ok(&server.weft(&["kill-pane", "-t", "e:0.1"]));
-    // `tail --pid` returns once the process is gone.
-    let gone = Command::new("tail")
-        .args(["--pid", &pid, "-f", "/dev/null"])
+    gone(&pid, "the pipe's command ending with its pane");
+
+    // And with the server.
+    ok(&server.weft(&["pipe-pane", "-t", "e:0.0", &command]));
+    ok(&weft_within(&server, &["wait-for", "started"]));
+    let pid = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .to_string();
+    ok(&server.weft(&["kill-server"]));
+    gone(&pid, "the pipe's command ending with the server");
+}
+
+/// Returns once process `pid` is gone (`tail --pid` waits for it), failing after `PATIENCE`.
+fn gone(pid: &str, what: &str) {
+    let tail = Command::new("tail")
+        .args(["--pid", pid, "-f", "/dev/null"])
         .spawn()
         .unwrap();
-    finish(gone, "the pipe's command ending with its pane");
+    finish(tail, what);
 }
 
 #[test]

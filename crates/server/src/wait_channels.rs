@@ -202,7 +202,9 @@ impl WaitChannels {
     pub fn unlock(&self, name: &str) -> Result<(), String> {
         let mut table = self.lock();
         let Some(ch) = table.channels.get_mut(name).filter(|c| c.locked) else {
-            return Err(format!("channel {name} not locked"));
+            return Err(format!(
+                "channel {name} not locked (wait-for -L {name} locks it)"
+            ));
         };
         while let Some((_, tx)) = ch.lockers.pop_front() {
             if tx.send(()).is_ok() {
@@ -284,7 +286,10 @@ mod tests {
         drop(third);
         ch.unlock("l").unwrap();
         assert!(ch.is_empty());
-        assert_eq!(ch.unlock("l").unwrap_err(), "channel l not locked");
+        assert!(ch
+            .unlock("l")
+            .unwrap_err()
+            .starts_with("channel l not locked"));
     }
 
     #[test]
