@@ -45,33 +45,36 @@ pub async fn execute(
     let name = parsed.entry.name;
     let (ran, session) = execute_in(ctx, parsed, origin).await?;
     if matches!(ran, Ran::Output(_)) {
-        let after = format!("after-{name}");
-        let renamed = (name == "rename-window").then(|| "window-renamed".to_string());
-        let set: Vec<String> = {
-            let config = ctx.config.borrow();
-            std::iter::once(after)
-                .chain(renamed)
-                .filter(|h| config.hooks.is_set(h))
-                .collect()
-        };
-        for hook in set {
-            {
-                ctx.hooks.fire(crate::hooks::HookEvent {
-                    name: hook,
-                    session: session.or_else(|| {
-                        origin
-                            .session
-                            .as_deref()
-                            .and_then(crate::ids::SessionId::parse)
-                    }),
-                    // The session's active pane: after new-window or split-window, the new one.
-                    pane: None,
-                    depth: crate::hooks::current_depth(),
-                });
-            }
-        }
+        let session = session.or_else(|| {
+            let named = origin.session.as_deref();
+            named.and_then(crate::ids::SessionId::parse)
+        });
+        fire_after(ctx, name, session);
     }
     Ok(ran)
+}
+
+/// Fires the hooks set for command `name` having run in `session`: `after-<name>`, and
+/// `window-renamed` after `rename-window`. Their commands run in the session's active pane:
+/// after new-window or split-window, the new one.
+fn fire_after(ctx: &ServerContext, name: &str, session: Option<crate::ids::SessionId>) {
+    let after = format!("after-{name}");
+    let renamed = (name == "rename-window").then(|| "window-renamed".to_string());
+    let set: Vec<String> = {
+        let config = ctx.config.borrow();
+        std::iter::once(after)
+            .chain(renamed)
+            .filter(|h| config.hooks.is_set(h))
+            .collect()
+    };
+    for hook in set {
+        ctx.hooks.fire(crate::hooks::HookEvent {
+            name: hook,
+            session,
+            pane: None,
+            depth: crate::hooks::current_depth(),
+        });
+    }
 }
 
 /// Runs `parsed` where its target says; also says which session it ran in, if one.
