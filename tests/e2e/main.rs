@@ -17,6 +17,7 @@ mod panes;
 mod reliability;
 mod render;
 mod replay;
+mod script_commands;
 mod scripting;
 mod sessions;
 mod wait;

@@ -299,13 +299,15 @@ fn other_published_config_shapes_start_and_list_what_weft_skips() {
     assert_eq!(show(&server, "escape-time"), "10");
     let keys = stdout_of(&server.weft(&["list-keys", "-T", "copy-mode-vi"]));
     assert!(keys.contains("copy-pipe-and-cancel"), "{keys}");
-    // A framework-style config: hooks and if-shell are listed, the rest applies.
+    // A framework-style config: if-shell is listed, the rest (its hook too) applies.
     let framework = concat!(env!("CARGO_MANIFEST_DIR"), "/data/tmux-framework.conf");
     let out = server.weft(&["source-file", framework]);
     let said = stderr_of(&out);
+    assert!(!said.contains(":11:"), "set-hook applies: {said}");
+    let hooks = stdout_of(&server.weft(&["show-hooks", "-g"]));
     assert!(
-        said.contains("tmux-framework.conf:11: unknown command: set-hook"),
-        "{said}"
+        hooks.contains("after-new-window[0] display \"new window\""),
+        "{hooks}"
     );
     assert!(
         said.contains("tmux-framework.conf:12: if-shell is not run from a configuration file"),

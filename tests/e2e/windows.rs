@@ -214,6 +214,10 @@ fn automatic_rename_follows_the_foreground_program() {
     c.send_keys("Enter").unwrap();
     ok(&server, &["wait", "-t", "a", "--text", "sleep 1000"]);
     c.send_keys("C-c").unwrap();
+    // The shell's prompt again before typing: keys typed while the interrupted program is
+    // still going may be thrown away with it.
+    c.wait_for(|s| s.text().lines().filter(|l| l.trim_end() == "$").count() == 1)
+        .unwrap();
     c.send_text("echo done-$((5*9))").unwrap();
     c.send_keys("Enter").unwrap();
     c.wait_for_text("done-45").unwrap();

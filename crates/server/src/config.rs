@@ -97,6 +97,8 @@ pub struct Config {
     /// The global environment's changes (`set-environment -g`): a value, or `None` for a
     /// variable removed from new panes (`-r`).
     pub environment: std::collections::BTreeMap<String, Option<String>>,
+    /// Hooks (`set-hook`): global ones and each session's own.
+    pub hooks: crate::hooks::Hooks,
 }
 
 impl Default for Config {
@@ -125,6 +127,7 @@ impl Default for Config {
             path: None,
             options: std::collections::BTreeMap::new(),
             environment: std::collections::BTreeMap::new(),
+            hooks: crate::hooks::Hooks::default(),
         }
     }
 }

@@ -25,4 +25,8 @@ pub struct ServerContext {
     pub metrics: Arc<crate::metrics::MetricsRegistry>,
     /// The paste buffers, and the feed of clipboard writes to the attached clients.
     pub buffers: Arc<crate::buffers::Buffers>,
+    /// Where hooks are fired to (the hook runner runs their commands).
+    pub hooks: crate::hooks::HookFeed,
+    /// The channels of `wait-for`.
+    pub waits: Arc<crate::wait_channels::WaitChannels>,
 }

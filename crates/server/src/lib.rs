@@ -27,6 +27,8 @@ pub mod copy_keys;
 mod deadline;
 mod direct;
 pub mod format;
+mod hook_runner;
+pub mod hooks;
 pub mod ids;
 pub mod keys;
 pub mod layout;
@@ -44,6 +46,7 @@ pub mod registry;
 pub mod render;
 pub mod sched;
 pub mod session;
+pub mod wait_channels;
 pub mod words;
 
 pub use config::{Config, ConfigError};

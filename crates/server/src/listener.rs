@@ -76,16 +76,20 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
     let (config_tx, config_rx) = tokio::sync::watch::channel(Arc::new(options.config.clone()));
     let metrics = Arc::new(crate::metrics::MetricsRegistry::default());
     let buffers = Arc::new(crate::buffers::Buffers::new(options.config.buffer_limit));
+    let (hooks, fired_hooks) = crate::hooks::HookFeed::new(metrics.clone());
     let registry = Registry::spawn(
         config_tx,
         ids.clone(),
         options.socket.clone(),
         metrics.clone(),
         buffers.clone(),
+        hooks.clone(),
         shutdown.clone(),
     );
     let ctx = ServerContext {
         registry,
+        hooks,
+        waits: Default::default(),
         ids,
         metrics,
         buffers,
@@ -94,6 +98,7 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
         startup_warnings: Arc::new(std::sync::Mutex::new(options.warnings.clone())),
         prompt_history: Default::default(),
     };
+    tokio::spawn(crate::hook_runner::run(fired_hooks, ctx.clone()));
     let tracker = TaskTracker::new();
     let max_connections = connection_limit(raise_descriptor_limit());
     let count = Arc::new(ConnectionCount::default());

@@ -323,6 +323,8 @@ pub struct PaneMetrics {
     pub dropped_events: AtomicU64,
     /// Unterminated strings given up on (the output after them was swallowed meanwhile).
     pub abandoned_strings: AtomicU64,
+    /// Output bytes `pipe-pane` dropped because its command did not read them in time.
+    pub dropped_pipe_bytes: AtomicU64,
 }
 
 impl PaneMetrics {
@@ -380,6 +382,7 @@ impl PaneMetrics {
         self.dropped_reply_bytes.store(0, Ordering::Relaxed);
         self.dropped_events.store(0, Ordering::Relaxed);
         self.abandoned_strings.store(0, Ordering::Relaxed);
+        self.dropped_pipe_bytes.store(0, Ordering::Relaxed);
     }
 }
 
@@ -417,6 +420,8 @@ pub struct MetricsRegistry {
     panes: Mutex<Vec<(PaneId, String, Weak<PaneMetrics>)>>,
     clients: Mutex<Vec<(ClientId, String, Weak<ClientMetrics>)>>,
     since_ns: AtomicU64,
+    /// Hooks that fired and were not run: the runner was behind, or 16 ran already.
+    pub dropped_hooks: AtomicU64,
 }
 
 /// `weft diag --json`.
@@ -432,6 +437,8 @@ pub struct DiagReport {
     pub panics: u64,
     /// The last panic's message, when there was one.
     pub last_panic: Option<String>,
+    /// Hooks that fired and were not run (a bell rung in a loop with `alert-bell` set).
+    pub dropped_hooks: u64,
 }
 
 /// A pane's figures.
@@ -455,6 +462,8 @@ pub struct PaneReport {
     pub dropped_events: u64,
     /// Should stay zero.
     pub abandoned_strings: u64,
+    /// Output `pipe-pane` dropped for a command that did not keep up.
+    pub dropped_pipe_bytes: u64,
 }
 
 /// A client's figures.
@@ -530,6 +539,7 @@ impl MetricsRegistry {
             window_s,
             panics,
             last_panic,
+            dropped_hooks: self.dropped_hooks.load(Ordering::Relaxed),
             panes: panes
                 .iter()
                 .filter(|(_, s, _)| wanted(s))
@@ -545,6 +555,7 @@ impl MetricsRegistry {
                         dropped_reply_bytes: m.dropped_reply_bytes.load(Ordering::Relaxed),
                         dropped_events: m.dropped_events.load(Ordering::Relaxed),
                         abandoned_strings: m.abandoned_strings.load(Ordering::Relaxed),
+                        dropped_pipe_bytes: m.dropped_pipe_bytes.load(Ordering::Relaxed),
                     })
                 })
                 .collect(),
@@ -567,6 +578,7 @@ impl MetricsRegistry {
                 .collect(),
         };
         if reset {
+            self.dropped_hooks.store(0, Ordering::Relaxed);
             for (_, _, w) in &panes {
                 if let Some(m) = w.upgrade() {
                     m.reset();

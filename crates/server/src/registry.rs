@@ -79,6 +79,7 @@ impl Registry {
         socket: std::path::PathBuf,
         metrics: Arc<crate::metrics::MetricsRegistry>,
         buffers: Arc<crate::buffers::Buffers>,
+        hooks: crate::hooks::HookFeed,
         shutdown: CancellationToken,
     ) -> Self {
         let (tx, rx) = mpsc::channel(REGISTRY_COMMAND_CAPACITY);
@@ -89,6 +90,7 @@ impl Registry {
             socket,
             metrics,
             buffers,
+            hooks,
             priority: Arc::new(crate::priority::EchoPriority::default()),
             sessions: Vec::new(),
             ended: ended_tx,
@@ -217,6 +219,8 @@ struct RegistryTask {
     priority: Arc<crate::priority::EchoPriority>,
     /// The paste buffers, for programs' clipboard writes and reads.
     buffers: Arc<crate::buffers::Buffers>,
+    /// Where hooks are fired to.
+    hooks: crate::hooks::HookFeed,
     /// Oldest first; the last is the most recently created or attached.
     sessions: Vec<SessionHandle>,
     ended: mpsc::Sender<SessionEnded>,
@@ -248,6 +252,7 @@ impl RegistryTask {
                 },
                 Some((id, acted)) = ended.recv() => {
                     self.sessions.retain(|s| s.id != id);
+                    self.session_closed(id).await;
                     if self.sessions.is_empty() {
                         self.shut_down();
                     }
@@ -426,12 +431,39 @@ impl RegistryTask {
                     buffers: self.buffers.clone(),
                     config: self.config.subscribe(),
                 },
+                hooks: self.hooks.clone(),
             },
             self.ids.clone(),
             self.ended.clone(),
         )?;
         self.sessions.push(handle.clone());
+        for hook in ["session-created", "after-new-session"] {
+            self.fire(hook, Some(id));
+        }
         Ok(handle)
+    }
+
+    /// Fires hook `name` for session `session`, if it is set.
+    fn fire(&self, name: &str, session: Option<SessionId>) {
+        if self.config.borrow().hooks.is_set(name) {
+            self.hooks.fire(crate::hooks::HookEvent {
+                name: name.to_string(),
+                session,
+                pane: None,
+                depth: 0,
+            });
+        }
+    }
+
+    /// Session `id` ended: its hooks go, and `session-closed` fires (global hooks only: the
+    /// session's own went with it).
+    async fn session_closed(&mut self, id: SessionId) {
+        if self.config.borrow().hooks.has_session_hooks(id) {
+            let mut config = Config::clone(&self.config.borrow());
+            config.hooks.forget_session(id);
+            self.apply_config(Arc::new(config)).await;
+        }
+        self.fire("session-closed", None);
     }
 }
 

@@ -29,6 +29,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("copy", 0),
     ("copy_keys", 0),
     ("buffers", 0),
+    ("hooks", 0),
+    ("wait_channels", 0),
     ("config", 1),
     ("options", 1),
     ("conf_file", 1),
@@ -41,6 +43,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("render", 5),
     ("cmd", 5),
     ("connection", 6),
+    ("hook_runner", 6),
     ("listener", 7),
 ];
 

@@ -80,6 +80,12 @@ pub fn table(report: &Value) -> String {
             report["last_panic"].as_str().unwrap_or("?")
         ));
     }
+    let dropped = report["dropped_hooks"].as_u64().unwrap_or(0);
+    if dropped > 0 {
+        out.push_str(&format!(
+            "hooks fired but not run (too many at once): {dropped}\n"
+        ));
+    }
     for p in report["panes"].as_array().into_iter().flatten() {
         out.push_str(&format!(
             "pane {} (session {})\n",
@@ -101,6 +107,12 @@ pub fn table(report: &Value) -> String {
         let abandoned = p["abandoned_strings"].as_u64().unwrap_or(0);
         if abandoned > 0 {
             out.push_str(&format!("  unterminated strings given up on {abandoned}\n"));
+        }
+        let dropped = p["dropped_pipe_bytes"].as_u64().unwrap_or(0);
+        if dropped > 0 {
+            out.push_str(&format!(
+                "  pipe-pane bytes dropped (command too slow) {dropped}\n"
+            ));
         }
     }
     for c in report["clients"].as_array().into_iter().flatten() {

@@ -531,15 +531,19 @@ mod tests {
         let metrics = std::sync::Arc::new(crate::metrics::MetricsRegistry::default());
         let buffers = std::sync::Arc::new(crate::buffers::Buffers::default());
         let ids = std::sync::Arc::new(crate::ids::IdAllocator::default());
+        let (hooks, _) = crate::hooks::HookFeed::new(metrics.clone());
         let registry = crate::registry::Registry::spawn(
             config_tx,
             ids.clone(),
             "/nonexistent/weft.sock".into(),
             metrics.clone(),
             buffers.clone(),
+            hooks.clone(),
             tokio_util::sync::CancellationToken::new(),
         );
         ServerContext {
+            hooks,
+            waits: Default::default(),
             registry,
             ids,
             version: "test".into(),

@@ -72,13 +72,17 @@ pub fn run_config_line(config: &mut Config, words: &[String]) -> Result<LineEffe
             }
             Ok(LineEffect::Done)
         }
+        "set-hook" => {
+            super::hooks::set_hook_line(config, &args)?;
+            Ok(LineEffect::Done)
+        }
         "source-file" => Ok(LineEffect::Source {
             patterns: args.positional.clone(),
             quiet: args.has('q'),
         }),
         other => Err(format!(
             "{other} is not run from a configuration file yet (weft runs set-option, bind-key, \
-             unbind-key, set-environment and source-file there)"
+             unbind-key, set-environment, set-hook and source-file there)"
         )),
     }
 }

@@ -17,18 +17,21 @@ pub mod config_lines;
 pub mod copy;
 mod display;
 mod environment;
+mod hooks;
 mod io;
 mod join;
 mod layout;
 mod listing;
 mod options;
 mod pane;
+mod pipe;
 mod respawn;
 pub mod run;
 mod server;
 pub mod session;
 pub mod shell;
 mod wait;
+mod wait_for;
 mod window;
 
 pub use args::{tokenize, Args, Long};
@@ -139,11 +142,15 @@ pub static ENTRIES: &[&Entry] = &[
     &layout::SELECT_LAYOUT,
     &layout::NEXT_LAYOUT,
     &io::SEND_KEYS,
+    &pipe::PIPE_PANE,
     &bind::BIND_KEY,
     &bind::UNBIND_KEY,
     &display::DISPLAY_MESSAGE,
     &shell::RUN_SHELL,
     &shell::IF_SHELL,
+    &hooks::SET_HOOK,
+    &hooks::SHOW_HOOKS,
+    &wait_for::WAIT_FOR,
     &environment::SET_ENVIRONMENT,
     &environment::SHOW_ENVIRONMENT,
     &options::CONVERT_CONFIG,

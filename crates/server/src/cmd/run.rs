@@ -35,31 +35,72 @@ pub enum Ran {
     Client(ClientRequest),
 }
 
-/// Runs `parsed` where its target says.
+/// Runs `parsed` where its target says; once it succeeded, fires its `after-` hook (and
+/// `window-renamed` for `rename-window`) when set.
 pub async fn execute(
     ctx: &ServerContext,
     parsed: Parsed,
     origin: &Origin,
 ) -> Result<Ran, CommandError> {
+    let name = parsed.entry.name;
+    let (ran, session) = execute_in(ctx, parsed, origin).await?;
+    if matches!(ran, Ran::Output(_)) {
+        let session = session.or_else(|| {
+            let named = origin.session.as_deref();
+            named.and_then(crate::ids::SessionId::parse)
+        });
+        fire_after(ctx, name, session);
+    }
+    Ok(ran)
+}
+
+/// Fires the hooks set for command `name` having run in `session`: `after-<name>`, and
+/// `window-renamed` after `rename-window`. Their commands run in the session's active pane:
+/// after new-window or split-window, the new one.
+fn fire_after(ctx: &ServerContext, name: &str, session: Option<crate::ids::SessionId>) {
+    let after = format!("after-{name}");
+    let renamed = (name == "rename-window").then(|| "window-renamed".to_string());
+    let set: Vec<String> = {
+        let config = ctx.config.borrow();
+        std::iter::once(after)
+            .chain(renamed)
+            .filter(|h| config.hooks.is_set(h))
+            .collect()
+    };
+    for hook in set {
+        ctx.hooks.fire(crate::hooks::HookEvent {
+            name: hook,
+            session,
+            pane: None,
+            depth: crate::hooks::current_depth(),
+        });
+    }
+}
+
+/// Runs `parsed` where its target says; also says which session it ran in, if one.
+async fn execute_in(
+    ctx: &ServerContext,
+    parsed: Parsed,
+    origin: &Origin,
+) -> Result<(Ran, Option<crate::ids::SessionId>), CommandError> {
     let from = if parsed.target.is_none() {
         origin.pane
     } else {
         None
     };
     match parsed.action {
-        Action::Server(action) => action(ctx.clone()).await.map(Ran::Output),
-        Action::Client(request) => Ok(Ran::Client(request)),
+        Action::Server(action) => action(ctx.clone()).await.map(|o| (Ran::Output(o), None)),
+        Action::Client(request) => Ok((Ran::Client(request), None)),
         Action::Session(action) => {
             let (session, target) = resolve_target(ctx, parsed.target, origin).await?;
-            session
-                .run(action, Scope { target, from })
-                .await
-                .map(Ran::Output)
+            let output = session.run(action, Scope { target, from }).await?;
+            Ok((Ran::Output(output), Some(session.id)))
         }
         Action::Pane(action) => {
             let (session, target) = resolve_target(ctx, parsed.target, origin).await?;
             let pane = session.resolve_pane(Scope { target, from }).await?;
-            action(pane, ctx.clone()).await.map(Ran::Output)
+            let output = action(pane, ctx.clone()).await?;
+            Ok((Ran::Output(output), Some(session.id)))
         }
     }
 }

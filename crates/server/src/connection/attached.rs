@@ -169,9 +169,9 @@ pub(super) async fn attached(
                     None => frames_open = false,
                 },
                 control = control_rx.recv() => {
-                    if let Some(ClientControl::Switch(target)) = control {
+                    if let Some(for_loop @ (ClientControl::Switch(_) | ClientControl::Message(_))) = control {
                         // For the client's loop; dropped when it has some waiting already.
-                        let _ = switch_tx.try_send(target);
+                        let _ = switch_tx.try_send(for_loop);
                         continue;
                     }
                     // Let go of the terminal, both halves, before the client hears it may
@@ -188,7 +188,7 @@ pub(super) async fn attached(
                     }
                     let notice = match control {
                         Some(ClientControl::Exit(notice)) => notice,
-                        Some(ClientControl::Switch(_)) => continue,
+                        Some(ClientControl::Switch(_) | ClientControl::Message(_)) => continue,
                         None => ExitNotice { message: "[server exited]".into(), code: 1 },
                     };
                     let _ = sink.send(Message::Exit(notice)).await;
@@ -277,7 +277,15 @@ pub(super) async fn attached(
                 state.overlay_expired().await;
                 continue;
             }
-            Some(target) = switch_rx.recv() => {
+            Some(for_loop) = switch_rx.recv() => {
+                let target = match for_loop {
+                    ClientControl::Switch(target) => target,
+                    ClientControl::Message(text) => {
+                        state.notice(text).await;
+                        continue;
+                    }
+                    ClientControl::Exit(_) => continue,
+                };
                 let to = crate::cmd::session::SwitchTo::decode(&target);
                 let request = crate::cmd::ClientRequest::Switch { client: None, to };
                 if let After::Switch(next) = state.session_request(request).await {
@@ -318,8 +326,9 @@ pub(super) async fn attached(
     let _ = writer.await;
 }
 
-/// Switch requests from the command line waiting for the client's loop: a user sends one at
-/// a time, and more than a few waiting are dropped (the client is busy switching already).
+/// Switch requests from the command line and messages (a pipe that failed, a hook that could
+/// not run) waiting for the client's loop: they come one at a time, and more than a few
+/// waiting are dropped (the client is busy already).
 const SWITCH_CAPACITY: usize = 4;
 
 /// What a client attaches to a session with; kept to attach to another (`switch-client`).

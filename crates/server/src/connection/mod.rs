@@ -123,7 +123,20 @@ pub async fn serve(stream: tokio::net::UnixStream, ctx: ServerContext, mut slot:
             session,
         } => {
             let origin = Origin::from_env(pane.as_deref(), session.as_deref());
-            match cli_command(&ctx, &args, &origin).await {
+            // A client that goes away while its command waits (`wait-for`, `wait`) ends it:
+            // nothing is left waiting for nobody.
+            let command = cli_command(&ctx, &args, &origin);
+            tokio::pin!(command);
+            let result = loop {
+                tokio::select! {
+                    result = &mut command => break result,
+                    message = conn.next() => match message {
+                        Some(Ok(_)) => {}
+                        Some(Err(_)) | None => return,
+                    },
+                }
+            };
+            match result {
                 Ok(mut output) => {
                     let until_exit = output.until_exit;
                     if let Some(mut stream) = output.stream.take() {
@@ -156,7 +169,7 @@ pub async fn serve(stream: tokio::net::UnixStream, ctx: ServerContext, mut slot:
 
 /// Runs a command from the command line: one, a sequence (`a \; b`), and the commands an
 /// if-shell chooses, in a loop (bounded, so a chain of if-shells ends).
-async fn cli_command(
+pub(crate) async fn cli_command(
     ctx: &ServerContext,
     args: &[String],
     origin: &Origin,

@@ -137,6 +137,14 @@ impl ClientLoop {
         }
     }
 
+    /// A message from the server (a pipe that failed, a hook that could not run), shown
+    /// unless the user is busy with a prompt or a list, which it would cover.
+    pub(super) async fn notice(&mut self, text: String) {
+        if matches!(self.ui, Ui::Normal) {
+            self.message(text.replace('\n', " ")).await;
+        }
+    }
+
     /// The configuration's warnings from start-up, over the window until the next key.
     pub(super) async fn show_startup_warnings(&mut self, warnings: &[String]) {
         let mut text = String::from("weft: the configuration has lines it could not apply:\n");
@@ -382,6 +390,16 @@ impl ClientLoop {
             return After::Continue;
         }
         let origin = self.origin();
+        if command.entry.name == "wait-for" {
+            // It may wait for a long time: in the background, so keys still work meanwhile.
+            let ctx = self.ctx.clone();
+            tokio::spawn(async move {
+                if let Err(e) = execute(&ctx, command, &origin).await {
+                    tracing::info!("wait-for from a client: {e}");
+                }
+            });
+            return After::Continue;
+        }
         match execute(&self.ctx, command, &origin).await {
             Ok(Ran::Output(output)) => self.show_output(output).await,
             Ok(Ran::Client(request)) => return self.client_request(request).await,

@@ -22,12 +22,14 @@
 
 mod copy;
 mod order;
+mod pipe;
 mod reader;
 mod shared;
 mod snapshot;
 mod task;
 
 pub use copy::{CopyResult, MouseSelect};
+pub use pipe::{PipeSpec, MAX_PIPE_QUEUED_BYTES};
 pub use shared::{PaneShared, NO_STATUS};
 pub(crate) use snapshot::outer_modes;
 #[cfg(test)]
@@ -41,6 +43,10 @@ pub enum PaneEvent {
     Screen(weft_screen_model::Event),
     /// Another program is in the pane's foreground (`automatic-rename`): its name.
     Program(String),
+    /// The program exited and the pane stays, showing its status (`remain-on-exit`).
+    Died,
+    /// Something for the session's clients to read (a pipe that closed or drops output).
+    Message(String),
 }
 
 use crate::direct::DirectWriter;
@@ -118,6 +124,8 @@ pub struct PaneHandle {
     kill: CancellationToken,
     input: mpsc::Sender<Bytes>,
     pty_in: Arc<DirectWriter>,
+    /// Cancelled when the pane's program has ended.
+    stop: CancellationToken,
     /// Shared state.
     pub shared: Arc<PaneShared>,
 }
@@ -308,6 +316,7 @@ pub fn spawn_pane(
         copy: Mutex::new(None),
         in_copy_mode: AtomicBool::new(false),
         prompts: Mutex::new(std::collections::VecDeque::new()),
+        pipe: pipe::PipeSlot::default(),
     });
     spec.metrics
         .0
@@ -322,6 +331,7 @@ pub fn spawn_pane(
             .instrument(tracing::info_span!("pty_write", pane = spec.id.get())),
     );
     tokio::spawn(wait_child(child, exit_tx, kill_rx));
+    let pane_stop = stop.clone();
     let task = PaneTask {
         id: spec.id,
         pty,
@@ -342,6 +352,7 @@ pub fn spawn_pane(
         kill: kill_requested,
         input: input_tx,
         pty_in: pty_in.clone(),
+        stop: pane_stop,
         shared,
     })
 }

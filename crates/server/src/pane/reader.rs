@@ -79,6 +79,9 @@ pub(super) async fn read_pty(
             Ok(0) | Err(_) => return,
             Ok(n) => {
                 let chunk = Bytes::copy_from_slice(&buf[..n]);
+                if shared.pipe.is_tapped() {
+                    shared.pipe.offer(&chunk, &metrics.dropped_pipe_bytes);
+                }
                 if n == buf.len() && buf.len() < READ_CHUNK_BYTES {
                     buf.resize(READ_CHUNK_BYTES, 0);
                 }

@@ -104,6 +104,8 @@ pub struct PaneShared {
     pub(super) in_copy_mode: AtomicBool,
     /// Where the shell's prompts began (OSC 133), as absolute lines.
     pub(super) prompts: super::copy::PromptMarks,
+    /// The pane's `pipe-pane`, if one is open.
+    pub(crate) pipe: super::pipe::PipeSlot,
 }
 
 impl PaneShared {

@@ -157,6 +157,9 @@ impl PaneTask {
         exited: mpsc::Sender<(PaneId, ExitStatus)>,
     ) {
         let mut output_open = true;
+        // The pane was killed (not its program ending, nor its pty closing): no
+        // remain-on-exit.
+        let mut ended_on_request = false;
         let input = self.input.clone();
         let mut slice = FairSlice::new();
         // While another pane's echo is pending, a streaming pane parses nothing more.
@@ -192,9 +195,15 @@ impl PaneTask {
                 }
                 command = commands.recv() => match command {
                     Some(command) => self.handle(command),
-                    None => self.request_kill(),
+                    None => {
+                        ended_on_request = true;
+                        self.request_kill();
+                    }
                 },
-                _ = &mut killed, if self.kill.is_some() => self.request_kill(),
+                _ = &mut killed, if self.kill.is_some() => {
+                    ended_on_request = true;
+                    self.request_kill();
+                }
                 _ = self.shared.resize.notified() => {
                     let now = tokio::time::Instant::now();
                     if self.shared.resize_urgent.swap(false, Ordering::AcqRel) {
@@ -288,7 +297,7 @@ impl PaneTask {
         self.stop.cancel();
         // Waiters for the exit wake now.
         self.shared.notify_watchers();
-        if self.remain_on_exit && self.kill.is_some() {
+        if self.remain_on_exit && !ended_on_request {
             // Keep showing the screen, with the status, until the pane is killed.
             let note = match &status.signal {
                 Some(sig) => format!(
@@ -298,6 +307,11 @@ impl PaneTask {
                 None => format!("\r\n\x1b[0mPane is dead (status {})", status.code),
             };
             self.apply(note.as_bytes());
+            // Never waits: with the session's queue full the hook is missed.
+            let _ = self
+                .shared
+                .events
+                .try_send((self.id, super::PaneEvent::Died));
             loop {
                 tokio::select! {
                     _ = &mut killed => break,

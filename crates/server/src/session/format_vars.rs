@@ -63,6 +63,7 @@ impl SessionState {
         if let Some(h) = self.panes.get(&pane) {
             set("pane_title", h.shared.title());
             set("pane_in_mode", flag(h.in_copy_mode()));
+            set("pane_pipe", flag(h.pipe_open()));
             let code = h.exit_code();
             set("pane_dead", flag(code.is_some()));
             set(

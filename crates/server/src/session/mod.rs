@@ -9,6 +9,7 @@
 mod alerts;
 mod clipboard;
 mod format_vars;
+mod hooks;
 mod list;
 mod state;
 mod targets;
@@ -69,6 +70,8 @@ pub enum ClientControl {
     /// Show another session (`switch-client` from the command line): a target session, or
     /// `+`/`-` for the next or previous one.
     Switch(String),
+    /// Show a message (a pipe that failed, a hook that could not run).
+    Message(String),
 }
 
 /// What an attaching client gets back.
@@ -188,6 +191,8 @@ pub enum SessionCommand {
     },
     /// Every client repaints.
     Refresh,
+    /// Every client shows a message.
+    Message(String),
     /// End the session's programs.
     Kill,
     /// Describe the session.
@@ -233,6 +238,7 @@ impl std::fmt::Debug for SessionCommand {
             SessionCommand::DetachOne { .. } => "DetachOne",
             SessionCommand::SwitchClients { .. } => "SwitchClients",
             SessionCommand::Refresh => "Refresh",
+            SessionCommand::Message(_) => "Message",
             SessionCommand::Kill => "Kill",
             SessionCommand::Info { .. } => "Info",
             SessionCommand::Run { .. } => "Run",
@@ -355,6 +361,8 @@ pub struct SessionSpec {
     pub options: SessionOptions,
     /// The paste buffers and the settings for programs' clipboard writes and reads.
     pub clipboard: ClipboardAccess,
+    /// Where hooks are fired to.
+    pub hooks: crate::hooks::HookFeed,
 }
 
 /// What a session needs for its programs' clipboard writes and reads (OSC 52): the server's

@@ -103,6 +103,8 @@ pub struct SessionState {
     pub(super) clipboard_answering: Arc<std::sync::atomic::AtomicBool>,
     /// Bells the clients' terminals are to ring, counted (see `alerts.rs`).
     pub(super) bells: u64,
+    /// Where hooks are fired to.
+    pub(super) hooks: crate::hooks::HookFeed,
 }
 
 /// What a pane's program told the session about itself through its output.
@@ -178,6 +180,7 @@ impl SessionState {
             clipboard: spec.clipboard,
             clipboard_answering: Arc::default(),
             bells: 0,
+            hooks: spec.hooks,
         }
     }
 
@@ -497,7 +500,11 @@ impl SessionState {
     /// Acts on an event from pane `pane`'s screen.
     pub(super) fn pane_event(&mut self, pane: PaneId, event: Event) {
         match event {
-            Event::Bell => self.pane_bell(pane),
+            Event::Bell => {
+                self.pane_bell(pane);
+                // As tmux's default `bell-action any`: a bell in any window.
+                self.fire_hook("alert-bell", Some(pane));
+            }
             Event::CwdChanged(url) => {
                 if let Some(path) = path_of_file_url(&url) {
                     self.pane_meta.entry(pane).or_default().cwd = Some(path);

@@ -26,6 +26,8 @@ impl SessionState {
                 },
                 exit = exits.recv() => {
                     let Some((pane, _status)) = exit else { break };
+                    // Its commands run in the session: the pane is gone.
+                    self.fire_hook("pane-exited", None);
                     self.pane_gone(pane);
                     if self.windows.is_empty() {
                         break;
@@ -36,6 +38,8 @@ impl SessionState {
                     match event {
                         PaneEvent::Screen(event) => self.pane_event(pane, event),
                         PaneEvent::Program(name) => self.program_changed(pane, &name),
+                        PaneEvent::Died => self.fire_hook("pane-died", Some(pane)),
+                        PaneEvent::Message(text) => self.message_clients(&text),
                     }
                     self.publish_view();
                 }
@@ -110,6 +114,7 @@ impl SessionState {
                     view: self.view.subscribe(),
                     latest: self.latest.clone(),
                 }));
+                self.fire_hook("client-attached", None);
             }
             SessionCommand::ClientResize { client, cols, rows } => {
                 let Some(entry) = self.clients.get_mut(&client) else {
@@ -131,6 +136,7 @@ impl SessionState {
             }
             SessionCommand::ClientGone { client } => {
                 self.clients.remove(&client);
+                self.fire_hook("client-detached", None);
                 if self.latest.is(client) {
                     if let Some((&id, entry)) = self.clients.iter().find(|(_, e)| !e.read_only) {
                         let (cols, rows) = (entry.cols, entry.rows);
@@ -161,6 +167,7 @@ impl SessionState {
                     let _ = entry.control.send(ClientControl::Switch(target)).await;
                 }
             }
+            SessionCommand::Message(text) => self.message_clients(&text),
             SessionCommand::Refresh => {
                 self.generation += 1;
                 self.repaint += 1;

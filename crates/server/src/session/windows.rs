@@ -21,10 +21,15 @@ impl SessionState {
             return;
         }
         let name = crate::names::clean_name(name);
+        let mut renamed = false;
         for w in self.windows.iter_mut() {
             if w.auto_name && w.active == pane && w.name != name {
                 w.name = name.clone();
+                renamed = true;
             }
+        }
+        if renamed {
+            self.fire_hook("window-renamed", Some(pane));
         }
     }
 
