@@ -133,3 +133,22 @@ fn run_shell_and_if_shell_run_commands_by_their_outcome() {
     let out = server.weft(&["if-shell", "true", "no-such-command"]);
     assert!(!out.status.success(), "{out:?}");
 }
+
+#[test]
+fn new_window_and_split_window_print_what_they_made() {
+    let server = TestServer::new("printnew");
+    let mut args = vec!["new", "-d", "-s", "pn", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    assert!(server.weft(&args).status.success());
+    let window = stdout_of(&server.weft(&["new-window", "-d", "-t", "pn", "-P"]));
+    assert_eq!(window.trim_end(), "pn:1");
+    let pane = stdout_of(&server.weft(&["splitw", "-d", "-t", "pn:1", "-P", "-F", "#{pane_id}"]));
+    let listed = stdout_of(&server.weft(&["list-panes", "-t", "pn:1", "-F", "#{pane_id}"]));
+    assert!(pane.trim_end().starts_with('%'), "{pane:?}");
+    assert!(
+        listed.lines().any(|l| l == pane.trim_end()),
+        "{pane:?} not in {listed}"
+    );
+    let quiet = stdout_of(&server.weft(&["new-window", "-d", "-t", "pn"]));
+    assert_eq!(quiet, "", "nothing printed without -P");
+}

@@ -43,13 +43,14 @@ pub(super) fn start_directory(
 pub static SPLIT_WINDOW: Entry = Entry {
     name: "split-window",
     aliases: &["splitw"],
-    usage: "[-bdfhv] [-c start-directory] [-l size[%]] [-p percentage] [-t target-pane] \
-            [-- command ...]",
+    usage: "[-bdfhvP] [-c start-directory] [-F format] [-l size[%]] [-p percentage] \
+            [-t target-pane] [-- command ...]",
     about:
         "Split a pane in two: side by side (-h) or stacked (-v, the default); the new pane \
             takes -l cells (or N%) or -p percent, goes before the pane with -b, and spans the \
-            whole window's height or width with -f; -c is a format (`-c \"#{pane_current_path}\"`).",
-    flags: "bdfhvc:l:p:t:",
+            whole window's height or width with -f; -c is a format (`-c \"#{pane_current_path}\"`); \
+            -P prints the new pane (-F a format, `#{pane_id}`).",
+    flags: "bdfhvPc:F:l:p:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Pane),
@@ -68,6 +69,7 @@ pub static SPLIT_WINDOW: Entry = Entry {
         let detached = args.has('d');
         let cwd = args.value('c').map(str::to_string);
         let command = args.positional.clone();
+        let print = print_format(args, "#{session_name}:#{window_index}.#{pane_index}");
         Ok(on_session(move |s, scope| {
             let (wpos, pane) = s.find_pane(scope)?;
             let layout = &s.windows[wpos].layout;
@@ -98,7 +100,10 @@ pub static SPLIT_WINDOW: Entry = Entry {
                 s.focus(wpos, new.id());
             }
             s.generation += 1;
-            Ok(Output::none())
+            Ok(match print {
+                Some(f) => Output::text(crate::format::expand(&f, &s.format_vars(wpos, new.id()))),
+                None => Output::none(),
+            })
         }))
     },
 };
@@ -345,6 +350,13 @@ pub static LIST_PANES: Entry = Entry {
         }))
     },
 };
+
+/// What `-P` prints for a new window or pane: `-F`'s format, else `default`; `None` without
+/// `-P`.
+pub(super) fn print_format(args: &Args, default: &str) -> Option<String> {
+    args.has('P')
+        .then(|| args.value('F').unwrap_or(default).to_string())
+}
 
 /// A size as `-l`, `-x` and `-y` take it: cells (`30`) or a percentage (`30%`).
 pub(super) fn size_value(args: &Args, flag: char, value: &str) -> Result<SplitSize, CommandError> {

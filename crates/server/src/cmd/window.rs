@@ -9,10 +9,12 @@ use crate::session::{Scope, SessionState};
 pub static NEW_WINDOW: Entry = Entry {
     name: "new-window",
     aliases: &["neww"],
-    usage: "[-d] [-c start-directory] [-n window-name] [-t target-window] [-- command ...]",
+    usage: "[-dP] [-c start-directory] [-F format] [-n window-name] [-t target-window] \
+            [-- command ...]",
     about: "Create a window (at the target's index when it names a free one); -c is a format \
-            (`-c \"#{pane_current_path}\"`).",
-    flags: "dc:n:t:",
+            (`-c \"#{pane_current_path}\"`); -P prints the new window (-F a format, \
+            `#{pane_id}` for its pane).",
+    flags: "dPc:F:n:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Window),
@@ -21,6 +23,7 @@ pub static NEW_WINDOW: Entry = Entry {
         let detached = args.has('d');
         let command = args.positional.clone();
         let cwd = args.value('c').map(str::to_string);
+        let print = super::pane::print_format(args, "#{session_name}:#{window_index}");
         Ok(on_session(move |s, scope| {
             let index = match scope.target() {
                 None => None,
@@ -30,8 +33,15 @@ pub static NEW_WINDOW: Entry = Entry {
                 let w = s.windows.get(s.current)?;
                 super::pane::start_directory(&c, &s.format_vars(s.current, w.active))
             });
-            s.new_window_at(index, name, command, cwd, detached)?;
-            Ok(Output::none())
+            let id = s.new_window_at(index, name, command, cwd, detached)?;
+            let wpos = s.windows.iter().position(|w| w.id == id);
+            Ok(match (print, wpos) {
+                (Some(f), Some(w)) => {
+                    let vars = s.format_vars(w, s.windows[w].active);
+                    Output::text(crate::format::expand(&f, &vars))
+                }
+                _ => Output::none(),
+            })
         }))
     },
 };
