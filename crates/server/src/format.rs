@@ -8,6 +8,22 @@
 pub trait Vars {
     /// The value of `name`, if it has one (an unknown variable expands to nothing).
     fn get(&self, name: &str) -> Option<String>;
+
+    /// The first line shell command `cmd` printed (`#(cmd)`), once there is one; none by
+    /// default (a format outside the status line runs no commands).
+    fn command(&self, _cmd: &str) -> Option<String> {
+        None
+    }
+}
+
+/// `vars` with shell commands turned off: a command's text and its output are expanded with
+/// these, so output cannot start more commands (as tmux's `FORMAT_EXPAND_NOJOBS`).
+struct NoJobs<'a>(&'a dyn Vars);
+
+impl Vars for NoJobs<'_> {
+    fn get(&self, name: &str) -> Option<String> {
+        self.0.get(name)
+    }
 }
 
 impl Vars for std::collections::HashMap<String, String> {
@@ -68,9 +84,16 @@ fn expand_depth(fmt: &str, vars: &dyn Vars, depth: usize) -> String {
             out.push('#');
             rest = &rest[1..];
         } else if c == '(' {
-            // `#(command)`: shell commands are not run here; it expands to nothing.
-            let end = rest.find(')').map_or(rest.len(), |e| e + 1);
-            rest = &rest[end..];
+            // `#(command)`: its output as the caller's `Vars` has it (nothing until the first
+            // result), itself expanded as a format without commands.
+            let end = command_end(rest);
+            if depth < MAX_DEPTH {
+                let cmd = expand_depth(&rest[1..end], &NoJobs(vars), depth + 1);
+                if let Some(output) = vars.command(&cmd) {
+                    out.push_str(&expand_depth(&output, &NoJobs(vars), depth + 1));
+                }
+            }
+            rest = rest.get(end + 1..).unwrap_or("");
         } else if let Some(name) = alias(c) {
             out.push_str(&vars.get(name).unwrap_or_default());
             rest = &rest[c.len_utf8()..];
@@ -89,6 +112,26 @@ fn expand_depth(fmt: &str, vars: &dyn Vars, depth: usize) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// The index of the `)` ending the command whose `(` is at `s[0]` (a `)` inside a nested
+/// `#{...}` does not end it), or `s.len()` when none does.
+fn command_end(s: &str) -> usize {
+    let mut i = 1;
+    while i < s.len() {
+        let rest = &s[i..];
+        if rest.starts_with("#{") {
+            match matching_brace(&rest[1..]) {
+                Some(end) => i += end + 2,
+                None => return s.len(),
+            }
+        } else if rest.starts_with(')') {
+            return i;
+        } else {
+            i += rest.chars().next().map_or(1, char::len_utf8);
+        }
+    }
+    s.len()
 }
 
 /// The index of the `}` closing the `{` at `s[0]`, counting nested `#{`.
@@ -331,6 +374,39 @@ mod tests {
         assert_eq!(expand("#{E:status-right}", &v), "[main]");
         assert_eq!(expand("#{l:#{x}}", &v), "#{x}");
         assert_eq!(expand("#{t:nope}", &v), "");
+    }
+
+    /// Commands come from the caller, by their expanded text; their output is expanded too.
+    struct WithJobs(HashMap<String, String>);
+    impl Vars for WithJobs {
+        fn get(&self, name: &str) -> Option<String> {
+            self.0.get(name).cloned()
+        }
+        fn command(&self, cmd: &str) -> Option<String> {
+            match cmd {
+                "echo main" => Some("hi #S #(nested)".into()),
+                "date" => Some("today".into()),
+                _ => None,
+            }
+        }
+    }
+
+    #[test]
+    fn shell_commands_come_from_the_caller() {
+        let v = WithJobs(vars());
+        assert_eq!(expand("[#(date)]", &v), "[today]");
+        assert_eq!(
+            expand("#(echo #{session_name})!", &v),
+            "hi main !",
+            "the command is expanded first; its output's own commands do not run"
+        );
+        assert_eq!(expand("a#(not yet)b", &v), "ab");
+        assert_eq!(expand("a#(unterminated", &v), "a");
+        assert_eq!(
+            expand("#(date)", &vars()),
+            "",
+            "no commands outside the status line"
+        );
     }
 
     #[test]

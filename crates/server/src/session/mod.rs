@@ -6,10 +6,13 @@
 //! run inside the task. Size policy, as tmux's `latest`: the session takes the size of the
 //! client that most recently typed or resized.
 
+mod alerts;
 mod clipboard;
 mod format_vars;
 mod list;
 mod state;
+pub mod status;
+mod status_jobs;
 mod targets;
 mod task;
 mod view;
@@ -378,9 +381,18 @@ pub fn spawn_session(
     let (command_tx, command_rx) = mpsc::channel(SESSION_COMMAND_CAPACITY);
     let (id, name) = (spec.id, spec.name.clone());
     let (command, cwd) = (spec.command.clone(), spec.cwd.clone());
-    let mut state = SessionState::new(spec, ids, exit_tx, event_tx);
+    let (job_tx, job_rx) = mpsc::channel(status_jobs::JOB_RESULT_CAPACITY);
+    let mut state = SessionState::new(spec, ids, exit_tx, event_tx, job_tx);
     state.new_window(None, command, cwd, false)?;
-    tokio::spawn(state.run(command_rx, exit_rx, event_rx, ended));
+    tokio::spawn(state.run(
+        task::Inputs {
+            commands: command_rx,
+            exits: exit_rx,
+            events: event_rx,
+            job_results: job_rx,
+        },
+        ended,
+    ));
     Ok(SessionHandle {
         id,
         name: Arc::new(std::sync::RwLock::new(name)),
