@@ -155,13 +155,44 @@ fn shell_commands_show_their_output_and_never_delay_a_key() {
         "the session answered while the command ran"
     );
     // The command dies with the server.
-    assert!(sleeping_4242(), "the command runs");
+    within(Duration::from_secs(10), "the command starts", sleeping_4242);
     ok(&server, &["kill-server"]);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while sleeping_4242() {
-        assert!(Instant::now() < deadline, "the command outlived the server");
+    within(
+        Duration::from_secs(10),
+        "the command ends with the server",
+        || !sleeping_4242(),
+    );
+}
+
+/// Waits until `done` holds, checking every 50 ms, failing with `what` after `limit`.
+fn within(limit: Duration, what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + limit;
+    while !done() {
+        assert!(Instant::now() < deadline, "timed out waiting until {what}");
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+#[test]
+fn shell_commands_run_again_every_status_interval() {
+    let server = TestServer::new("stjobagain");
+    let mut c = attached(&server, "s");
+    // Prints `run-K` for the Kth pair of runs: every other run prints what the last did.
+    let script = server.dir.join("count.sh");
+    let count = server.dir.join("count");
+    std::fs::write(
+        &script,
+        format!(
+            "n=$(cat {0} 2>/dev/null || echo 0); echo $((n + 1)) > {0}; echo run-$((n / 2))\n",
+            count.display()
+        ),
+    )
+    .unwrap();
+    ok(&server, &["set", "-g", "status-interval", "1"]);
+    let right = format!("#(sh {})", script.display());
+    ok(&server, &["set", "-g", "status-right", &right]);
+    c.wait_for(|s| status(s).ends_with("run-0")).unwrap();
+    c.wait_for(|s| status(s).ends_with("run-2")).unwrap();
 }
 
 /// Whether a `sleep 4242` runs (only this test starts one).

@@ -63,9 +63,10 @@ impl SessionState {
                     self.publish_view();
                 }
                 Some(result) = job_results.recv() => {
-                    if self.status_jobs.finished(result) {
-                        self.refresh_status();
-                    }
+                    // Expanded again even when the output is the same: that sets the
+                    // command's next run.
+                    self.status_jobs.finished(result);
+                    self.refresh_status();
                 }
                 () = timer.wait() => {
                     if self.silence_due.is_some_and(|at| at <= Instant::now()) {
