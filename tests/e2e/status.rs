@@ -271,3 +271,24 @@ fn silence_flags_a_quiet_window() {
     ok(&server, &["select-window", "-t", "s:1"]);
     c.wait_for(|s| status(s).contains("1:sleep*")).unwrap();
 }
+
+#[test]
+fn loops_go_over_windows_and_panes() {
+    let server = TestServer::new("stloops");
+    let mut c = attached(&server, "s");
+    ok(&server, &["new-window", "-d", "-n", "two"]);
+    ok(&server, &["split-window", "-t", "s:0"]);
+    let shown = |fmt: &str| {
+        let out = server.weft(&["display-message", "-p", "-t", "s:0", fmt]);
+        assert!(out.status.success(), "{out:?}");
+        stdout_of(&out).trim_end().to_string()
+    };
+    assert_eq!(shown("#{W:#I=#W ,<#I> }"), "<0> 1=two");
+    assert_eq!(shown("#{P:#{pane_index},[#{pane_index}]}"), "0[1]");
+    assert_eq!(shown("#{S:#S}"), "s");
+    ok(
+        &server,
+        &["set", "-g", "status-right", "#{W:#I,(#I)}|#{P:x}"],
+    );
+    c.wait_for(|s| status(s).ends_with("(0)1|xx")).unwrap();
+}

@@ -14,6 +14,23 @@ pub trait Vars {
     fn command(&self, _cmd: &str) -> Option<String> {
         None
     }
+
+    /// The sessions, windows or panes a loop (`#{S:...}`, `#{W:...}`, `#{P:...}`) goes over,
+    /// each with its variables and whether it is the current one; none by default.
+    fn each(&self, _over: Loop) -> Vec<(Box<dyn Vars + '_>, bool)> {
+        Vec::new()
+    }
+}
+
+/// What a loop goes over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Loop {
+    /// `#{S:...}`: sessions.
+    Sessions,
+    /// `#{W:...}`: the session's windows.
+    Windows,
+    /// `#{P:...}`: the window's panes.
+    Panes,
 }
 
 /// `vars` with shell commands turned off: a command's text and its output are expanded with
@@ -23,6 +40,31 @@ struct NoJobs<'a>(&'a dyn Vars);
 impl Vars for NoJobs<'_> {
     fn get(&self, name: &str) -> Option<String> {
         self.0.get(name)
+    }
+
+    fn each(&self, over: Loop) -> Vec<(Box<dyn Vars + '_>, bool)> {
+        without_jobs(self.0.each(over))
+    }
+}
+
+/// A loop's items with shell commands turned off.
+fn without_jobs(items: Vec<(Box<dyn Vars + '_>, bool)>) -> Vec<(Box<dyn Vars + '_>, bool)> {
+    items
+        .into_iter()
+        .map(|(v, current)| (Box::new(NoJobsOwned(v)) as Box<dyn Vars>, current))
+        .collect()
+}
+
+/// [`NoJobs`] over a loop's own variables.
+struct NoJobsOwned<'a>(Box<dyn Vars + 'a>);
+
+impl Vars for NoJobsOwned<'_> {
+    fn get(&self, name: &str) -> Option<String> {
+        self.0.get(name)
+    }
+
+    fn each(&self, over: Loop) -> Vec<(Box<dyn Vars + '_>, bool)> {
+        without_jobs(self.0.each(over))
     }
 }
 
@@ -249,6 +291,25 @@ fn directive(body: &str, vars: &dyn Vars, depth: usize) -> String {
             }
         }
         "l" => arg.to_string(),
+        "S" | "W" | "P" => {
+            let over = match modifier {
+                "S" => Loop::Sessions,
+                "W" => Loop::Windows,
+                _ => Loop::Panes,
+            };
+            let args = split_args(arg);
+            let all = args.first().copied().unwrap_or("");
+            let current = args.get(1).copied().unwrap_or(all);
+            let mut out = String::new();
+            for (item, is_current) in vars.each(over) {
+                let fmt = if is_current { current } else { all };
+                out.push_str(&expand_depth(fmt, item.as_ref(), depth));
+                if out.len() > MAX_OUTPUT_BYTES {
+                    break;
+                }
+            }
+            out
+        }
         "E" => expand_depth(&value(arg, vars, depth), vars, depth),
         "t" => {
             let v = value(arg, vars, depth);
@@ -304,7 +365,21 @@ fn split_modifier(body: &str) -> Option<(&str, &str)> {
     let modifier = &body[..colon];
     let known = matches!(
         modifier,
-        "==" | "!=" | "<" | ">" | "<=" | ">=" | "||" | "&&" | "b" | "d" | "l" | "E" | "t"
+        "==" | "!="
+            | "<"
+            | ">"
+            | "<="
+            | ">="
+            | "||"
+            | "&&"
+            | "b"
+            | "d"
+            | "l"
+            | "E"
+            | "t"
+            | "S"
+            | "W"
+            | "P"
     ) || (modifier.starts_with('=')
         && modifier[1..]
             .trim_start_matches('-')
@@ -407,6 +482,38 @@ mod tests {
             "",
             "no commands outside the status line"
         );
+    }
+
+    /// Windows `0:vim` and `1:sh` (current) of session `main`, each with one pane.
+    struct Session;
+    impl Vars for Session {
+        fn get(&self, name: &str) -> Option<String> {
+            (name == "session_name").then(|| "main".into())
+        }
+        fn each(&self, over: Loop) -> Vec<(Box<dyn Vars + '_>, bool)> {
+            let window = |i: &str, name: &str| -> Box<dyn Vars> {
+                Box::new(
+                    [("window_index", i), ("window_name", name)]
+                        .iter()
+                        .map(|(k, v)| (k.to_string(), v.to_string()))
+                        .collect::<HashMap<String, String>>(),
+                )
+            };
+            match over {
+                Loop::Windows => vec![(window("0", "vim"), false), (window("1", "sh"), true)],
+                Loop::Sessions => vec![(Box::new(Session) as Box<dyn Vars>, true)],
+                Loop::Panes => Vec::new(),
+            }
+        }
+    }
+
+    #[test]
+    fn loops_go_over_windows_and_sessions() {
+        assert_eq!(expand("#{W:#I:#W }", &Session), "0:vim 1:sh ");
+        assert_eq!(expand("#{W:#I ,[#I] }", &Session), "0 [1] ");
+        assert_eq!(expand("#{S:#S=#{W:#I}}", &Session), "main=01");
+        assert_eq!(expand("#{P:#D}|", &Session), "|");
+        assert_eq!(expand("#{W:#I}", &vars()), "", "no windows to go over");
     }
 
     #[test]

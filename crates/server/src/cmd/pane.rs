@@ -331,7 +331,7 @@ pub static LIST_PANES: Entry = Entry {
                 let panes = s.windows[wpos].layout.panes();
                 let lines: Vec<String> = panes
                     .iter()
-                    .map(|p| crate::format::expand(f, &s.format_vars(wpos, *p)))
+                    .map(|p| crate::format::expand(f, &s.format_context(wpos, *p)))
                     .collect();
                 return Ok(Output::text(lines.join("\n")));
             }

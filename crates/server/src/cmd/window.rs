@@ -210,7 +210,7 @@ pub static LIST_WINDOWS: Entry = Entry {
         Ok(on_session(move |s: &mut SessionState, _: &Scope| {
             if let Some(f) = &format {
                 let lines: Vec<String> = (0..s.windows.len())
-                    .map(|w| crate::format::expand(f, &s.format_vars(w, s.windows[w].active)))
+                    .map(|w| crate::format::expand(f, &s.format_context(w, s.windows[w].active)))
                     .collect();
                 return Ok(Output::text(lines.join("\n")));
             }

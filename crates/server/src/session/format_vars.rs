@@ -2,13 +2,72 @@
 //! `#S`, `#{window_zoomed_flag}`, ...).
 
 use super::SessionState;
+use crate::format::{Loop, Vars};
 use crate::ids::PaneId;
 use std::collections::HashMap;
+
+/// A pane's format variables with its session behind them, so loops (`#{W:...}`,
+/// `#{P:...}`, `#{S:...}`) can go over the session's windows and the window's panes.
+pub struct FormatContext<'a> {
+    state: &'a SessionState,
+    wpos: usize,
+    vars: HashMap<String, String>,
+}
+
+impl Vars for FormatContext<'_> {
+    fn get(&self, name: &str) -> Option<String> {
+        self.vars.get(name).cloned()
+    }
+
+    fn each(&self, over: Loop) -> Vec<(Box<dyn Vars + '_>, bool)> {
+        let s = self.state;
+        let item = |wpos: usize, pane: PaneId, current: bool| {
+            (
+                Box::new(s.format_context(wpos, pane)) as Box<dyn Vars>,
+                current,
+            )
+        };
+        match over {
+            // The session alone: a session's task knows no other session.
+            Loop::Sessions => s
+                .windows
+                .get(s.current)
+                .map(|w| vec![item(s.current, w.active, true)])
+                .unwrap_or_default(),
+            Loop::Windows => s
+                .windows
+                .iter()
+                .enumerate()
+                .map(|(i, w)| item(i, w.active, i == s.current))
+                .collect(),
+            Loop::Panes => s
+                .windows
+                .get(self.wpos)
+                .map(|w| {
+                    w.layout
+                        .panes()
+                        .into_iter()
+                        .map(|p| item(self.wpos, p, p == w.active))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        }
+    }
+}
 
 impl SessionState {
     /// The format variables of pane `pane` in window `wpos` (the session's and window's too).
     pub fn format_vars(&self, wpos: usize, pane: PaneId) -> HashMap<String, String> {
         self.format_vars_for(wpos, pane, true)
+    }
+
+    /// [`SessionState::format_vars`] with the session behind them, for formats with loops.
+    pub fn format_context(&self, wpos: usize, pane: PaneId) -> FormatContext<'_> {
+        FormatContext {
+            state: self,
+            wpos,
+            vars: self.format_vars(wpos, pane),
+        }
     }
 
     /// [`SessionState::format_vars`]; with `processes` false, without the variables read from

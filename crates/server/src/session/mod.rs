@@ -18,6 +18,7 @@ mod task;
 mod view;
 mod windows;
 
+pub use format_vars::FormatContext;
 pub use list::{ClientInfo, TreeWindow};
 pub use state::{path_of_file_url, PaneMeta, SessionState, Window, MAX_CLIPBOARD_BYTES};
 pub use view::{StatusLine, View, WindowTab};

@@ -10,7 +10,7 @@
 use super::status_jobs::JobLookup;
 use super::{SessionState, StatusLine, WindowTab};
 use crate::config::Config;
-use crate::format::{self, Vars};
+use crate::format::{self, Loop, Vars};
 use crate::style::Align;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -93,20 +93,51 @@ pub fn next_minute() -> Instant {
 /// session's cache.
 struct StatusVars<'a, 'j> {
     vars: HashMap<String, String>,
+    shared: &'a Shared<'a, 'j>,
+}
+
+/// What every [`StatusVars`] of one expansion shares: options, the command cache, and what
+/// loops (`#{W:...}`) go over.
+struct Shared<'a, 'j> {
     config: &'a Config,
-    jobs: &'a RefCell<JobLookup<'j>>,
+    jobs: RefCell<JobLookup<'j>>,
+    /// The session's own variables (`#{S:...}` goes over this session alone).
+    session: HashMap<String, String>,
+    /// Each window's variables, and whether it is current.
+    windows: Vec<(HashMap<String, String>, bool)>,
+    /// Each pane of the current window, and whether it is active (only when a format has
+    /// `#{P:`).
+    panes: Vec<(HashMap<String, String>, bool)>,
 }
 
 impl Vars for StatusVars<'_, '_> {
     fn get(&self, name: &str) -> Option<String> {
         match self.vars.get(name) {
             Some(v) => Some(v.replace('#', "##")),
-            None => self.config.option_value(name),
+            None => self.shared.config.option_value(name),
         }
     }
 
     fn command(&self, cmd: &str) -> Option<String> {
-        self.jobs.borrow_mut().lookup(cmd)
+        self.shared.jobs.borrow_mut().lookup(cmd)
+    }
+
+    fn each(&self, over: Loop) -> Vec<(Box<dyn Vars + '_>, bool)> {
+        let items: Vec<(&HashMap<String, String>, bool)> = match over {
+            Loop::Sessions => vec![(&self.shared.session, true)],
+            Loop::Windows => self.shared.windows.iter().map(|(v, c)| (v, *c)).collect(),
+            Loop::Panes => self.shared.panes.iter().map(|(v, c)| (v, *c)).collect(),
+        };
+        items
+            .into_iter()
+            .map(|(vars, current)| {
+                let item = StatusVars {
+                    vars: vars.clone(),
+                    shared: self.shared,
+                };
+                (Box::new(item) as Box<dyn Vars>, current)
+            })
+            .collect()
     }
 }
 
@@ -173,14 +204,16 @@ impl SessionState {
         let attached = !self.clients.is_empty();
         // Every variable first: the job cache is borrowed while the formats expand. What only
         // `/proc` tells is read only when a format names it.
-        let processes = [
+        let templates: Vec<String> = [
             "status-left",
             "status-right",
             "window-status-format",
             "window-status-current-format",
         ]
         .iter()
-        .any(|name| text(&config, name).contains("pane_current"));
+        .map(|name| text(&config, name))
+        .collect();
+        let processes = templates.iter().any(|t| t.contains("pane_current"));
         let current_pane = self.windows.get(self.current).map(|w| w.active);
         let session_vars = match current_pane {
             Some(pane) => self.format_vars_for(self.current, pane, processes),
@@ -198,13 +231,32 @@ impl SessionState {
                 (w.index, current, style, vars)
             })
             .collect();
+        let panes = match self.windows.get(self.current) {
+            Some(w) if templates.iter().any(|t| t.contains("#{P:")) => w
+                .layout
+                .panes()
+                .into_iter()
+                .map(|p| {
+                    (
+                        self.format_vars_for(self.current, p, processes),
+                        p == w.active,
+                    )
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let shared = Shared {
+            config: &config,
+            jobs: RefCell::new(self.status_jobs.lookup_pass(every, attached)),
+            session: session_vars.clone(),
+            windows: tabs.iter().map(|t| (t.3.clone(), t.1)).collect(),
+            panes,
+        };
         let mut clock = Clock::Never;
-        let lookup = RefCell::new(self.status_jobs.lookup_pass(every, attached));
         let mut expand = |template: &str, vars: HashMap<String, String>, timed: bool| {
             let vars = StatusVars {
                 vars,
-                config: &config,
-                jobs: &lookup,
+                shared: &shared,
             };
             let template = if timed {
                 let (done, used) = strftime(template, &now);
@@ -238,7 +290,7 @@ impl SessionState {
                 }
             })
             .collect();
-        let used_jobs = lookup.into_inner().finish();
+        let used_jobs = shared.jobs.into_inner().finish();
         let job_due = if used_jobs {
             self.status_jobs.next_due(every)
         } else {
