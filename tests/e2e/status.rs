@@ -292,3 +292,20 @@ fn loops_go_over_windows_and_panes() {
     );
     c.wait_for(|s| status(s).ends_with("(0)1|xx")).unwrap();
 }
+
+#[test]
+fn mode_style_colours_copy_mode() {
+    let server = TestServer::new("stmode");
+    let mut c = attached(&server, "s");
+    ok(&server, &["set", "-g", "mode-style", "bg=red,fg=white"]);
+    ok(&server, &["copy-mode", "-t", "s"]);
+    // The position indicator, top right: `[0/0]`.
+    c.wait_for(|s| s.row(0).is_some_and(|r| r.text().ends_with("[0/0]")))
+        .unwrap();
+    let cols = usize::from(COLS);
+    c.expect_style(0, cols - 5..cols)
+        .fg(Color::Indexed(7))
+        .bg(Color::Indexed(1))
+        .wait()
+        .unwrap();
+}

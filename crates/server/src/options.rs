@@ -131,7 +131,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("pane-border-status", Window, Choice(&["off", "top", "bottom"]), "off", Some("pane-border-status")),
     opt("pane-border-format", Window, Text, "#{?pane_active,#[reverse],}#{pane_index}#[default] \"#{pane_title}\"", None),
     opt("message-style", Session, Text, "bg=yellow,fg=black", Some(USED_AS_TEXT)),
-    opt("mode-style", Window, Text, "bg=yellow,fg=black", None),
+    opt("mode-style", Window, Text, "bg=yellow,fg=black", Some(USED_AS_TEXT)),
     opt("clock-mode-colour", Window, Text, "blue", None),
     opt("word-separators", Session, Text, "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~", Some(USED_AS_TEXT)),
     opt("update-environment", Session, Text, "DISPLAY KRB5CCNAME SSH_ASKPASS SSH_AUTH_SOCK SSH_AGENT_PID SSH_CONNECTION WINDOWID XAUTHORITY", Some(USED_AS_TEXT)),
