@@ -166,6 +166,18 @@ fn interval(config: &Config) -> Option<Duration> {
     .filter(|d| !d.is_zero())
 }
 
+/// `status-style`, with the older `status-fg` and `status-bg` over it when set (as tmux).
+fn line_style(config: &Config) -> String {
+    let mut style = text(config, "status-style");
+    for (name, key) in [("status-fg", "fg"), ("status-bg", "bg")] {
+        let colour = text(config, name);
+        if colour != "default" && crate::style::colour(&colour).is_some() {
+            style.push_str(&format!(",{key}={colour}"));
+        }
+    }
+    style
+}
+
 /// The style of a window's tab, as tmux's default `status-format` picks it: the current
 /// window's style when set (else the usual one); the last window's, a bell's, activity's or
 /// silence's added over the usual one when set.
@@ -313,7 +325,7 @@ impl SessionState {
             right,
             windows,
             separator,
-            style: text(&config, "status-style"),
+            style: line_style(&config),
             left_style: text(&config, "status-left-style"),
             right_style: text(&config, "status-right-style"),
             justify: Align::from_word(&text(&config, "status-justify")).unwrap_or(Align::Left),
@@ -365,6 +377,17 @@ mod tests {
         // Not a conversion: stays as written, and nothing panics.
         assert_eq!(strftime("50%Q %", &at).0, "50%Q %");
         assert_eq!(strftime("%-d/%-m", &at).0, "24/11");
+    }
+
+    #[test]
+    fn status_fg_and_bg_go_over_status_style() {
+        let mut c = Config::default();
+        assert_eq!(line_style(&c), "bg=green,fg=black");
+        c.set_option("status-bg", Some("colour235"), Default::default())
+            .unwrap();
+        c.set_option("status-fg", Some("nonsense"), Default::default())
+            .unwrap();
+        assert_eq!(line_style(&c), "bg=green,fg=black,bg=colour235");
     }
 
     #[test]
