@@ -51,43 +51,34 @@ fn push_char(out: &mut Vec<Cell>, c: char, pen: &Pen) {
 /// `##` is a `#`, `#[...]` applies a style over the current one (its `default` is `base`), a
 /// bad style is left out. Runs with no `align=` go to `part`.
 fn runs(text: &str, base: &Pen, part: Align) -> Vec<(Align, Vec<Cell>)> {
-    let mut out: Vec<(Align, Vec<Cell>)> = vec![(part, Vec::new())];
+    let mut out: Vec<(Align, Vec<Cell>)> = Vec::new();
+    let (mut to, mut cells) = (part, Vec::new());
     let mut current = Style::of(base.clone());
     let mut rest = text;
     while let Some(c) = rest.chars().next() {
         if let Some(after) = rest.strip_prefix("##") {
-            push_char(
-                &mut out.last_mut().expect("one run at least").1,
-                '#',
-                &current.pen,
-            );
+            push_char(&mut cells, '#', &current.pen);
             rest = after;
             continue;
         }
-        if let Some(after) = rest.strip_prefix("#[") {
-            if let Some(end) = after.find(']') {
-                let before = current.align;
-                // A bad style changes nothing, as tmux.
-                let _ = style::apply(&mut current, base, &after[..end]);
-                if current.align != before {
-                    let to = if current.align == Align::Default {
-                        part
-                    } else {
-                        current.align
-                    };
-                    out.push((to, Vec::new()));
-                }
-                rest = &after[end + 1..];
-                continue;
+        if let Some((body, after)) = rest.strip_prefix("#[").and_then(|r| r.split_once(']')) {
+            let before = current.align;
+            // A bad style changes nothing, as tmux.
+            let _ = style::apply(&mut current, base, body);
+            if current.align != before {
+                out.push((to, std::mem::take(&mut cells)));
+                to = match current.align {
+                    Align::Default => part,
+                    align => align,
+                };
             }
+            rest = after;
+            continue;
         }
-        push_char(
-            &mut out.last_mut().expect("one run at least").1,
-            c,
-            &current.pen,
-        );
+        push_char(&mut cells, c, &current.pen);
         rest = &rest[c.len_utf8()..];
     }
+    out.push((to, cells));
     out.retain(|(_, cells)| !cells.is_empty());
     out
 }
