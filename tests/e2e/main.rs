@@ -21,4 +21,5 @@ mod script_commands;
 mod scripting;
 mod sessions;
 mod wait;
+mod status;
 mod windows;

@@ -422,7 +422,10 @@ fn control_characters_in_names_never_reach_the_terminal() {
     let text = stdout_of(&windows);
     assert!(text.contains("0: w]0;Wx*"), "{text:?}");
     assert!(!windows.stdout.iter().any(|b| *b == 0x1b || *b == 0x07));
-    // Attached, the status line shows the cleaned names and the terminal's title is untouched.
+    // Attached, the status line shows the cleaned names and the terminal's title is untouched
+    // (room for the whole name: tmux's status-left-length is 10).
+    let out = server.weft(&["set", "-g", "status-left-length", "40"]);
+    assert!(out.status.success(), "{out:?}");
     let mut client = server.client(&["attach"], 100, 24);
     client.wait_for_text("[n]2;PWNED[31mRED]").unwrap();
     assert!(client.screen().text().contains("0:w]0;Wx*"));

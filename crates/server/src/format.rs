@@ -8,6 +8,64 @@
 pub trait Vars {
     /// The value of `name`, if it has one (an unknown variable expands to nothing).
     fn get(&self, name: &str) -> Option<String>;
+
+    /// The first line shell command `cmd` printed (`#(cmd)`), once there is one; none by
+    /// default (a format outside the status line runs no commands).
+    fn command(&self, _cmd: &str) -> Option<String> {
+        None
+    }
+
+    /// The sessions, windows or panes a loop (`#{S:...}`, `#{W:...}`, `#{P:...}`) goes over,
+    /// each with its variables and whether it is the current one; none by default.
+    fn each(&self, _over: Loop) -> Vec<(Box<dyn Vars + '_>, bool)> {
+        Vec::new()
+    }
+}
+
+/// What a loop goes over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Loop {
+    /// `#{S:...}`: sessions.
+    Sessions,
+    /// `#{W:...}`: the session's windows.
+    Windows,
+    /// `#{P:...}`: the window's panes.
+    Panes,
+}
+
+/// `vars` with shell commands turned off: a command's text and its output are expanded with
+/// these, so output cannot start more commands (as tmux's `FORMAT_EXPAND_NOJOBS`).
+struct NoJobs<'a>(&'a dyn Vars);
+
+impl Vars for NoJobs<'_> {
+    fn get(&self, name: &str) -> Option<String> {
+        self.0.get(name)
+    }
+
+    fn each(&self, over: Loop) -> Vec<(Box<dyn Vars + '_>, bool)> {
+        without_jobs(self.0.each(over))
+    }
+}
+
+/// A loop's items with shell commands turned off.
+fn without_jobs(items: Vec<(Box<dyn Vars + '_>, bool)>) -> Vec<(Box<dyn Vars + '_>, bool)> {
+    items
+        .into_iter()
+        .map(|(v, current)| (Box::new(NoJobsOwned(v)) as Box<dyn Vars>, current))
+        .collect()
+}
+
+/// [`NoJobs`] over a loop's own variables.
+struct NoJobsOwned<'a>(Box<dyn Vars + 'a>);
+
+impl Vars for NoJobsOwned<'_> {
+    fn get(&self, name: &str) -> Option<String> {
+        self.0.get(name)
+    }
+
+    fn each(&self, over: Loop) -> Vec<(Box<dyn Vars + '_>, bool)> {
+        without_jobs(self.0.each(over))
+    }
 }
 
 impl Vars for std::collections::HashMap<String, String> {
@@ -68,9 +126,16 @@ fn expand_depth(fmt: &str, vars: &dyn Vars, depth: usize) -> String {
             out.push('#');
             rest = &rest[1..];
         } else if c == '(' {
-            // `#(command)`: shell commands are not run here; it expands to nothing.
-            let end = rest.find(')').map_or(rest.len(), |e| e + 1);
-            rest = &rest[end..];
+            // `#(command)`: its output as the caller's `Vars` has it (nothing until the first
+            // result), itself expanded as a format without commands.
+            let end = command_end(rest);
+            if depth < MAX_DEPTH {
+                let cmd = expand_depth(&rest[1..end], &NoJobs(vars), depth + 1);
+                if let Some(output) = vars.command(&cmd) {
+                    out.push_str(&expand_depth(&output, &NoJobs(vars), depth + 1));
+                }
+            }
+            rest = rest.get(end + 1..).unwrap_or("");
         } else if let Some(name) = alias(c) {
             out.push_str(&vars.get(name).unwrap_or_default());
             rest = &rest[c.len_utf8()..];
@@ -89,6 +154,26 @@ fn expand_depth(fmt: &str, vars: &dyn Vars, depth: usize) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// The index of the `)` ending the command whose `(` is at `s[0]` (a `)` inside a nested
+/// `#{...}` does not end it), or `s.len()` when none does.
+fn command_end(s: &str) -> usize {
+    let mut i = 1;
+    while i < s.len() {
+        let rest = &s[i..];
+        if rest.starts_with("#{") {
+            match matching_brace(&rest[1..]) {
+                Some(end) => i += end + 2,
+                None => return s.len(),
+            }
+        } else if rest.starts_with(')') {
+            return i;
+        } else {
+            i += rest.chars().next().map_or(1, char::len_utf8);
+        }
+    }
+    s.len()
 }
 
 /// The index of the `}` closing the `{` at `s[0]`, counting nested `#{`.
@@ -206,6 +291,25 @@ fn directive(body: &str, vars: &dyn Vars, depth: usize) -> String {
             }
         }
         "l" => arg.to_string(),
+        "S" | "W" | "P" => {
+            let over = match modifier {
+                "S" => Loop::Sessions,
+                "W" => Loop::Windows,
+                _ => Loop::Panes,
+            };
+            let args = split_args(arg);
+            let all = args.first().copied().unwrap_or("");
+            let current = args.get(1).copied().unwrap_or(all);
+            let mut out = String::new();
+            for (item, is_current) in vars.each(over) {
+                let fmt = if is_current { current } else { all };
+                out.push_str(&expand_depth(fmt, item.as_ref(), depth));
+                if out.len() > MAX_OUTPUT_BYTES {
+                    break;
+                }
+            }
+            out
+        }
         "E" => expand_depth(&value(arg, vars, depth), vars, depth),
         "t" => {
             let v = value(arg, vars, depth);
@@ -261,7 +365,21 @@ fn split_modifier(body: &str) -> Option<(&str, &str)> {
     let modifier = &body[..colon];
     let known = matches!(
         modifier,
-        "==" | "!=" | "<" | ">" | "<=" | ">=" | "||" | "&&" | "b" | "d" | "l" | "E" | "t"
+        "==" | "!="
+            | "<"
+            | ">"
+            | "<="
+            | ">="
+            | "||"
+            | "&&"
+            | "b"
+            | "d"
+            | "l"
+            | "E"
+            | "t"
+            | "S"
+            | "W"
+            | "P"
     ) || (modifier.starts_with('=')
         && modifier[1..]
             .trim_start_matches('-')
@@ -331,6 +449,71 @@ mod tests {
         assert_eq!(expand("#{E:status-right}", &v), "[main]");
         assert_eq!(expand("#{l:#{x}}", &v), "#{x}");
         assert_eq!(expand("#{t:nope}", &v), "");
+    }
+
+    /// Commands come from the caller, by their expanded text; their output is expanded too.
+    struct WithJobs(HashMap<String, String>);
+    impl Vars for WithJobs {
+        fn get(&self, name: &str) -> Option<String> {
+            self.0.get(name).cloned()
+        }
+        fn command(&self, cmd: &str) -> Option<String> {
+            match cmd {
+                "echo main" => Some("hi #S #(nested)".into()),
+                "date" => Some("today".into()),
+                _ => None,
+            }
+        }
+    }
+
+    #[test]
+    fn shell_commands_come_from_the_caller() {
+        let v = WithJobs(vars());
+        assert_eq!(expand("[#(date)]", &v), "[today]");
+        assert_eq!(
+            expand("#(echo #{session_name})!", &v),
+            "hi main !",
+            "the command is expanded first; its output's own commands do not run"
+        );
+        assert_eq!(expand("a#(not yet)b", &v), "ab");
+        assert_eq!(expand("a#(unterminated", &v), "a");
+        assert_eq!(
+            expand("#(date)", &vars()),
+            "",
+            "no commands outside the status line"
+        );
+    }
+
+    /// Windows `0:vim` and `1:sh` (current) of session `main`, each with one pane.
+    struct Session;
+    impl Vars for Session {
+        fn get(&self, name: &str) -> Option<String> {
+            (name == "session_name").then(|| "main".into())
+        }
+        fn each(&self, over: Loop) -> Vec<(Box<dyn Vars + '_>, bool)> {
+            let window = |i: &str, name: &str| -> Box<dyn Vars> {
+                Box::new(
+                    [("window_index", i), ("window_name", name)]
+                        .iter()
+                        .map(|(k, v)| (k.to_string(), v.to_string()))
+                        .collect::<HashMap<String, String>>(),
+                )
+            };
+            match over {
+                Loop::Windows => vec![(window("0", "vim"), false), (window("1", "sh"), true)],
+                Loop::Sessions => vec![(Box::new(Session) as Box<dyn Vars>, true)],
+                Loop::Panes => Vec::new(),
+            }
+        }
+    }
+
+    #[test]
+    fn loops_go_over_windows_and_sessions() {
+        assert_eq!(expand("#{W:#I:#W }", &Session), "0:vim 1:sh ");
+        assert_eq!(expand("#{W:#I ,[#I] }", &Session), "0 [1] ");
+        assert_eq!(expand("#{S:#S=#{W:#I}}", &Session), "main=01");
+        assert_eq!(expand("#{P:#D}|", &Session), "|");
+        assert_eq!(expand("#{W:#I}", &vars()), "", "no windows to go over");
     }
 
     #[test]

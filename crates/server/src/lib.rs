@@ -47,6 +47,7 @@ pub mod render;
 pub mod sched;
 pub mod session;
 pub mod wait_channels;
+pub mod style;
 pub mod words;
 
 pub use config::{Config, ConfigError};

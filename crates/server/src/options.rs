@@ -99,9 +99,9 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("copy-command", Server, Text, "", Some("copy-command")),
     opt("buffer-limit", Server, Number, "50", Some("buffer-limit")),
     opt("get-clipboard", Server, Flag, "off", Some("get-clipboard")),
-    opt("monitor-activity", Window, Flag, "off", None),
+    opt("monitor-activity", Window, Flag, "off", Some(USED_AS_TEXT)),
     opt("monitor-bell", Window, Flag, "on", Some(USED_AS_TEXT)),
-    opt("monitor-silence", Window, Number, "0", None),
+    opt("monitor-silence", Window, Number, "0", Some(USED_AS_TEXT)),
     opt("visual-activity", Session, Choice(&["on", "off", "both"]), "off", None),
     opt("visual-bell", Session, Choice(&["on", "off", "both"]), "off", None),
     opt("bell-action", Session, Choice(&["any", "none", "current", "other"]), "any", Some(USED_AS_TEXT)),
@@ -109,29 +109,34 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("synchronize-panes", Window, Flag, "off", None),
     opt("status", Session, Choice(&["on", "off", "2", "3", "4", "5"]), "on", Some("status")),
     opt("status-position", Session, Choice(&["top", "bottom"]), "bottom", Some("status-position")),
-    opt("status-interval", Session, Number, "15", None),
-    opt("status-left", Session, Text, "[#{session_name}] ", None),
-    opt("status-right", Session, Text, "#{?window_bigger,[#{window_offset_x}#,#{window_offset_y}] ,}\"#{=21:pane_title}\" %H:%M %d-%b-%y", None),
-    opt("status-left-length", Session, Number, "10", None),
-    opt("status-right-length", Session, Number, "40", None),
-    opt("status-style", Session, Text, "bg=green,fg=black", None),
-    opt("status-justify", Session, Choice(&["left", "centre", "right", "absolute-centre"]), "left", None),
-    opt("window-status-format", Window, Text, "#I:#W#{?window_flags,#{window_flags}, }", None),
-    opt("window-status-current-format", Window, Text, "#I:#W#{?window_flags,#{window_flags}, }", None),
-    opt("window-status-style", Window, Text, "default", None),
-    opt("window-status-current-style", Window, Text, "default", None),
-    opt("window-status-separator", Window, Text, " ", None),
-    opt("pane-border-style", Window, Text, "default", None),
-    opt("pane-active-border-style", Window, Text, "fg=green", None),
+    opt("status-interval", Session, Number, "15", Some(USED_AS_TEXT)),
+    opt("status-left", Session, Text, "[#{session_name}] ", Some(USED_AS_TEXT)),
+    opt("status-right", Session, Text, "#{?window_bigger,[#{window_offset_x}#,#{window_offset_y}] ,}\"#{=21:pane_title}\" %H:%M %d-%b-%y", Some(USED_AS_TEXT)),
+    opt("status-left-length", Session, Number, "10", Some(USED_AS_TEXT)),
+    opt("status-right-length", Session, Number, "40", Some(USED_AS_TEXT)),
+    opt("status-style", Session, Text, "bg=green,fg=black", Some(USED_AS_TEXT)),
+    opt("status-justify", Session, Choice(&["left", "centre", "right", "absolute-centre"]), "left", Some(USED_AS_TEXT)),
+    opt("window-status-format", Window, Text, "#I:#W#{?window_flags,#{window_flags}, }", Some(USED_AS_TEXT)),
+    opt("window-status-current-format", Window, Text, "#I:#W#{?window_flags,#{window_flags}, }", Some(USED_AS_TEXT)),
+    opt("window-status-style", Window, Text, "default", Some(USED_AS_TEXT)),
+    opt("window-status-current-style", Window, Text, "default", Some(USED_AS_TEXT)),
+    opt("status-left-style", Session, Text, "default", Some(USED_AS_TEXT)),
+    opt("status-right-style", Session, Text, "default", Some(USED_AS_TEXT)),
+    opt("window-status-last-style", Window, Text, "default", Some(USED_AS_TEXT)),
+    opt("window-status-bell-style", Window, Text, "reverse", Some(USED_AS_TEXT)),
+    opt("window-status-activity-style", Window, Text, "reverse", Some(USED_AS_TEXT)),
+    opt("window-status-separator", Window, Text, " ", Some(USED_AS_TEXT)),
+    opt("pane-border-style", Window, Text, "default", Some(USED_AS_TEXT)),
+    opt("pane-active-border-style", Window, Text, "fg=green", Some(USED_AS_TEXT)),
     opt("pane-border-status", Window, Choice(&["off", "top", "bottom"]), "off", Some("pane-border-status")),
     opt("pane-border-format", Window, Text, "#{?pane_active,#[reverse],}#{pane_index}#[default] \"#{pane_title}\"", None),
-    opt("message-style", Session, Text, "bg=yellow,fg=black", None),
-    opt("mode-style", Window, Text, "bg=yellow,fg=black", None),
+    opt("message-style", Session, Text, "bg=yellow,fg=black", Some(USED_AS_TEXT)),
+    opt("mode-style", Window, Text, "bg=yellow,fg=black", Some(USED_AS_TEXT)),
     opt("clock-mode-colour", Window, Text, "blue", None),
     opt("word-separators", Session, Text, "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~", Some(USED_AS_TEXT)),
     opt("update-environment", Session, Text, "DISPLAY KRB5CCNAME SSH_ASKPASS SSH_AUTH_SOCK SSH_AGENT_PID SSH_CONNECTION WINDOWID XAUTHORITY", Some(USED_AS_TEXT)),
-    opt("status-bg", Session, Text, "default", None),
-    opt("status-fg", Session, Text, "default", None),
+    opt("status-bg", Session, Text, "default", Some(USED_AS_TEXT)),
+    opt("status-fg", Session, Text, "default", Some(USED_AS_TEXT)),
     opt("terminal-overrides", Server, Text, "", None),
     opt("terminal-features", Server, Text, "", None),
     opt("extended-keys", Server, Choice(&["on", "off", "always"]), "off", None),
@@ -367,6 +372,9 @@ fn check_value(def: &OptionDef, text: &str) -> Result<String, String> {
                 ))
             }
         }
+        Text if def.name.ends_with("-style") => crate::style::check(text)
+            .map(|()| text.to_string())
+            .map_err(|e| format!("{}: {e}", def.name)),
         Text => Ok(text.to_string()),
     }
 }
@@ -403,9 +411,16 @@ mod tests {
             .unwrap();
         assert_eq!(c.keys.prefix, "C-a");
         assert_eq!(
-            c.set_option("status-left", Some("[#S]"), SetHow::default()),
+            c.set_option("pane-border-format", Some("[#S]"), SetHow::default()),
             Ok(Applied::Stored)
         );
+        assert_eq!(
+            c.set_option("status-left", Some("[#S]"), SetHow::default()),
+            Ok(Applied::Now)
+        );
+        assert!(c
+            .set_option("status-style", Some("fg=sparkly"), SetHow::default())
+            .is_err());
         let append = SetHow {
             append: true,
             ..SetHow::default()

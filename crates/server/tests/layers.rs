@@ -25,6 +25,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("names", 0),
     ("words", 0),
     ("format", 0),
+    ("style", 0),
     ("panics", 0),
     ("copy", 0),
     ("copy_keys", 0),

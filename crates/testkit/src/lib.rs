@@ -41,7 +41,7 @@ pub use error::{FailureReport, WaitError};
 pub use expect::{ExpectCursor, ExpectStyle, ExpectText};
 pub use keys::{encode_keys, KeyError};
 pub use terminal::{Exit, TestTerminal, TestTerminalBuilder};
-pub use weft_screen_model::{Color, Event, Rgb, Screen, UnderlineStyle};
+pub use weft_screen_model::{Attrs, Color, Event, Rgb, Screen, UnderlineStyle};
 
 /// `insta`, for the snapshot macros.
 #[cfg(feature = "snapshot")]

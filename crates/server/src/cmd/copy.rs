@@ -26,8 +26,8 @@ pub static COPY_MODE: Entry = Entry {
                 pane.leave_copy_mode();
                 return Ok(Output::none());
             }
-            let (vi, separators) = copy_settings(&ctx.config.borrow());
-            pane.enter_copy_mode(vi, exit_at_bottom, &separators);
+            let settings = copy_settings(&ctx.config.borrow());
+            pane.enter_copy_mode(&settings, exit_at_bottom);
             if page_up {
                 run_copy_command(&pane, &ctx, "page-up", &[], 1).await?;
             }
@@ -38,11 +38,19 @@ pub static COPY_MODE: Entry = Entry {
 
 /// What entering copy mode takes from the configuration: vi keys, and the characters that end
 /// words (`word-separators`).
-pub fn copy_settings(config: &crate::config::Config) -> (bool, String) {
+pub fn copy_settings(config: &crate::config::Config) -> crate::copy::Settings {
     let separators = config
         .option_value("word-separators")
         .unwrap_or_else(|| crate::copy::motion::WORD_SEPARATORS.to_string());
-    (config.mode_keys_vi, separators)
+    let style = config
+        .option_value("mode-style")
+        .and_then(|text| crate::style::parse(&text, &Default::default()).ok())
+        .map_or(crate::copy::MODE_STYLE, |s| (s.pen.fg, s.pen.bg));
+    crate::copy::Settings {
+        vi: config.mode_keys_vi,
+        separators,
+        style,
+    }
 }
 
 /// `send-keys -X NAME [ARGS]` on `pane`: runs the copy-mode command `count` times.

@@ -22,7 +22,7 @@ pub static DISPLAY_MESSAGE: Entry = Entry {
             .unwrap_or_else(|| DEFAULT_MESSAGE.to_string());
         Ok(on_session(move |s, scope| {
             let (wpos, pane) = s.find_pane(scope)?;
-            let text = crate::format::expand(&template, &s.format_vars(wpos, pane));
+            let text = crate::format::expand(&template, &s.format_context(wpos, pane));
             Ok(Output::text(strftime(&text)))
         }))
     },

@@ -26,7 +26,7 @@ impl Listing {
                         .layout
                         .panes()
                         .into_iter()
-                        .map(move |p| crate::format::expand(f, &s.format_vars(w, p)))
+                        .map(move |p| crate::format::expand(f, &s.format_context(w, p)))
                 })
                 .collect();
             return Output::text(lines.join("\n"));
@@ -42,7 +42,7 @@ impl Listing {
     pub(super) fn windows(&self, s: &SessionState, prefix: &str) -> Output {
         if let Some(f) = &self.format {
             let lines: Vec<String> = (0..s.windows.len())
-                .map(|w| crate::format::expand(f, &s.format_vars(w, s.windows[w].active)))
+                .map(|w| crate::format::expand(f, &s.format_context(w, s.windows[w].active)))
                 .collect();
             return Output::text(lines.join("\n"));
         }

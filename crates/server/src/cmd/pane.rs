@@ -101,7 +101,7 @@ pub static SPLIT_WINDOW: Entry = Entry {
             }
             s.generation += 1;
             Ok(match print {
-                Some(f) => Output::text(crate::format::expand(&f, &s.format_vars(wpos, new.id()))),
+                Some(f) => Output::text(crate::format::expand(&f, &s.format_context(wpos, new.id()))),
                 None => Output::none(),
             })
         }))

@@ -37,7 +37,7 @@ pub static NEW_WINDOW: Entry = Entry {
             let wpos = s.windows.iter().position(|w| w.id == id);
             Ok(match (print, wpos) {
                 (Some(f), Some(w)) => {
-                    let vars = s.format_vars(w, s.windows[w].active);
+                    let vars = s.format_context(w, s.windows[w].active);
                     Output::text(crate::format::expand(&f, &vars))
                 }
                 _ => Output::none(),

@@ -55,8 +55,8 @@ impl ClientLoop {
         }
         if up {
             if !in_mode {
-                let (vi, separators) = crate::cmd::copy::copy_settings(&self.config.borrow());
-                pane.enter_copy_mode(vi, true, &separators);
+                let settings = crate::cmd::copy::copy_settings(&self.config.borrow());
+                pane.enter_copy_mode(&settings, true);
             }
             let _ = run_copy_command(pane, &self.ctx, "scroll-up", &[], WHEEL_LINES).await;
         } else if in_mode {
@@ -83,9 +83,8 @@ impl ClientLoop {
                 if !selecting.dragged {
                     let (r, c) = (selecting.row, selecting.col);
                     if !pane.in_copy_mode() {
-                        let (vi, separators) =
-                            crate::cmd::copy::copy_settings(&self.config.borrow());
-                        pane.enter_copy_mode(vi, false, &separators);
+                        let settings = crate::cmd::copy::copy_settings(&self.config.borrow());
+                        pane.enter_copy_mode(&settings, false);
                     }
                     pane.copy_select_at(r, c, MouseSelect::Start);
                     if let Some(s) = self.selecting.as_mut() {
@@ -124,8 +123,8 @@ impl ClientLoop {
         let (row, col) = inside(event, rect);
         if clicks >= 2 {
             if !in_mode {
-                let (vi, separators) = crate::cmd::copy::copy_settings(&self.config.borrow());
-                pane.enter_copy_mode(vi, false, &separators);
+                let settings = crate::cmd::copy::copy_settings(&self.config.borrow());
+                pane.enter_copy_mode(&settings, false);
             }
             let how = if clicks == 2 {
                 MouseSelect::Word

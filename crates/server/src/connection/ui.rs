@@ -522,12 +522,7 @@ impl ClientLoop {
         if !text.contains('#') {
             return text.to_string();
         }
-        let view = self.view.borrow();
-        let window = view
-            .status
-            .as_ref()
-            .and_then(|s| s.windows.iter().find(|w| w.active).map(|w| w.name.clone()))
-            .unwrap_or_default();
+        let window = self.view.borrow().window_name.clone();
         text.replace("#W", &window)
             .replace("#S", &self.session.name())
     }

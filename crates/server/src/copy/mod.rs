@@ -14,6 +14,18 @@ pub mod view;
 
 pub use command::{run, Outcome};
 pub use lines::{Lines, Pos};
+pub use view::MODE_STYLE;
+
+/// How copy mode is entered, from the options in force.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// vi keys (`mode-keys vi`).
+    pub vi: bool,
+    /// `word-separators`.
+    pub separators: String,
+    /// `mode-style`'s colours: the selection and the position indicator.
+    pub style: (weft_screen_model::Color, weft_screen_model::Color),
+}
 
 use motion::Jump;
 use search::{Match, Pattern};
@@ -60,6 +72,8 @@ pub struct CopyMode {
     pub vi: bool,
     /// Characters that end words besides spaces (`word-separators`).
     pub separators: String,
+    /// The selection's and the position indicator's colours (`mode-style`).
+    pub style: (weft_screen_model::Color, weft_screen_model::Color),
 }
 
 impl CopyMode {
@@ -83,6 +97,7 @@ impl CopyMode {
             exit_at_bottom,
             vi,
             separators: motion::WORD_SEPARATORS.to_string(),
+            style: MODE_STYLE,
         }
     }
 

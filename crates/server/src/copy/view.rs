@@ -7,8 +7,8 @@ use super::select::Span;
 use super::CopyMode;
 use weft_screen_model::{Cell, CellFlags, Color, Pen};
 
-/// tmux's `mode-style`: the selection and the position indicator.
-const MODE_STYLE: (Color, Color) = (Color::Indexed(0), Color::Indexed(3));
+/// tmux's default `mode-style`: the selection and the position indicator.
+pub const MODE_STYLE: (Color, Color) = (Color::Indexed(0), Color::Indexed(3));
 /// tmux's `copy-mode-match-style`: every match in view.
 const MATCH_STYLE: (Color, Color) = (Color::Indexed(0), Color::Indexed(6));
 /// tmux's `copy-mode-current-match-style`: the match the cursor went to.
@@ -62,7 +62,7 @@ pub fn render(mode: &CopyMode, lines: &Lines) -> Rendered {
         if let Some(span) = &span {
             for (col, cell) in cells.iter_mut().enumerate() {
                 if span.contains(line, col) {
-                    cell.set_colors(MODE_STYLE.0, MODE_STYLE.1);
+                    cell.set_colors(mode.style.0, mode.style.1);
                 }
             }
         }
@@ -100,8 +100,8 @@ fn indicator(mode: &CopyMode, lines: &Lines, rows: &mut [Vec<Cell>]) {
         return;
     }
     let pen = Pen {
-        fg: MODE_STYLE.0,
-        bg: MODE_STYLE.1,
+        fg: mode.style.0,
+        bg: mode.style.1,
         ..Pen::default()
     };
     let start = first.len() - len;

@@ -104,17 +104,18 @@ impl PaneHandle {
         self.shared.in_copy_mode.load(Ordering::Acquire)
     }
 
-    /// Puts the pane in copy mode (nothing when it is already); `vi` keys select the cursor's
-    /// cell too; `exit_at_bottom` leaves when scrolled back to the bottom.
-    pub fn enter_copy_mode(&self, vi: bool, exit_at_bottom: bool, separators: &str) {
+    /// Puts the pane in copy mode (nothing when it is already) with `settings` (vi keys select
+    /// the cursor's cell too); `exit_at_bottom` leaves when scrolled back to the bottom.
+    pub fn enter_copy_mode(&self, settings: &crate::copy::Settings, exit_at_bottom: bool) {
         let shared = &self.shared;
         let mut screen = shared.screen();
         if let Ok(mut mode) = shared.copy.lock() {
             match mode.as_mut() {
                 Some(m) => m.exit_at_bottom &= exit_at_bottom,
                 None => {
-                    let mut m = CopyMode::enter(&screen, vi, exit_at_bottom);
-                    m.separators = separators.to_string();
+                    let mut m = CopyMode::enter(&screen, settings.vi, exit_at_bottom);
+                    m.separators.clone_from(&settings.separators);
+                    m.style = settings.style;
                     *mode = Some(Box::new(m));
                 }
             }

@@ -47,6 +47,17 @@ pub enum PaneEvent {
     Died,
     /// Something for the session's clients to read (a pipe that closed or drops output).
     Message(String),
+    /// The program printed something while the session watched for it
+    /// ([`PaneShared::watch_activity`]): sent once per watch.
+    Activity,
+}
+
+/// Milliseconds on the server's monotonic clock (from its first use): when panes last printed
+/// something, compared by the session for `monitor-silence`.
+pub fn output_clock_ms() -> u64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    let start = *START.get_or_init(std::time::Instant::now);
+    u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX)
 }
 
 use crate::direct::DirectWriter;
@@ -317,6 +328,8 @@ pub fn spawn_pane(
         in_copy_mode: AtomicBool::new(false),
         prompts: Mutex::new(std::collections::VecDeque::new()),
         pipe: pipe::PipeSlot::default(),
+        activity_wanted: AtomicBool::new(false),
+        last_output_ms: AtomicU64::new(output_clock_ms()),
     });
     spec.metrics
         .0

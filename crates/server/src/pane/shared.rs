@@ -106,6 +106,11 @@ pub struct PaneShared {
     pub(super) prompts: super::copy::PromptMarks,
     /// The pane's `pipe-pane`, if one is open.
     pub(crate) pipe: super::pipe::PipeSlot,
+    /// The session wants to hear of the next output (`monitor-activity`).
+    pub(super) activity_wanted: AtomicBool,
+    /// When the program last printed something ([`super::output_clock_ms`]); when it started,
+    /// before it has.
+    pub(super) last_output_ms: AtomicU64,
 }
 
 impl PaneShared {
@@ -169,6 +174,7 @@ impl PaneShared {
         if !self.program_due.swap(true, Ordering::AcqRel) {
             self.program_wake.notify_one();
         }
+        self.note_output();
         self.feed(chunk, Some(read_at), quiet);
         drop(bulk);
         let took = m.parse.busy_since(started);
@@ -247,6 +253,35 @@ impl PaneShared {
         if let Some(replies) = replies {
             self.queue_replies(&replies);
         }
+    }
+
+    /// Notes that the program printed something: when (for `monitor-silence`), and, when the
+    /// session watches for it, tells the session once (for `monitor-activity`).
+    #[inline]
+    fn note_output(&self) {
+        self.last_output_ms
+            .store(super::output_clock_ms(), Ordering::Relaxed);
+        if self.activity_wanted.load(Ordering::Relaxed)
+            && self.activity_wanted.swap(false, Ordering::AcqRel)
+            && self
+                .events
+                .try_send((self.id, PaneEvent::Activity))
+                .is_err()
+        {
+            self.metrics.dropped_events.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether the session hears of this pane's next output (once), for `monitor-activity`.
+    pub fn watch_activity(&self, on: bool) {
+        if self.activity_wanted.load(Ordering::Relaxed) != on {
+            self.activity_wanted.store(on, Ordering::Release);
+        }
+    }
+
+    /// When the program last printed something, on [`super::output_clock_ms`]'s clock.
+    pub fn last_output_ms(&self) -> u64 {
+        self.last_output_ms.load(Ordering::Relaxed)
     }
 
     /// Hands replies to the pane task, which writes them to the program; beyond

@@ -7,14 +7,13 @@
 //! a cell would act on the user's terminal (scroll it, clear it) instead of showing.
 
 use super::compose::mouse_modes;
+use super::status::{compose, option_pen, yellow};
 use super::Overlay;
 use crate::config::Config;
 use crate::names::clean_name;
 use crate::session::{StatusLine, View};
-use std::time::Duration;
-use tokio::time::Instant;
 use weft_renderer::Frame;
-use weft_screen_model::{Attrs, Cell, CellFlags, Color, Pen};
+use weft_screen_model::{Cell, CellFlags, Color, Pen};
 
 /// A pen of two colours and no attributes.
 pub(super) fn pen(fg: Color, bg: Color) -> Pen {
@@ -23,15 +22,6 @@ pub(super) fn pen(fg: Color, bg: Color) -> Pen {
         bg,
         ..Pen::default()
     }
-}
-
-/// When the clock in the status line next changes: the next minute boundary.
-pub(super) fn next_minute() -> Instant {
-    let now = chrono::Local::now();
-    let secs = u64::from(chrono::Timelike::second(&now));
-    let nanos = u64::from(chrono::Timelike::nanosecond(&now)).min(999_999_999);
-    let left = Duration::from_secs(60 - secs) - Duration::from_nanos(nanos);
-    Instant::now() + left + Duration::from_millis(5)
 }
 
 /// Borders, status line and overlays. Borders and the status line only with `full` (they
@@ -49,7 +39,7 @@ pub(super) fn draw_chrome(
     }
     if full {
         draw_unused(view, frame);
-        draw_borders(view, frame);
+        draw_borders(view, frame, config);
         draw_titles(view, frame, config.pane_border_status);
         if let Some(status) = &view.status {
             draw_status(status, frame);
@@ -70,14 +60,15 @@ pub(super) fn draw_chrome(
             let skip = before.chars().count().saturating_sub(room);
             let shown: String = input.chars().skip(skip).collect();
             let text = format!("{label}{shown}");
-            let style = pen(Color::Indexed(0), Color::Indexed(3));
+            let style = option_pen(config.option_value("message-style").as_deref(), yellow());
             write_line(frame, row, &text, &style);
             let at = label_width + write_width(&before.chars().skip(skip).collect::<String>());
             frame.cursor = Some((row, at.min(cols - 1)));
         }
         Some(Overlay::Message(text)) => {
             let row = status_row(view, frame);
-            write_line(frame, row, text, &pen(Color::Indexed(0), Color::Indexed(3)));
+            let style = option_pen(config.option_value("message-style").as_deref(), yellow());
+            write_line(frame, row, text, &style);
         }
         Some(Overlay::Lines(lines)) => {
             let top = usize::from(view.window.row);
@@ -221,7 +212,7 @@ fn write_width(text: &str) -> usize {
 }
 
 /// Lines between panes, highlighted next to the focused pane.
-fn draw_borders(view: &View, frame: &mut Frame) {
+fn draw_borders(view: &View, frame: &mut Frame, config: &Config) {
     if view.panes.len() < 2 {
         return;
     }
@@ -243,8 +234,14 @@ fn draw_borders(view: &View, frame: &mut Frame) {
         .iter()
         .find(|(p, _)| view.active == Some(p.id()))
         .map(|(_, r)| *r);
-    let normal = Pen::default();
-    let highlight = pen(Color::Indexed(2), Color::Default);
+    let normal = option_pen(
+        config.option_value("pane-border-style").as_deref(),
+        Pen::default(),
+    );
+    let highlight = option_pen(
+        config.option_value("pane-active-border-style").as_deref(),
+        pen(Color::Indexed(2), Color::Default),
+    );
     for r in w.row..w.row + w.rows {
         for c in w.col..w.col + w.cols {
             if covered(c, r) {
@@ -281,133 +278,23 @@ fn draw_borders(view: &View, frame: &mut Frame) {
     }
 }
 
-/// The host name for the status line.
-fn hostname() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|h| h.trim().to_string())
-        .unwrap_or_default()
-}
-
-/// The status line: session, windows, and on the right the host and the clock.
+/// The status line, laid out for the frame's width (see [`super::status::compose`]).
 fn draw_status(status: &StatusLine, frame: &mut Frame) {
     let row = usize::from(status.row);
     if row >= frame.rows() {
         return;
     }
-    let (text, _) = status_text(status, frame.cols());
-    let mut style = pen(Color::Indexed(0), Color::Indexed(2));
-    style.attrs = Attrs::empty();
-    write_line(frame, row, &text, &style);
-}
-
-/// The status line's text for `cols` columns, and where each window's tab is in it: its
-/// first column, width and index.
-fn status_text(status: &StatusLine, cols: usize) -> (String, Vec<(usize, usize, u32)>) {
-    let session = format!("[{}] ", clean_name(&status.session));
-    let tabs: Vec<String> = status
-        .windows
-        .iter()
-        .map(|w| {
-            // tmux's window flags, in its order: bell, current or last, zoomed.
-            let bell = if w.bell { "!" } else { "" };
-            let flag = if w.active {
-                "*"
-            } else if w.last {
-                "-"
-            } else {
-                ""
-            };
-            let zoom = if w.zoomed { "Z" } else { "" };
-            format!("{}:{}{bell}{flag}{zoom} ", w.index, clean_name(&w.name))
-        })
-        .collect();
-    let current = status.windows.iter().position(|w| w.active).unwrap_or(0);
-    let clock = chrono::Local::now().format("%H:%M %d-%b-%y").to_string();
-    let right = format!("\"{}\" {clock}", hostname());
-    let right_len = right.chars().count();
-    let session_len = session.chars().count();
-    let whole: usize = session_len + tabs.iter().map(|t| t.chars().count()).sum::<usize>();
-    // Room for the window list: the clock goes first when the list does not fit beside it.
-    let room = if whole + right_len < cols {
-        cols - right_len
-    } else {
-        cols
-    };
-    let (list, places) = window_list(&tabs, current, room.saturating_sub(session_len));
-    let mut text: String = format!("{session}{list}").chars().take(cols).collect();
-    let used = text.chars().count();
-    if used + right_len < cols {
-        text.push_str(&" ".repeat(cols - used - right_len));
-        text.push_str(&right);
-    }
-    let places = places
-        .into_iter()
-        .map(|(at, width, i)| (session_len + at, width, status.windows[i].index))
-        .collect();
-    (text, places)
+    let line = compose(status, frame.cols());
+    frame.put(row, 0, &line.cells);
 }
 
 /// The index of the window whose tab is at column `col` of a status line `cols` wide.
 pub fn status_window_at(status: &StatusLine, cols: usize, col: usize) -> Option<u32> {
-    let (_, places) = status_text(status, cols);
-    places
+    compose(status, cols)
+        .places
         .into_iter()
         .find(|(at, width, _)| col >= *at && col < at + width)
         .map(|(_, _, index)| index)
-}
-
-/// The window tabs that fit in `room` columns, always with the current one: all of them when
-/// they fit, else a run around the current window between `<` and `>` marking those left out
-/// (tmux's scrolling window list).
-/// Also returns where each tab shown is: its first column, width and position in `tabs`.
-fn window_list(
-    tabs: &[String],
-    current: usize,
-    room: usize,
-) -> (String, Vec<(usize, usize, usize)>) {
-    let width = |t: &String| t.chars().count();
-    let places = |from: usize, range: std::ops::Range<usize>| {
-        let mut at = from;
-        range
-            .map(|i| {
-                let place = (at, width(&tabs[i]), i);
-                at += width(&tabs[i]);
-                place
-            })
-            .collect::<Vec<_>>()
-    };
-    let total: usize = tabs.iter().map(width).sum();
-    if total <= room || tabs.is_empty() {
-        return (tabs.concat(), places(0, 0..tabs.len()));
-    }
-    let current = current.min(tabs.len() - 1);
-    // Two columns for the markers.
-    let room = room.saturating_sub(2);
-    let (mut start, mut end) = (current, current + 1);
-    let mut used = width(&tabs[current]);
-    loop {
-        let mut grew = false;
-        if end < tabs.len() && used + width(&tabs[end]) <= room {
-            used += width(&tabs[end]);
-            end += 1;
-            grew = true;
-        }
-        if start > 0 && used + width(&tabs[start - 1]) <= room {
-            start -= 1;
-            used += width(&tabs[start]);
-            grew = true;
-        }
-        if !grew {
-            break;
-        }
-    }
-    let text = format!(
-        "{}{}{}",
-        if start > 0 { "<" } else { " " },
-        tabs[start..end].concat(),
-        if end < tabs.len() { ">" } else { "" }
-    );
-    (text, places(1, start..end))
 }
 
 #[cfg(test)]
@@ -415,24 +302,6 @@ mod tests {
     use super::*;
     use crate::layout::Rect;
 
-    #[test]
-    fn a_long_window_list_scrolls_to_keep_the_current_window() {
-        let tabs: Vec<String> = (0..30).map(|i| format!("{i}:bash ")).collect();
-        assert_eq!(window_list(&tabs[..3], 1, 80).0, "0:bash 1:bash 2:bash ");
-        let (shown, places) = window_list(&tabs, 25, 40);
-        let at = places.iter().find(|p| p.2 == 25).unwrap();
-        assert_eq!(&shown[at.0..at.0 + at.1], "25:bash ");
-        assert!(shown.contains("25:bash"), "{shown}");
-        assert!(shown.starts_with('<') && shown.ends_with('>'), "{shown}");
-        assert!(shown.chars().count() <= 40, "{shown}");
-        let first = window_list(&tabs, 0, 40).0;
-        assert!(
-            first.starts_with(" 0:bash") && first.ends_with('>'),
-            "{first}"
-        );
-        let last = window_list(&tabs, 29, 40).0;
-        assert!(last.starts_with('<') && last.contains("29:bash"), "{last}");
-    }
     use crate::session::WindowTab;
     use weft_renderer::Renderer;
     use weft_screen_model::Screen;
@@ -458,16 +327,23 @@ mod tests {
             sync_panes: false,
             status: Some(StatusLine {
                 row: ROWS - 1,
-                session: session.into(),
+                left: format!("[{session}] "),
+                right: String::new(),
                 windows: vec![WindowTab {
                     index: 0,
-                    name: window.into(),
-                    active: true,
-                    last: false,
-                    zoomed: false,
-                    bell: false,
+                    text: format!("0:{window}*"),
+                    style: "default".into(),
+                    current: true,
                 }],
+                separator: " ".into(),
+                style: "bg=green,fg=black".into(),
+                left_style: "default".into(),
+                right_style: "default".into(),
+                justify: crate::style::Align::Left,
+                left_length: 40,
+                right_length: 40,
             }),
+            window_name: window.into(),
             generation: 0,
             repaint: 0,
             bells: 0,
@@ -538,8 +414,8 @@ mod tests {
         assert_no_stray_controls(&bytes);
         assert_eq!(shown[0], "first__[5;1H");
         assert_eq!(shown[1], "second_]0;title_");
-        // Names lose their controls, as everywhere they are shown.
-        assert!(shown[5].starts_with("[se[Hss] 0:window*"), "{shown:#?}");
+        // Controls in the status line's text show as text.
+        assert!(shown[5].starts_with("[se_[Hss] 0:win_dow*"), "{shown:#?}");
 
         let prompt = Overlay::Prompt {
             label: ":".into(),

@@ -15,6 +15,7 @@ pub use chrome::status_window_at;
 mod compose;
 mod fast;
 mod scene;
+pub mod status;
 
 use crate::config::Config;
 use crate::deadline::Deadline;
@@ -24,7 +25,6 @@ use crate::metrics::ClientMetrics;
 use crate::pane::EchoDrawer;
 use crate::session::{StatusLine, View};
 use bytes::Bytes;
-use chrome::next_minute;
 use fast::{FastSlot, FastTarget, RenderCore};
 use scene::{now, send, Scene};
 use std::ops::ControlFlow;
@@ -138,7 +138,6 @@ impl RenderTask {
                 Wake::Config(Ok(())) => task.on_config(),
                 Wake::Config(Err(_)) => task.config_open = false,
                 Wake::PaneChanged => task.on_pane_change(),
-                Wake::Clock => task.on_clock(),
                 Wake::Control(Some(control)) => task.on_control(&mut core, control),
                 Wake::Due => {
                     if task.on_due(&mut core).await.is_break() {
@@ -160,8 +159,6 @@ enum Wake {
     Config(Result<(), watch::error::RecvError>),
     /// A watched pane changed.
     PaneChanged,
-    /// The status line's clock turned to the next minute.
-    Clock,
     /// A request from the connection; `None`: the connection is gone.
     Control(Option<RenderControl>),
     /// The pacer's deadline: a frame is due.
@@ -204,16 +201,12 @@ struct RenderLoop {
     generation: u64,
     /// The view's repaint count the terminal was last repainted for.
     repaint: u64,
-    /// The status line last drawn.
+    /// The status line last drawn (the session expands it again when its clock turns).
     last_status: Option<StatusLine>,
-    /// When the status line's clock next changes, while there is a status line.
-    clock_at: Option<Instant>,
     /// The focused pane's revision at the last pane wake-up.
     focused_seq: u64,
     /// The timer behind the pacer's deadline, kept across turns of the loop.
     frame_timer: Deadline,
-    /// The timer behind `clock_at`, likewise.
-    clock_timer: Deadline,
     /// Bytes for the terminal before the next frame (see [`RenderControl::Passthrough`]).
     passthrough: Vec<Bytes>,
     /// The view's bell count last rung; `None`: take the next view's count without ringing
@@ -249,10 +242,8 @@ impl RenderLoop {
             generation: u64::MAX,
             repaint: 0,
             last_status: None,
-            clock_at: None,
             focused_seq: 0,
             frame_timer: Deadline::new(),
-            clock_timer: Deadline::new(),
             passthrough: Vec::new(),
             bells_rung: None,
             title_sent: None,
@@ -294,17 +285,12 @@ impl RenderLoop {
                 self.scene.redraw_now();
             }
         }
-        self.clock_at = view
-            .status
-            .as_ref()
-            .map(|_| self.clock_at.unwrap_or_else(next_minute));
     }
 
-    /// Sets the timers to what the pacer and the clock want.
+    /// Sets the timer to what the pacer wants.
     fn arm_timers(&mut self) {
         self.frame_timer
             .set(self.scene.pacer.deadline().map(Instant::from_std));
-        self.clock_timer.set(self.clock_at);
     }
 
     /// What an idle renderer may let a quiet change draw: the focused pane, when no frame is
@@ -346,7 +332,6 @@ impl RenderLoop {
             },
             changed = self.config.changed(), if self.config_open => Wake::Config(changed),
             _ = self.notify.notified() => Wake::PaneChanged,
-            _ = self.clock_timer.wait() => Wake::Clock,
             control = self.control.recv() => Wake::Control(control),
             _ = self.frame_timer.wait() => Wake::Due,
         }
@@ -401,12 +386,6 @@ impl RenderLoop {
             (true, false) => FocusedChange::Quiet,
         };
         self.scene.pacer.on_pane_change(now(), sync, change);
-    }
-
-    /// The status line's clock turned.
-    fn on_clock(&mut self) {
-        self.clock_at = Some(next_minute());
-        self.scene.chrome_changed();
     }
 
     /// A request from the connection.

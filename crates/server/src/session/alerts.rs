@@ -1,82 +1,88 @@
-//! What a session sends the user's terminal besides frames: a pane's bell (per `bell-action`
-//! and `monitor-bell`) and the window's title (`set-titles`). Both travel in the view, so
-//! each client's renderer sends them with its next frame: many bells or title changes between
-//! two frames reach the terminal as one, and a slow client holds up nobody.
+//! Window alerts as tmux's `monitor-*` options set them: activity (`#`, a pane of a window
+//! that is not current printed something), silence (`~`, no output for `monitor-silence`
+//! seconds) and the bell (`!`, in `state.rs` with the screen's other events). Each clears when
+//! its window becomes current.
+//!
+//! Nothing polls: a pane tells the session of its next output only while the session watches
+//! for it (once per watch), and silence is a deadline at the moment a window would have been
+//! silent long enough, moved on when it was not.
 
+use super::status::flag;
 use super::SessionState;
 use crate::ids::PaneId;
-use std::sync::Arc;
-
-/// The longest title sent to the user's terminal, in bytes.
-pub const MAX_TITLE_BYTES: usize = 1024;
+use std::time::Duration;
+use tokio::time::Instant;
 
 impl SessionState {
-    /// A BEL from pane `pane`: its window is flagged when it is not the current one, and the
-    /// clients' terminals ring when `bell-action` says so for that window.
-    pub(super) fn pane_bell(&mut self, pane: PaneId) {
-        let Some(w) = self.window_of(pane) else {
-            return;
-        };
+    /// Tells each pane whether the session wants to hear of its next output: those of windows
+    /// that are not current, not flagged yet, with `monitor-activity` on.
+    pub(super) fn watch_alerts(&mut self) {
         let config = self.clipboard.config.borrow().clone();
-        if config.option_value("monitor-bell").as_deref() == Some("off") {
-            return;
+        let activity = flag(&config, "monitor-activity");
+        for (wpos, w) in self.windows.iter().enumerate() {
+            let watch = activity && wpos != self.current && !w.activity;
+            for pane in w.layout.panes() {
+                if let Some(p) = self.panes.get(&pane) {
+                    p.shared.watch_activity(watch);
+                }
+            }
         }
-        let current = w == self.current;
-        if !current {
-            self.windows[w].bell = true;
-        }
-        let ring = match config.option_value("bell-action").as_deref() {
-            Some("none") => false,
-            Some("current") => current,
-            Some("other") => !current,
-            _ => true,
-        };
-        if ring {
-            self.bells = self.bells.wrapping_add(1);
+        self.silence_due = self.check_silence(false);
+    }
+
+    /// A pane the session watched printed something.
+    pub(super) fn pane_activity(&mut self, pane: PaneId) {
+        let on = flag(&self.clipboard.config.borrow(), "monitor-activity");
+        if let Some(w) = self.window_of(pane).filter(|w| *w != self.current && on) {
+            self.windows[w].activity = true;
+            self.fire_hook("alert-activity", Some(pane));
         }
     }
 
-    /// The title for the user's terminal: `set-titles-string` for the current window's active
-    /// pane, cleaned; `None` while `set-titles` is off.
-    pub(super) fn terminal_title(&self) -> Option<Arc<str>> {
-        let config = self.clipboard.config.borrow().clone();
-        if config.option_value("set-titles").as_deref() != Some("on") {
-            return None;
-        }
-        let window = self.windows.get(self.current)?;
-        let format = config.option_value("set-titles-string").unwrap_or_default();
-        let vars = self.format_vars(self.current, window.active);
-        Some(clean_title(&crate::format::expand(&format, &vars)).into())
+    /// The `monitor-silence` seconds in force, when on.
+    fn silence_limit(&self) -> Option<u64> {
+        let config = self.clipboard.config.borrow();
+        let secs: u64 = config
+            .option_value("monitor-silence")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        (secs > 0).then(|| secs.saturating_mul(1000))
     }
-}
 
-/// `title` safe to put in an OSC 2: control characters (C0, DEL, C1) and the bidirectional
-/// controls that could disguise it are removed, and it is cut to [`MAX_TITLE_BYTES`] on a
-/// character boundary.
-pub fn clean_title(title: &str) -> String {
-    let bidi = |c: char| matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
-    let mut out = String::new();
-    for c in title.chars().filter(|&c| !c.is_control() && !bidi(c)) {
-        if out.len() + c.len_utf8() > MAX_TITLE_BYTES {
-            break;
-        }
-        out.push(c);
+    /// When a window's panes last printed something, or when its silence started counting.
+    fn last_output(&self, wpos: usize) -> u64 {
+        let w = &self.windows[wpos];
+        w.layout
+            .panes()
+            .iter()
+            .filter_map(|p| self.panes.get(p))
+            .map(|p| p.shared.last_output_ms())
+            .fold(w.silence_from, u64::max)
     }
-    out
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn titles_lose_controls_and_bidirectional_marks_and_are_capped() {
-        assert_eq!(clean_title("a\x1b]0;x\x07b\u{9c}c\x7fd"), "a]0;xbcd");
-        assert_eq!(clean_title("evil\u{202e}txt.exe\u{2066}"), "eviltxt.exe");
-        assert_eq!(clean_title("vim – ünïcode 漢字"), "vim – ünïcode 漢字");
-        let long = "漢".repeat(1000);
-        let cut = clean_title(&long);
-        assert!(cut.len() <= MAX_TITLE_BYTES && cut.len() > MAX_TITLE_BYTES - 3);
-        assert!(cut.chars().all(|c| c == '漢'));
+    /// With `flag` (the deadline came): flags the windows that are not current and were
+    /// silent long enough; each silence counts once, so a current window's is spent without a
+    /// flag and nothing is due again until its panes print. Returns when the next window will
+    /// have been silent long enough (at once for one that already was, without `flag`).
+    pub(super) fn check_silence(&mut self, flag: bool) -> Option<Instant> {
+        let limit = self.silence_limit()?;
+        let now = crate::pane::output_clock_ms();
+        let mut next: Option<u64> = None;
+        for wpos in 0..self.windows.len() {
+            let last = self.last_output(wpos);
+            if self.windows[wpos].silence || self.windows[wpos].silence_counted == last {
+                continue;
+            }
+            let due = last.saturating_add(limit);
+            if now >= due && flag {
+                let current = wpos == self.current;
+                let w = &mut self.windows[wpos];
+                w.silence = !current;
+                w.silence_counted = last;
+                continue;
+            }
+            next = Some(next.map_or(due, |n| n.min(due)));
+        }
+        next.map(|due| Instant::now() + Duration::from_millis(due.saturating_sub(now)))
     }
 }

@@ -12,11 +12,15 @@ mod format_vars;
 mod hooks;
 mod list;
 mod state;
+pub mod status;
+mod status_jobs;
 mod targets;
+mod terminal_alerts;
 mod task;
 mod view;
 mod windows;
 
+pub use format_vars::FormatContext;
 pub use list::{ClientInfo, TreeWindow};
 pub use state::{path_of_file_url, PaneMeta, SessionState, Window, MAX_CLIPBOARD_BYTES};
 pub use view::{StatusLine, View, WindowTab};
@@ -387,9 +391,18 @@ pub fn spawn_session(
     let (command_tx, command_rx) = mpsc::channel(SESSION_COMMAND_CAPACITY);
     let (id, name) = (spec.id, spec.name.clone());
     let (command, cwd) = (spec.command.clone(), spec.cwd.clone());
-    let mut state = SessionState::new(spec, ids, exit_tx, event_tx);
+    let (job_tx, job_rx) = mpsc::channel(status_jobs::JOB_RESULT_CAPACITY);
+    let mut state = SessionState::new(spec, ids, exit_tx, event_tx, job_tx);
     state.new_window(None, command, cwd, false)?;
-    tokio::spawn(state.run(command_rx, exit_rx, event_rx, ended));
+    tokio::spawn(state.run(
+        task::Inputs {
+            commands: command_rx,
+            exits: exit_rx,
+            events: event_rx,
+            job_results: job_rx,
+        },
+        ended,
+    ));
     Ok(SessionHandle {
         id,
         name: Arc::new(std::sync::RwLock::new(name)),

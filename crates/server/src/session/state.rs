@@ -55,6 +55,16 @@ pub struct Window {
     pub sync_panes: bool,
     /// A pane rang the bell while the window was not current (tmux's `!` flag).
     pub bell: bool,
+    /// A pane printed something while the window was not current, with `monitor-activity`
+    /// on (tmux's `#` flag).
+    pub activity: bool,
+    /// Its panes were silent for `monitor-silence` seconds while it was not current (`~`).
+    pub silence: bool,
+    /// Silence counts from here at the earliest (the window's creation), on
+    /// [`crate::pane::output_clock_ms`]'s clock.
+    pub silence_from: u64,
+    /// The last output whose silence was already counted (flagged, or spent while current).
+    pub silence_counted: u64,
     /// Position in the preset cycle.
     pub preset: usize,
 }
@@ -105,6 +115,13 @@ pub struct SessionState {
     pub(super) bells: u64,
     /// Where hooks are fired to.
     pub(super) hooks: crate::hooks::HookFeed,
+    /// The status line's shell commands (`#()`) and their output.
+    pub(super) status_jobs: super::status_jobs::StatusJobs,
+    /// When the status line is next to be expanded again (its clock turns, a command is due
+    /// to run again); none while nothing in it changes with time or no client is attached.
+    pub(super) status_due: Option<tokio::time::Instant>,
+    /// When a window next becomes silent long enough to flag (`monitor-silence`).
+    pub(super) silence_due: Option<tokio::time::Instant>,
 }
 
 /// What a pane's program told the session about itself through its output.
@@ -148,6 +165,7 @@ impl SessionState {
         ids: Arc<IdAllocator>,
         exits: mpsc::Sender<(PaneId, ExitStatus)>,
         events: mpsc::Sender<(PaneId, crate::pane::PaneEvent)>,
+        job_results: mpsc::Sender<super::status_jobs::JobResult>,
     ) -> Self {
         let created = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -181,6 +199,9 @@ impl SessionState {
             clipboard_answering: Arc::default(),
             bells: 0,
             hooks: spec.hooks,
+            status_jobs: super::status_jobs::StatusJobs::new(job_results),
+            status_due: None,
+            silence_due: None,
         }
     }
 
@@ -343,6 +364,10 @@ impl SessionState {
             zoomed: false,
             sync_panes: false,
             bell: false,
+            activity: false,
+            silence: false,
+            silence_from: crate::pane::output_clock_ms(),
+            silence_counted: 0,
             preset: 0,
         };
         let id = window.id;
@@ -362,6 +387,8 @@ impl SessionState {
     pub fn select_window_at(&mut self, pos: usize) {
         if let Some(w) = self.windows.get_mut(pos) {
             w.bell = false;
+            w.activity = false;
+            w.silence = false;
         }
         if pos < self.windows.len() && pos != self.current {
             self.last_window = self.windows.get(self.current).map(|w| w.id);

@@ -1,24 +1,46 @@
 //! The session task's loop: commands from clients and the CLI, and pane exits.
 
 use super::state::ClientEntry;
+use super::status_jobs::JobResult;
 use super::{Attached, ClientControl, SessionCommand, SessionEnded, SessionState};
+use crate::deadline::Deadline;
 use crate::ids::PaneId;
 use crate::outcome::{not_found, CommandError, TargetKind};
 use crate::pane::PaneEvent;
 use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
 use weft_pty_io::ExitStatus;
+
+/// What a session task listens to.
+pub(super) struct Inputs {
+    /// Commands from clients, the CLI and the registry.
+    pub(super) commands: mpsc::Receiver<SessionCommand>,
+    /// Pane exits.
+    pub(super) exits: mpsc::Receiver<(PaneId, ExitStatus)>,
+    /// What panes' programs did.
+    pub(super) events: mpsc::Receiver<(PaneId, PaneEvent)>,
+    /// The status line's shell commands' output.
+    pub(super) job_results: mpsc::Receiver<JobResult>,
+}
 
 impl SessionState {
     /// Runs the session until its last window closes.
-    pub(super) async fn run(
-        mut self,
-        mut commands: mpsc::Receiver<SessionCommand>,
-        mut exits: mpsc::Receiver<(PaneId, ExitStatus)>,
-        mut events: mpsc::Receiver<(PaneId, PaneEvent)>,
-        ended: mpsc::Sender<SessionEnded>,
-    ) {
+    pub(super) async fn run(mut self, inputs: Inputs, ended: mpsc::Sender<SessionEnded>) {
+        let Inputs {
+            mut commands,
+            mut exits,
+            mut events,
+            mut job_results,
+        } = inputs;
         self.publish_view();
+        // The one timer of the loop: the status line's next expansion or a silence's end.
+        let mut timer = Deadline::new();
         loop {
+            let due = [self.status_due, self.silence_due]
+                .into_iter()
+                .flatten()
+                .min();
+            timer.set(due);
             tokio::select! {
                 command = commands.recv() => match command {
                     Some(command) => self.handle(command).await,
@@ -40,8 +62,23 @@ impl SessionState {
                         PaneEvent::Program(name) => self.program_changed(pane, &name),
                         PaneEvent::Died => self.fire_hook("pane-died", Some(pane)),
                         PaneEvent::Message(text) => self.message_clients(&text),
+                        PaneEvent::Activity => self.pane_activity(pane),
                     }
                     self.publish_view();
+                }
+                Some(result) = job_results.recv() => {
+                    // Expanded again even when the output is the same: that sets the
+                    // command's next run.
+                    self.status_jobs.finished(result);
+                    self.refresh_status();
+                }
+                () = timer.wait() => {
+                    if self.silence_due.is_some_and(|at| at <= Instant::now()) {
+                        self.silence_due = self.check_silence(true);
+                        self.publish_view();
+                    } else {
+                        self.refresh_status();
+                    }
                 }
             }
         }

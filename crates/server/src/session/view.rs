@@ -7,32 +7,46 @@ use crate::ids::PaneId;
 use crate::layout::Rect;
 use crate::pane::PaneHandle;
 
-/// A window as the status line shows it.
+/// A window as the status line shows it: its `window-status-format` (or `-current-format`)
+/// expanded, and the style it is drawn in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WindowTab {
-    /// Index (`0`-`9`, ...).
+    /// Index (`0`-`9`, ...): what a click on the tab selects.
     pub index: u32,
-    /// Name.
-    pub name: String,
-    /// The current window.
-    pub active: bool,
-    /// The window used before it.
-    pub last: bool,
-    /// Its active pane is zoomed.
-    pub zoomed: bool,
-    /// A pane rang the bell since the window was last current.
-    pub bell: bool,
+    /// The expanded format, `#[style]` runs inline (`##` is a `#`).
+    pub text: String,
+    /// The style the tab is drawn in over `status-style` (tmux's words, `,`-joined).
+    pub style: String,
+    /// The current window (the list keeps it in view when it scrolls).
+    pub current: bool,
 }
 
-/// What the status line shows (the clock is the renderer's).
+/// What the status line shows, its formats already expanded by the session (variables, times,
+/// shell commands' output); each client's renderer lays it out for its width.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StatusLine {
     /// Row in session cells.
     pub row: u16,
-    /// Session name.
-    pub session: String,
-    /// Windows.
+    /// `status-left`, expanded.
+    pub left: String,
+    /// `status-right`, expanded.
+    pub right: String,
+    /// Windows, in index order.
     pub windows: Vec<WindowTab>,
+    /// `window-status-separator`, expanded.
+    pub separator: String,
+    /// `status-style`: the whole line's.
+    pub style: String,
+    /// `status-left-style`, over `style`.
+    pub left_style: String,
+    /// `status-right-style`, over `style`.
+    pub right_style: String,
+    /// `status-justify`: where the window list goes.
+    pub justify: crate::style::Align,
+    /// `status-left-length`: the most columns `left` takes.
+    pub left_length: usize,
+    /// `status-right-length`: the most columns `right` takes.
+    pub right_length: usize,
 }
 
 /// What clients draw.
@@ -54,6 +68,8 @@ pub struct View {
     pub sync_panes: bool,
     /// The status line, when on.
     pub status: Option<StatusLine>,
+    /// The current window's name (for `#W` in prompts).
+    pub window_name: String,
     /// Bumped when every client should repaint fully.
     pub generation: u64,
     /// Bumped by `refresh-client`: every client repaints its terminal from scratch, whatever
@@ -103,6 +119,7 @@ impl View {
             zoomed: false,
             sync_panes: false,
             status: None,
+            window_name: String::new(),
             generation: 0,
             repaint: 0,
             bells: 0,
@@ -113,7 +130,22 @@ impl View {
 
 impl SessionState {
     /// Publishes what clients draw now.
-    pub fn publish_view(&self) {
+    pub fn publish_view(&mut self) {
+        if self.windows.is_empty() {
+            return;
+        }
+        let status = if self.options.status && self.rows > 1 {
+            let row = if self.options.status_position == StatusPosition::Top {
+                0
+            } else {
+                self.rows - 1
+            };
+            Some(self.status_line(row))
+        } else {
+            self.status_due = None;
+            None
+        };
+        self.watch_alerts();
         let Some(w) = self.windows.get(self.current) else {
             return;
         };
@@ -135,27 +167,6 @@ impl SessionState {
                 .filter_map(|(id, r)| self.panes.get(&id).map(|p| (p.clone(), offset(r))))
                 .collect()
         };
-        let status = (self.options.status && self.rows > 1).then(|| StatusLine {
-            row: if self.options.status_position == StatusPosition::Top {
-                0
-            } else {
-                self.rows - 1
-            },
-            session: self.name.clone(),
-            windows: self
-                .windows
-                .iter()
-                .enumerate()
-                .map(|(i, win)| WindowTab {
-                    index: win.index,
-                    name: win.name.clone(),
-                    active: i == self.current,
-                    last: Some(win.id) == self.last_window,
-                    zoomed: win.zoomed,
-                    bell: win.bell,
-                })
-                .collect(),
-        });
         let view = View {
             cols: self.cols,
             rows: self.rows,
@@ -165,6 +176,7 @@ impl SessionState {
             zoomed: w.zoomed,
             sync_panes: w.sync_panes,
             status,
+            window_name: w.name.clone(),
             generation: self.generation,
             repaint: self.repaint,
             bells: self.bells,

@@ -1,0 +1,407 @@
+//! The status line's content, as tmux's options describe it: `status-left`, each window's
+//! `window-status-format` (or `-current-format`) and `status-right`, expanded here where the
+//! session's state lives (variables, `strftime` times, `#()` shell commands' output), with the
+//! styles and sizes a renderer needs to lay it out for its client.
+//!
+//! Nothing here ticks: the session asks to be woken again ([`SessionState::status_due`]) only
+//! while something shown can change with time, at the next minute for a clock that shows
+//! minutes, after `status-interval` for seconds and for shell commands.
+
+use super::status_jobs::JobLookup;
+use super::{SessionState, StatusLine, WindowTab};
+use crate::config::Config;
+use crate::format::{self, Loop, Vars};
+use crate::style::Align;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::time::Duration;
+use tokio::time::Instant;
+
+/// The most columns a `status-left-length` or `status-right-length` gives a part: wider than
+/// any terminal, and a bound on the work of laying a part out.
+const MAX_PART_COLUMNS: usize = 4096;
+
+/// How soon the status line's content can change with time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Clock {
+    /// It does not.
+    Never,
+    /// At the next minute (a clock of hours and minutes, a date).
+    Minutes,
+    /// Any second (seconds, or a time tmux's `%c` and `%T` show).
+    Seconds,
+}
+
+/// `template` with its `strftime` conversions (`%H:%M`, `%d-%b-%y`) done for `now`, as tmux
+/// does to status formats before expanding them, and how soon the result can change. A `%`
+/// that is not a conversion chrono knows stays as written.
+pub fn strftime<Tz: chrono::TimeZone>(template: &str, now: &chrono::DateTime<Tz>) -> (String, Clock)
+where
+    Tz::Offset: std::fmt::Display,
+{
+    use chrono::format::{Item, StrftimeItems};
+    if !template.contains('%') {
+        return (template.to_string(), Clock::Never);
+    }
+    let mut out = String::with_capacity(template.len());
+    let mut clock = Clock::Never;
+    let mut rest = template;
+    while let Some(at) = rest.find('%') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        // `%`, a flag or `:`/`.` and digits, then the conversion's letter.
+        let spec_len = rest
+            .char_indices()
+            .skip(1)
+            .find(|(_, c)| !matches!(c, '-' | '_' | '0'..='9' | '^' | '#' | ':' | '.'))
+            .map_or(rest.len(), |(i, c)| i + c.len_utf8());
+        let spec = &rest[..spec_len];
+        let valid = spec.len() > 1 && !StrftimeItems::new(spec).any(|i| matches!(i, Item::Error));
+        if valid {
+            use std::fmt::Write;
+            let letter = spec.chars().last().unwrap_or('%');
+            clock = clock.max(match letter {
+                '%' | 'n' | 't' => Clock::Never,
+                'S' | 's' | 'T' | 'X' | 'c' | 'r' | '+' | 'f' => Clock::Seconds,
+                _ => Clock::Minutes,
+            });
+            if write!(out, "{}", now.format(spec)).is_err() {
+                out.push_str(spec);
+            }
+        } else {
+            out.push_str(spec);
+        }
+        rest = &rest[spec_len..];
+    }
+    out.push_str(rest);
+    (out, clock)
+}
+
+/// When the wall clock next turns to a new minute (a few milliseconds after, so the clock
+/// read then shows the new minute).
+pub fn next_minute() -> Instant {
+    let now = chrono::Local::now();
+    let secs = u64::from(chrono::Timelike::second(&now)).min(59);
+    let nanos = u64::from(chrono::Timelike::nanosecond(&now)).min(999_999_999);
+    let left = Duration::from_secs(60 - secs).saturating_sub(Duration::from_nanos(nanos));
+    Instant::now() + left + Duration::from_millis(5)
+}
+
+/// A session's variables for a status format: a pane's own, escaped so that a `#` in a name
+/// shows as itself (the status line reads `##` as `#` and `#[` as a style); options by name
+/// (`#{status-left-length}`, `#{@theme}`), unescaped, as formats; shell commands from the
+/// session's cache.
+struct StatusVars<'a, 'j> {
+    vars: HashMap<String, String>,
+    shared: &'a Shared<'a, 'j>,
+}
+
+/// What every [`StatusVars`] of one expansion shares: options, the command cache, and what
+/// loops (`#{W:...}`) go over.
+struct Shared<'a, 'j> {
+    config: &'a Config,
+    jobs: RefCell<JobLookup<'j>>,
+    /// The session's own variables (`#{S:...}` goes over this session alone).
+    session: HashMap<String, String>,
+    /// Each window's variables, and whether it is current.
+    windows: Vec<(HashMap<String, String>, bool)>,
+    /// Each pane of the current window, and whether it is active (only when a format has
+    /// `#{P:`).
+    panes: Vec<(HashMap<String, String>, bool)>,
+}
+
+impl Vars for StatusVars<'_, '_> {
+    fn get(&self, name: &str) -> Option<String> {
+        match self.vars.get(name) {
+            Some(v) => Some(v.replace('#', "##")),
+            None => self.shared.config.option_value(name),
+        }
+    }
+
+    fn command(&self, cmd: &str) -> Option<String> {
+        self.shared.jobs.borrow_mut().lookup(cmd)
+    }
+
+    fn each(&self, over: Loop) -> Vec<(Box<dyn Vars + '_>, bool)> {
+        let items: Vec<(&HashMap<String, String>, bool)> = match over {
+            Loop::Sessions => vec![(&self.shared.session, true)],
+            Loop::Windows => self.shared.windows.iter().map(|(v, c)| (v, *c)).collect(),
+            Loop::Panes => self.shared.panes.iter().map(|(v, c)| (v, *c)).collect(),
+        };
+        items
+            .into_iter()
+            .map(|(vars, current)| {
+                let item = StatusVars {
+                    vars: vars.clone(),
+                    shared: self.shared,
+                };
+                (Box::new(item) as Box<dyn Vars>, current)
+            })
+            .collect()
+    }
+}
+
+/// An option's text (tmux's default when unset).
+fn text(config: &Config, name: &str) -> String {
+    config.option_value(name).unwrap_or_default()
+}
+
+/// A number option, clamped to `max`.
+fn number(config: &Config, name: &str, max: u64) -> u64 {
+    text(config, name).parse::<u64>().unwrap_or(0).min(max)
+}
+
+/// Whether a flag option is on.
+pub(super) fn flag(config: &Config, name: &str) -> bool {
+    text(config, name) == "on"
+}
+
+/// `status-interval`, when not 0.
+fn interval(config: &Config) -> Option<Duration> {
+    Some(Duration::from_secs(number(
+        config,
+        "status-interval",
+        86_400,
+    )))
+    .filter(|d| !d.is_zero())
+}
+
+/// `status-style`, with the older `status-fg` and `status-bg` over it when set (as tmux).
+fn line_style(config: &Config) -> String {
+    let mut style = text(config, "status-style");
+    for (name, key) in [("status-fg", "fg"), ("status-bg", "bg")] {
+        let colour = text(config, name);
+        if colour != "default" && crate::style::colour(&colour).is_some() {
+            style.push_str(&format!(",{key}={colour}"));
+        }
+    }
+    style
+}
+
+/// The style of a window's tab, as tmux's default `status-format` picks it: the current
+/// window's style when set (else the usual one); the last window's, a bell's, activity's or
+/// silence's added over the usual one when set.
+fn tab_style(config: &Config, current: bool, last: bool, bell: bool, noisy: bool) -> String {
+    let usual = text(config, "window-status-style");
+    if current {
+        let style = text(config, "window-status-current-style");
+        return if style == "default" { usual } else { style };
+    }
+    let mut style = usual;
+    let mut add = |name: &str| {
+        let extra = text(config, name);
+        if extra != "default" {
+            style.push(',');
+            style.push_str(&extra);
+        }
+    };
+    if last {
+        add("window-status-last-style");
+    }
+    if bell {
+        add("window-status-bell-style");
+    } else if noisy {
+        add("window-status-activity-style");
+    }
+    style
+}
+
+impl SessionState {
+    /// The status line at `row`, expanded now; notes when it next needs expanding again
+    /// ([`SessionState::status_due`]). Shell commands start only while a client is attached.
+    pub(super) fn status_line(&mut self, row: u16) -> StatusLine {
+        let config = self.clipboard.config.borrow().clone();
+        let now = chrono::Local::now();
+        let every = interval(&config);
+        let attached = !self.clients.is_empty();
+        // Every variable first: the job cache is borrowed while the formats expand. What only
+        // `/proc` tells is read only when a format names it.
+        let templates: Vec<String> = [
+            "status-left",
+            "status-right",
+            "window-status-format",
+            "window-status-current-format",
+        ]
+        .iter()
+        .map(|name| text(&config, name))
+        .collect();
+        let processes = templates.iter().any(|t| t.contains("pane_current"));
+        let current_pane = self.windows.get(self.current).map(|w| w.active);
+        let session_vars = match current_pane {
+            Some(pane) => self.format_vars_for(self.current, pane, processes),
+            None => HashMap::new(),
+        };
+        let tabs: Vec<(u32, bool, String, HashMap<String, String>)> = self
+            .windows
+            .iter()
+            .enumerate()
+            .map(|(wpos, w)| {
+                let current = wpos == self.current;
+                let last = Some(w.id) == self.last_window;
+                let style = tab_style(&config, current, last, w.bell, w.activity || w.silence);
+                let vars = self.format_vars_for(wpos, w.active, processes);
+                (w.index, current, style, vars)
+            })
+            .collect();
+        let panes = match self.windows.get(self.current) {
+            Some(w) if templates.iter().any(|t| t.contains("#{P:")) => w
+                .layout
+                .panes()
+                .into_iter()
+                .map(|p| {
+                    (
+                        self.format_vars_for(self.current, p, processes),
+                        p == w.active,
+                    )
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let shared = Shared {
+            config: &config,
+            jobs: RefCell::new(self.status_jobs.lookup_pass(every, attached)),
+            session: session_vars.clone(),
+            windows: tabs.iter().map(|t| (t.3.clone(), t.1)).collect(),
+            panes,
+        };
+        let mut clock = Clock::Never;
+        let mut expand = |template: &str, vars: HashMap<String, String>, timed: bool| {
+            let vars = StatusVars {
+                vars,
+                shared: &shared,
+            };
+            let template = if timed {
+                let (done, used) = strftime(template, &now);
+                clock = clock.max(used);
+                done
+            } else {
+                template.to_string()
+            };
+            format::expand(&template, &vars)
+        };
+        let left = expand(&text(&config, "status-left"), session_vars.clone(), true);
+        let right = expand(&text(&config, "status-right"), session_vars.clone(), true);
+        let separator = expand(
+            &text(&config, "window-status-separator"),
+            session_vars,
+            false,
+        );
+        let windows: Vec<WindowTab> = tabs
+            .into_iter()
+            .map(|(index, current, style, vars)| {
+                let format = if current {
+                    "window-status-current-format"
+                } else {
+                    "window-status-format"
+                };
+                WindowTab {
+                    index,
+                    text: expand(&text(&config, format), vars, true),
+                    style,
+                    current,
+                }
+            })
+            .collect();
+        let used_jobs = shared.jobs.into_inner().finish();
+        let job_due = if used_jobs {
+            self.status_jobs.next_due(every)
+        } else {
+            None
+        };
+        let clock_due = match (clock, every) {
+            (_, None) | (Clock::Never, _) => None,
+            (Clock::Minutes, Some(_)) => Some(next_minute()),
+            (Clock::Seconds, Some(every)) => Some(Instant::now() + every),
+        };
+        self.status_due = [job_due, clock_due]
+            .into_iter()
+            .flatten()
+            .min()
+            .filter(|_| attached);
+        let length = |name| number(&config, name, MAX_PART_COLUMNS as u64) as usize;
+        StatusLine {
+            row,
+            left,
+            right,
+            windows,
+            separator,
+            style: line_style(&config),
+            left_style: text(&config, "status-left-style"),
+            right_style: text(&config, "status-right-style"),
+            justify: Align::from_word(&text(&config, "status-justify")).unwrap_or(Align::Left),
+            left_length: length("status-left-length"),
+            right_length: length("status-right-length"),
+        }
+    }
+
+    /// The status line expanded again (its clock turned, a command's output came): clients
+    /// are told only when what it shows changed.
+    pub(super) fn refresh_status(&mut self) {
+        let Some(row) = self.view.borrow().status.as_ref().map(|s| s.row) else {
+            self.status_due = None;
+            return;
+        };
+        let status = self.status_line(row);
+        self.view.send_if_modified(|view| {
+            if view.status.as_ref() == Some(&status) {
+                false
+            } else {
+                view.status = Some(status);
+                true
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    #[test]
+    fn times_are_expanded_before_formats_and_say_how_soon_they_change() {
+        let at = chrono::Utc.with_ymd_and_hms(2026, 11, 24, 9, 5, 7).unwrap();
+        assert_eq!(
+            strftime("%H:%M %d-%b-%y", &at),
+            ("09:05 24-Nov-26".to_string(), Clock::Minutes)
+        );
+        assert_eq!(
+            strftime("#S %T", &at),
+            ("#S 09:05:07".into(), Clock::Seconds)
+        );
+        assert_eq!(
+            strftime("100%% #{x}", &at),
+            ("100% #{x}".into(), Clock::Never)
+        );
+        assert_eq!(strftime("plain", &at), ("plain".into(), Clock::Never));
+        // Not a conversion: stays as written, and nothing panics.
+        assert_eq!(strftime("50%Q %", &at).0, "50%Q %");
+        assert_eq!(strftime("%-d/%-m", &at).0, "24/11");
+    }
+
+    #[test]
+    fn status_fg_and_bg_go_over_status_style() {
+        let mut c = Config::default();
+        assert_eq!(line_style(&c), "bg=green,fg=black");
+        c.set_option("status-bg", Some("colour235"), Default::default())
+            .unwrap();
+        c.set_option("status-fg", Some("nonsense"), Default::default())
+            .unwrap();
+        assert_eq!(line_style(&c), "bg=green,fg=black,bg=colour235");
+    }
+
+    #[test]
+    fn tab_styles_follow_tmux_default_status_format() {
+        let mut c = Config::default();
+        assert_eq!(tab_style(&c, true, false, false, false), "default");
+        assert_eq!(tab_style(&c, false, false, true, false), "default,reverse");
+        assert_eq!(tab_style(&c, false, false, false, true), "default,reverse");
+        c.set_option(
+            "window-status-current-style",
+            Some("fg=red"),
+            Default::default(),
+        )
+        .unwrap();
+        assert_eq!(tab_style(&c, true, false, false, false), "fg=red");
+    }
+}
