@@ -1,0 +1,86 @@
+//! Frames for terminals with fewer colours, or without synchronized output: colours come down
+//! to the nearest the terminal has, and frames are still one buffer.
+
+#![allow(clippy::unwrap_used)] // Test helpers may panic on failure.
+
+use weft_renderer::{ColorDepth, Frame, Renderer, TerminalCaps};
+use weft_screen_model::{Color, Screen};
+
+/// A frame whose cells come from a screen fed with `input`.
+fn frame_from(input: &[u8], cols: usize, rows: usize) -> Frame {
+    let mut s = Screen::new(cols, rows);
+    s.feed(input);
+    let mut f = Frame::new(cols, rows);
+    for r in 0..rows {
+        f.put(r, 0, s.row(r).unwrap().cells());
+    }
+    f.set_cursor_from(&s.cursor_state(), 0, 0);
+    f
+}
+
+/// Truecolour and 256-colour text, foreground, background and underline colour.
+const COLOURFUL: &[u8] = b"\x1b[38;2;250;10;10;48;2;10;10;250mrgb\x1b[0m \
+\x1b[38;5;196;48;5;21mpal\x1b[0m \x1b[4;58;2;0;200;0mul\x1b[0m \x1b[31mred";
+
+fn render_with(depth: ColorDepth) -> (String, Screen) {
+    let caps = TerminalCaps {
+        depth,
+        synchronized_output: false,
+    };
+    let mut renderer = Renderer::with_caps(caps);
+    let mut frame = frame_from(COLOURFUL, 30, 2);
+    let bytes = renderer.render(&mut frame);
+    let mut term = Screen::new(30, 2);
+    term.feed(&bytes);
+    (String::from_utf8(bytes).unwrap(), term)
+}
+
+#[test]
+fn a_256_colour_terminal_gets_the_nearest_palette_entries() {
+    let (text, term) = render_with(ColorDepth::Palette256);
+    assert!(!text.contains("38;2") && !text.contains("48;2") && !text.contains("58:2"));
+    assert_eq!(term.cell(0, 0).unwrap().fg(), Color::Indexed(196));
+    assert_eq!(term.cell(0, 0).unwrap().bg(), Color::Indexed(21));
+    assert_eq!(term.cell(0, 4).unwrap().fg(), Color::Indexed(196));
+    assert_eq!(
+        term.cell(0, 8).unwrap().underline_color(),
+        Color::Indexed(40)
+    );
+    assert_eq!(term.cell(0, 11).unwrap().fg(), Color::Indexed(1));
+}
+
+#[test]
+fn a_16_colour_terminal_gets_only_ansi_colours() {
+    let (text, term) = render_with(ColorDepth::Ansi16);
+    assert!(!text.contains("38;2") && !text.contains("48;2") && !text.contains("38;5"));
+    assert!(!text.contains("48;5"));
+    assert_eq!(term.cell(0, 0).unwrap().fg(), Color::Indexed(9));
+    assert_eq!(term.cell(0, 0).unwrap().bg(), Color::Indexed(4));
+    assert_eq!(term.cell(0, 4).unwrap().fg(), Color::Indexed(9));
+    assert_eq!(term.cell(0, 11).unwrap().fg(), Color::Indexed(1));
+}
+
+#[test]
+fn a_truecolor_terminal_gets_the_colours_as_they_are() {
+    let (text, term) = render_with(ColorDepth::TrueColor);
+    assert!(text.contains("38;2;250;10;10"));
+    assert_eq!(term.cell(0, 4).unwrap().fg(), Color::Indexed(196));
+}
+
+#[test]
+fn without_synchronized_output_a_frame_is_still_one_buffer_without_2026() {
+    let (text, _) = render_with(ColorDepth::TrueColor);
+    assert!(!text.contains("2026"));
+    let mut renderer = Renderer::new();
+    let mut frame = frame_from(b"x", 4, 1);
+    let bytes = renderer.render(&mut frame);
+    assert!(bytes.starts_with(b"\x1b[?2026h"), "the default still wraps");
+    renderer.set_caps(TerminalCaps {
+        depth: ColorDepth::TrueColor,
+        synchronized_output: false,
+    });
+    let mut frame = frame_from(b"y", 4, 1);
+    let bytes = renderer.render(&mut frame);
+    assert!(!String::from_utf8_lossy(&bytes).contains("2026"));
+    assert!(bytes.ends_with(b"y") || String::from_utf8_lossy(&bytes).contains('y'));
+}
