@@ -18,4 +18,5 @@ mod render;
 mod replay;
 mod scripting;
 mod sessions;
+mod terminal;
 mod windows;

@@ -25,4 +25,7 @@ pub struct ServerContext {
     pub metrics: Arc<crate::metrics::MetricsRegistry>,
     /// The paste buffers, and the feed of clipboard writes to the attached clients.
     pub buffers: Arc<crate::buffers::Buffers>,
+    /// The attached clients' terminals: what they answered, and the colours programs' queries
+    /// are answered with.
+    pub terminals: Arc<crate::terminal::Terminals>,
 }

@@ -44,6 +44,7 @@ pub mod registry;
 pub mod render;
 pub mod sched;
 pub mod session;
+pub mod terminal;
 pub mod words;
 
 pub use config::{Config, ConfigError};

@@ -76,12 +76,14 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
     let (config_tx, config_rx) = tokio::sync::watch::channel(Arc::new(options.config.clone()));
     let metrics = Arc::new(crate::metrics::MetricsRegistry::default());
     let buffers = Arc::new(crate::buffers::Buffers::new(options.config.buffer_limit));
+    let terminals = Arc::new(crate::terminal::Terminals::default());
     let registry = Registry::spawn(
         config_tx,
         ids.clone(),
         options.socket.clone(),
         metrics.clone(),
         buffers.clone(),
+        terminals.colors(),
         shutdown.clone(),
     );
     let ctx = ServerContext {
@@ -89,6 +91,7 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
         ids,
         metrics,
         buffers,
+        terminals,
         version: options.version.clone(),
         config: config_rx,
         startup_warnings: Arc::new(std::sync::Mutex::new(options.warnings.clone())),

@@ -79,6 +79,7 @@ impl Registry {
         socket: std::path::PathBuf,
         metrics: Arc<crate::metrics::MetricsRegistry>,
         buffers: Arc<crate::buffers::Buffers>,
+        host_colors: watch::Receiver<Arc<weft_screen_model::palette::HostColors>>,
         shutdown: CancellationToken,
     ) -> Self {
         let (tx, rx) = mpsc::channel(REGISTRY_COMMAND_CAPACITY);
@@ -90,6 +91,7 @@ impl Registry {
             metrics,
             buffers,
             priority: Arc::new(crate::priority::EchoPriority::default()),
+            host_colors,
             sessions: Vec::new(),
             ended: ended_tx,
             shutdown,
@@ -215,6 +217,8 @@ struct RegistryTask {
     metrics: Arc<crate::metrics::MetricsRegistry>,
     /// Keystroke echoes before floods, for every pane of the server.
     priority: Arc<crate::priority::EchoPriority>,
+    /// The users' terminals' colours, for every pane of the server.
+    host_colors: watch::Receiver<Arc<weft_screen_model::palette::HostColors>>,
     /// The paste buffers, for programs' clipboard writes and reads.
     buffers: Arc<crate::buffers::Buffers>,
     /// Oldest first; the last is the most recently created or attached.
@@ -411,6 +415,7 @@ impl RegistryTask {
             scrollback_lines: config.scrollback_lines,
             metrics: self.metrics.clone(),
             priority: self.priority.clone(),
+            host_colors: self.host_colors.clone(),
         };
         let handle = spawn_session(
             SessionSpec {

@@ -29,6 +29,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("copy", 0),
     ("copy_keys", 0),
     ("buffers", 0),
+    ("terminal", 0),
     ("config", 1),
     ("options", 1),
     ("conf_file", 1),

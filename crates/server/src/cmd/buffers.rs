@@ -531,12 +531,14 @@ mod tests {
         let metrics = std::sync::Arc::new(crate::metrics::MetricsRegistry::default());
         let buffers = std::sync::Arc::new(crate::buffers::Buffers::default());
         let ids = std::sync::Arc::new(crate::ids::IdAllocator::default());
+        let terminals = std::sync::Arc::new(crate::terminal::Terminals::default());
         let registry = crate::registry::Registry::spawn(
             config_tx,
             ids.clone(),
             "/nonexistent/weft.sock".into(),
             metrics.clone(),
             buffers.clone(),
+            terminals.colors(),
             tokio_util::sync::CancellationToken::new(),
         );
         ServerContext {
@@ -546,6 +548,7 @@ mod tests {
             config: config_rx,
             metrics,
             buffers,
+            terminals,
             startup_warnings: Default::default(),
             prompt_history: Default::default(),
         }

@@ -267,6 +267,9 @@ pub static LIST_CLIENTS: Entry = Entry {
                     clients.extend(clients_of(session).await);
                 }
                 clients.sort_by_key(|c| c.attached);
+                for c in &mut clients {
+                    c.terminal = client_id(&c.name).and_then(|id| ctx.terminals.summary(id));
+                }
                 if json {
                     let text = serde_json::to_string(&clients)
                         .map_err(|e| CommandError::failed(format!("cannot list clients: {e}")))?;

@@ -11,8 +11,10 @@ mod chooser;
 mod line_edit;
 mod mouse;
 mod numbers;
+mod probe;
 mod select;
 mod sessions;
+mod terminal_keys;
 mod tree;
 mod ui;
 
