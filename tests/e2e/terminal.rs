@@ -88,7 +88,9 @@ fn list_clients_shows_what_the_terminal_said() {
             "graphemes",
             "color-scheme",
             "sgr-pixels",
-            "kitty-keys"
+            "kitty-keys",
+            "styled-underlines",
+            "hyperlinks"
         ]
     );
     assert_eq!(t["background"], "rgb:1010/1010/1818");
@@ -148,24 +150,29 @@ fn truecolor_word_on(env: &[(&str, &str)], fake: FakeTerminal, name: &str) -> (C
     (fg, bg, has_rgb_sgr(&received))
 }
 
-/// Whether any SGR in `bytes` sets an RGB colour (`38;2`, `48;2`, or with colons). The typed
-/// command line's own text (`printf '...38;2...'`) is not an SGR.
-fn has_rgb_sgr(bytes: &[u8]) -> bool {
+/// The parameters of every SGR in `bytes` (`38;2;250;10;10`). The typed command line's own
+/// text (`printf '...38;2...'`) is not an SGR.
+fn sgrs(bytes: &[u8]) -> Vec<String> {
     let text = String::from_utf8_lossy(bytes);
-    text.split("\x1b[").skip(1).any(|seq| {
-        let params: String = seq
-            .chars()
-            .take_while(|c| c.is_ascii_digit() || *c == ';' || *c == ':')
-            .collect();
-        let is_sgr = seq[params.len()..].starts_with('m');
-        let mut fields = params.split([';', ':']).peekable();
-        let mut rgb = false;
-        while let Some(f) = fields.next() {
-            if (f == "38" || f == "48" || f == "58") && fields.peek() == Some(&"2") {
-                rgb = true;
-            }
-        }
-        is_sgr && rgb
+    text.split("\x1b[")
+        .skip(1)
+        .filter_map(|seq| {
+            let params: String = seq
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == ';' || *c == ':')
+                .collect();
+            seq[params.len()..].starts_with('m').then_some(params)
+        })
+        .collect()
+}
+
+/// Whether any SGR in `bytes` sets an RGB colour (`38;2`, `48;2`, `58:2`).
+fn has_rgb_sgr(bytes: &[u8]) -> bool {
+    sgrs(bytes).iter().any(|params| {
+        let fields: Vec<&str> = params.split([';', ':']).collect();
+        fields
+            .windows(2)
+            .any(|w| matches!(w[0], "38" | "48" | "58") && w[1] == "2")
     })
 }
 
@@ -246,12 +253,22 @@ fn a_program_hears_when_the_terminal_turns_light() {
 
 #[test]
 fn answers_never_reach_the_shell_and_keys_typed_while_weft_asks_are_kept() {
-    let server = TestServer::new("term-keys");
+    // A terminal that answers everything, and one that answers nothing: weft waits its whole
+    // deadline for that one, and keys typed right away arrive while it waits.
+    for (name, fake) in [
+        ("term-keys-modern", FakeTerminal::modern_light()),
+        ("term-keys-silent", FakeTerminal::silent()),
+    ] {
+        typed_while_asked(name, fake);
+    }
+}
+
+fn typed_while_asked(name: &str, fake: FakeTerminal) {
+    let server = TestServer::new(name);
     let mut args = vec!["new", "-s", "k", "--"];
     args.extend_from_slice(TEST_SHELL);
-    // Typed before the terminal could answer anything: read while weft waits for answers.
-    let mut client =
-        server.client_answering(&args, 80, 24, TRUECOLOR_ENV, FakeTerminal::modern_light());
+    // Typed before the terminal answered anything.
+    let mut client = server.client_answering(&args, 80, 24, TRUECOLOR_ENV, fake);
     client.send_text("echo early-$((6*7))\r").unwrap();
     client.wait_for_text("early-42").unwrap();
     client.send_text("echo late-$((6*7))\r").unwrap();
@@ -263,11 +280,48 @@ fn answers_never_reach_the_shell_and_keys_typed_while_weft_asks_are_kept() {
         .map(str::trim_end)
         .collect();
     // No answer bytes (`^[[?65;...c`, `rgb:...`) typed into the shell's lines (the early line
-    // may have been echoed before the prompt was printed).
-    assert_eq!(typed.len(), 2, "{text}");
-    assert!(typed[0].ends_with("echo early-$((6*7))"), "{text}");
-    assert_eq!(typed[1], "$ echo late-$((6*7))", "{text}");
+    // may also have been echoed by the pty before the shell printed its prompt).
+    assert!(
+        typed
+            .iter()
+            .all(|l| l.ends_with("echo early-$((6*7))") || l.ends_with("echo late-$((6*7))")),
+        "{text}"
+    );
+    assert_eq!(typed.last(), Some(&"$ echo late-$((6*7))"), "{text}");
     for garbage in ["rgb:", "65;4", "^[", "WezTerm", "$y"] {
         assert!(!text.contains(garbage), "{garbage} in {text}");
     }
+}
+
+#[test]
+fn a_plain_terminal_gets_plain_underlines_and_link_text_without_links() {
+    let server = TestServer::new("term-plain");
+    let env = [("TERM", "xterm"), ("COLORTERM", "")];
+    let mut client = client_on(&server, "p", &env, FakeTerminal::silent());
+    client
+        .send_text(
+            "printf '\\033[4:3mCURLY\\033[0m \\033]8;id=x;https://weft.test/\\033\\\\LINKED\\033]8;;\\033\\\\\\n'\r",
+        )
+        .unwrap();
+    client
+        .wait_for(|s| s.text().lines().any(|l| l.starts_with("CURLY LINKED")))
+        .unwrap();
+    let received = client.fake_terminal().unwrap().received().to_vec();
+    let text = String::from_utf8_lossy(&received);
+    assert!(
+        !text.contains("\x1b]8;id"),
+        "a link reached a plain terminal"
+    );
+    assert!(
+        !sgrs(&received).iter().any(|p| p.contains("4:")),
+        "a styled underline reached a plain terminal"
+    );
+    let screen = client.screen();
+    let row = (0..screen.rows())
+        .find(|&r| screen.row(r).unwrap().text().starts_with("CURLY"))
+        .unwrap();
+    assert_eq!(
+        screen.cell(row, 0).unwrap().attrs().underline(),
+        weft_testkit::UnderlineStyle::Single
+    );
 }

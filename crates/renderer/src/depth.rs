@@ -1,8 +1,8 @@
-//! What a client's terminal understands: its colour depth and whether it takes synchronized
-//! output, and colours brought down to that depth.
+//! What a client's terminal understands: its colour depth, whether it takes synchronized
+//! output, styled and coloured underlines and hyperlinks; and pens brought down to that.
 
 use weft_screen_model::palette::xterm_color;
-use weft_screen_model::{Color, Pen, Rgb};
+use weft_screen_model::{Color, Pen, Rgb, UnderlineStyle};
 
 /// How many colours a terminal shows.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default, PartialOrd, Ord)]
@@ -38,7 +38,7 @@ impl ColorDepth {
         }
     }
 
-    /// `pen` with its colours brought to this depth (the pen itself when nothing changes).
+    /// `pen` with its colours brought to this depth (`None`: as it is).
     pub fn pen(self, pen: &Pen) -> Option<Pen> {
         if self == ColorDepth::TrueColor {
             return None;
@@ -70,6 +70,33 @@ pub struct TerminalCaps {
     /// Frames are wrapped in synchronized output (mode 2026): only for terminals that said
     /// they support it. Either way a frame is one write.
     pub synchronized_output: bool,
+    /// Underline styles (`4:3` curly, ...) and underline colours (`58`) are sent; else every
+    /// underline is a plain one and has the text's colour.
+    pub underline_styles: bool,
+    /// OSC 8 hyperlinks are sent; else linked text is plain text.
+    pub hyperlinks: bool,
+}
+
+impl TerminalCaps {
+    /// `pen` as this terminal can show it (`None`: as it is).
+    pub fn pen(&self, pen: &Pen) -> Option<Pen> {
+        let mapped = self.depth.pen(pen);
+        if self.underline_styles {
+            return mapped;
+        }
+        let shown = mapped.as_ref().unwrap_or(pen);
+        let style = shown.attrs.underline();
+        let styled = !matches!(style, UnderlineStyle::None | UnderlineStyle::Single);
+        if !styled && shown.underline_color() == Color::Default {
+            return mapped;
+        }
+        let mut plain = shown.clone();
+        if styled {
+            plain.attrs.set_underline(UnderlineStyle::Single);
+        }
+        plain.update_extra(|e| e.underline_color = Color::Default);
+        Some(plain)
+    }
 }
 
 impl Default for TerminalCaps {
@@ -77,6 +104,8 @@ impl Default for TerminalCaps {
         TerminalCaps {
             depth: ColorDepth::TrueColor,
             synchronized_output: true,
+            underline_styles: true,
+            hyperlinks: true,
         }
     }
 }

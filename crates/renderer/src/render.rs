@@ -228,9 +228,11 @@ impl Renderer {
     }
 
     fn set_pen(&mut self, out: &mut String, pen: &Pen, link: Option<&Arc<Hyperlink>>) {
-        // Colours the terminal cannot show are sent as the nearest it can.
-        let mapped = self.caps.depth.pen(pen);
+        // What the terminal cannot show is sent as the nearest it can: colours of its depth,
+        // plain underlines, plain text for links.
+        let mapped = self.caps.pen(pen);
         let pen = mapped.as_ref().unwrap_or(pen);
+        let link = link.filter(|_| self.caps.hyperlinks);
         let visible = |p: &Pen| -> (Color, Color, Attrs, Color) {
             (
                 p.fg,

@@ -26,6 +26,7 @@ fn render_with(depth: ColorDepth) -> (String, Screen) {
     let caps = TerminalCaps {
         depth,
         synchronized_output: false,
+        ..TerminalCaps::default()
     };
     let mut renderer = Renderer::with_caps(caps);
     let mut frame = frame_from(COLOURFUL, 30, 2);
@@ -76,11 +77,43 @@ fn without_synchronized_output_a_frame_is_still_one_buffer_without_2026() {
     let bytes = renderer.render(&mut frame);
     assert!(bytes.starts_with(b"\x1b[?2026h"), "the default still wraps");
     renderer.set_caps(TerminalCaps {
-        depth: ColorDepth::TrueColor,
         synchronized_output: false,
+        ..TerminalCaps::default()
     });
     let mut frame = frame_from(b"y", 4, 1);
     let bytes = renderer.render(&mut frame);
     assert!(!String::from_utf8_lossy(&bytes).contains("2026"));
     assert!(bytes.ends_with(b"y") || String::from_utf8_lossy(&bytes).contains('y'));
+}
+
+#[test]
+fn styled_underlines_and_links_degrade_to_plain_ones() {
+    let input =
+        b"\x1b[4:3;58:2::255:0:0mcurl\x1b[0m \x1b]8;id=a;https://x.test/\x1b\\link\x1b]8;;\x1b\\";
+    let render = |caps: TerminalCaps| {
+        let mut renderer = Renderer::with_caps(caps);
+        let mut frame = frame_from(input, 20, 1);
+        let bytes = renderer.render(&mut frame);
+        let mut term = Screen::new(20, 1);
+        term.feed(&bytes);
+        (String::from_utf8(bytes).unwrap(), term)
+    };
+    let (text, term) = render(TerminalCaps::default());
+    assert!(text.contains("4:3") && text.contains("58:2") && text.contains("]8;id=a;"));
+    assert!(term.cell(0, 6).unwrap().hyperlink().is_some());
+    let plain = TerminalCaps {
+        underline_styles: false,
+        hyperlinks: false,
+        ..TerminalCaps::default()
+    };
+    let (text, term) = render(plain);
+    assert!(!text.contains("4:3") && !text.contains("58") && !text.contains("https"));
+    let curl = term.cell(0, 0).unwrap();
+    assert_eq!(
+        curl.attrs().underline(),
+        weft_screen_model::UnderlineStyle::Single
+    );
+    assert_eq!(curl.underline_color(), Color::Default);
+    assert_eq!(term.cell(0, 5).unwrap().text(), "l");
+    assert!(term.cell(0, 5).unwrap().hyperlink().is_none());
 }

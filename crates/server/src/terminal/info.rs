@@ -26,6 +26,24 @@ const TRUECOLOR_NAMES: &[&str] = &[
     "rio",
 ];
 
+/// Terminals known to take underline styles and colours (`4:3`, `58`) and OSC 8 hyperlinks,
+/// by the name their XTVERSION answer starts with (or their `TERM`). Others get plain
+/// underlines and plain text: one that does not parse `4:3` may show it as something else.
+const MODERN_NAMES: &[&str] = &[
+    "kitty",
+    "wezterm",
+    "foot",
+    "ghostty",
+    "iterm2",
+    "contour",
+    "alacritty",
+    "konsole",
+    "tmux",
+    "weft",
+    "rio",
+    "vte",
+];
+
 /// One client's terminal.
 #[derive(Clone, Debug, Default)]
 pub struct TerminalInfo {
@@ -150,11 +168,31 @@ impl TerminalInfo {
         }
     }
 
+    /// Whether it is a terminal known to take underline styles and hyperlinks.
+    pub fn is_modern(&self) -> bool {
+        let term = self
+            .term
+            .as_deref()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let name = self
+            .name_and_version()
+            .0
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        MODERN_NAMES
+            .iter()
+            .any(|n| (!name.is_empty() && name.starts_with(n)) || term.contains(n))
+    }
+
     /// What frames for this terminal may use.
     pub fn caps(&self) -> TerminalCaps {
+        let modern = self.is_modern();
         TerminalCaps {
             depth: self.color_depth(),
             synchronized_output: self.has_mode(2026),
+            underline_styles: modern,
+            hyperlinks: modern,
         }
     }
 
@@ -173,6 +211,9 @@ impl TerminalInfo {
         }
         if self.kitty_flags.is_some() {
             features.push("kitty-keys");
+        }
+        if self.is_modern() {
+            features.extend(["styled-underlines", "hyperlinks"]);
         }
         features
     }
@@ -269,7 +310,16 @@ mod tests {
         let summary = info.summary();
         assert_eq!(summary.name.as_deref(), Some("kitty"));
         assert_eq!(summary.version.as_deref(), Some("0.35.2"));
-        assert_eq!(summary.features, ["truecolor", "sync", "kitty-keys"]);
+        assert_eq!(
+            summary.features,
+            [
+                "truecolor",
+                "sync",
+                "kitty-keys",
+                "styled-underlines",
+                "hyperlinks"
+            ]
+        );
         assert_eq!(summary.background.as_deref(), Some("rgb:fafa/fafa/fafa"));
         assert_eq!(summary.dark, Some(false));
         assert!(summary.answered);
