@@ -100,6 +100,49 @@ fn list_clients_shows_what_the_terminal_said() {
 }
 
 #[test]
+fn xterm_and_kitty_are_told_apart() {
+    let features = |t: &Value| -> Vec<String> {
+        t["features"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|f| f.as_str().map(String::from))
+            .collect()
+    };
+    let server = TestServer::new("term-xterm");
+    let env = [("TERM", "xterm"), ("COLORTERM", "")];
+    let _xterm = client_on(&server, "x", &env, FakeTerminal::xterm());
+    let t = the_client(&server)["terminal"].clone();
+    assert_eq!(
+        (t["name"].as_str(), t["version"].as_str()),
+        (Some("XTerm"), Some("390"))
+    );
+    assert_eq!(features(&t), ["256", "sgr-pixels"]);
+    assert_eq!(t["dark"], false);
+    let server = TestServer::new("term-kitty");
+    let env = [("TERM", "xterm-kitty"), ("COLORTERM", "")];
+    let _kitty = client_on(&server, "k", &env, FakeTerminal::kitty());
+    let t = the_client(&server)["terminal"].clone();
+    assert_eq!(
+        (t["name"].as_str(), t["version"].as_str()),
+        (Some("kitty"), Some("0.35.2"))
+    );
+    assert_eq!(
+        features(&t),
+        [
+            "truecolor",
+            "sync",
+            "color-scheme",
+            "sgr-pixels",
+            "kitty-keys",
+            "styled-underlines",
+            "hyperlinks"
+        ]
+    );
+    assert_eq!(t["dark"], true);
+}
+
+#[test]
 fn a_terminal_that_answers_nothing_is_known_only_by_its_term() {
     let server = TestServer::new("term-silent");
     let env = [("TERM", "xterm"), ("COLORTERM", "")];
@@ -324,4 +367,55 @@ fn a_plain_terminal_gets_plain_underlines_and_link_text_without_links() {
         screen.cell(row, 0).unwrap().attrs().underline(),
         weft_testkit::UnderlineStyle::Single
     );
+}
+
+/// vim's idea of the background (`:set bg?`) once it has asked the terminal, run by `client`.
+fn vim_background(client: &mut TestTerminal) -> String {
+    client.wait_for_text("~").unwrap();
+    client.send_text(":set bg?\r").unwrap();
+    client
+        .wait_for(|s| s.text().contains("background="))
+        .unwrap();
+    let text = client.screen().text();
+    let line = text.lines().find(|l| l.contains("background=")).unwrap();
+    line.trim().to_string()
+}
+
+const VIM: &[&str] = &["vim", "-u", "NONE", "-N", "-i", "NONE", "-n"];
+
+#[test]
+fn vim_inside_weft_picks_the_background_it_picks_on_the_bare_terminal() {
+    if std::process::Command::new("vim")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("vim is not installed: skipped");
+        return;
+    }
+    for (name, fake, want) in [
+        (
+            "term-vim-light",
+            FakeTerminal::modern_light(),
+            "background=light",
+        ),
+        (
+            "term-vim-dark",
+            FakeTerminal::modern_dark(),
+            "background=dark",
+        ),
+    ] {
+        let mut bare = TestTerminal::spawn(VIM.iter().copied())
+            .env("TERM", "xterm-256color")
+            .answering(fake.clone())
+            .start()
+            .unwrap();
+        assert_eq!(vim_background(&mut bare), want, "vim on the bare terminal");
+        // Started from the shell once attached, as a user does: a program started with the
+        // session may ask before the first client's terminal has answered.
+        let server = TestServer::new(name);
+        let mut inside = client_on(&server, "v", TRUECOLOR_ENV, fake);
+        inside.send_text(&format!("{}\r", VIM.join(" "))).unwrap();
+        assert_eq!(vim_background(&mut inside), want, "vim inside weft");
+    }
 }

@@ -5,7 +5,7 @@
 //! DECRQM, the kitty keyboard flags query, DSR 996 and the colour queries (OSC 10/11/12 and
 //! OSC 4) from its profile; a query its profile has no answer for gets none, as from a
 //! terminal that does not know it. The presets are terminals tests need: a modern dark one, a
-//! light one, a 256-colour one and one that answers nothing.
+//! light one, xterm, kitty, a 256-colour one and one that answers nothing.
 
 use weft_screen_model::palette::format_color_spec;
 use weft_screen_model::Rgb;
@@ -93,6 +93,39 @@ impl FakeTerminal {
             foreground: Some(Rgb::new(0xff, 0xff, 0xff)),
             background: Some(Rgb::new(0, 0, 0)),
             ansi: Some(xterm_ansi()),
+            ..FakeTerminal::default()
+        }
+    }
+
+    /// xterm 390 as it comes: black on white, 256 colours as far as weft knows, no
+    /// synchronized output, no kitty keyboard protocol.
+    pub fn xterm() -> Self {
+        FakeTerminal {
+            primary: Some("?64;1;2;6;9;15;16;17;18;21;22;28c".into()),
+            secondary: Some(">41;390;0c".into()),
+            version: Some("XTerm(390)".into()),
+            modes: vec![(1016, 2)],
+            answers_modes: true,
+            foreground: Some(Rgb::new(0, 0, 0)),
+            background: Some(Rgb::new(0xff, 0xff, 0xff)),
+            ansi: Some(xterm_ansi()),
+            ..FakeTerminal::default()
+        }
+    }
+
+    /// kitty on its default dark background.
+    pub fn kitty() -> Self {
+        FakeTerminal {
+            primary: Some("?62;c".into()),
+            secondary: Some(">1;4000;35c".into()),
+            version: Some("kitty(0.35.2)".into()),
+            modes: vec![(2026, 2), (2031, 2), (1016, 2)],
+            answers_modes: true,
+            kitty_flags: Some(0),
+            foreground: Some(Rgb::new(0xdd, 0xdd, 0xdd)),
+            background: Some(Rgb::new(0, 0, 0)),
+            ansi: Some(xterm_ansi()),
+            dark: Some(true),
             ..FakeTerminal::default()
         }
     }

@@ -16,11 +16,11 @@ use tokio::sync::watch;
 use weft_screen_model::palette::HostColors;
 
 /// What weft asks a terminal on attach, in this order: DA2, XTVERSION, DECRQM for
-/// [`ASKED_MODES`], the kitty keyboard flags, the default colours (OSC 10/11/12), the 16 ANSI
-/// colours (OSC 4), and DA1 last: every terminal answers DA1, and answers come in order, so
+/// [`ASKED_MODES`], the kitty keyboard flags, its colour scheme (DSR 996), the default colours
+/// (OSC 10/11/12), the 16 ANSI colours (OSC 4), and DA1 last: every terminal answers DA1, and answers come in order, so
 /// its answer says that all the others that are coming have come.
 pub const QUERIES: &[u8] = b"\x1b[>c\x1b[>q\
-\x1b[?2026$p\x1b[?2027$p\x1b[?2031$p\x1b[?1016$p\x1b[?u\
+\x1b[?2026$p\x1b[?2027$p\x1b[?2031$p\x1b[?1016$p\x1b[?u\x1b[?996n\
 \x1b]10;?\x1b\\\x1b]11;?\x1b\\\x1b]12;?\x1b\\\
 \x1b]4;0;?\x1b\\\x1b]4;1;?\x1b\\\x1b]4;2;?\x1b\\\x1b]4;3;?\x1b\\\x1b]4;4;?\x1b\\\x1b]4;5;?\x1b\\\x1b]4;6;?\x1b\\\x1b]4;7;?\x1b\\\
 \x1b]4;8;?\x1b\\\x1b]4;9;?\x1b\\\x1b]4;10;?\x1b\\\x1b]4;11;?\x1b\\\x1b]4;12;?\x1b\\\x1b]4;13;?\x1b\\\x1b]4;14;?\x1b\\\x1b]4;15;?\x1b\\\
