@@ -419,3 +419,37 @@ fn vim_inside_weft_picks_the_background_it_picks_on_the_bare_terminal() {
         assert_eq!(vim_background(&mut inside), want, "vim inside weft");
     }
 }
+
+#[test]
+fn answers_that_come_after_the_deadline_still_count() {
+    let server = TestServer::new("term-late");
+    let mut slow = FakeTerminal::modern_dark();
+    slow.hold = true;
+    // Nothing answered within the deadline: drawn with what TERM says.
+    let env = [("TERM", "xterm"), ("COLORTERM", "")];
+    let mut client = client_on(&server, "l", &env, slow);
+    let t = the_client(&server)["terminal"].clone();
+    assert_eq!(
+        (t["answered"].as_bool(), t["name"].as_str()),
+        (Some(false), None)
+    );
+    let late = client.fake_terminal().unwrap().release();
+    client.send_bytes(&late).unwrap();
+    // Taken out of the keys and taken in: the shell saw nothing, list-clients says more.
+    client.send_text("echo after-$((6*7))\r").unwrap();
+    client.wait_for_text("after-42").unwrap();
+    let t = the_client(&server)["terminal"].clone();
+    assert_eq!(t["name"], "WezTerm", "{t}");
+    assert_eq!(t["features"][0], "truecolor");
+    assert!(!client.screen().text().contains("rgb:"));
+    // The renderer was told: RGB colours now reach the terminal, and 2031 was turned on.
+    client
+        .send_text("printf '\\033[38;2;250;10;10mLATE\\033[0m\\n'\r")
+        .unwrap();
+    client
+        .wait_for(|s| s.text().lines().any(|l| l.starts_with("LATE")))
+        .unwrap();
+    let received = client.fake_terminal().unwrap().received().to_vec();
+    assert!(has_rgb_sgr(&received));
+    assert!(String::from_utf8_lossy(&received).contains("\x1b[?2031h"));
+}

@@ -41,6 +41,10 @@ pub struct FakeTerminal {
     pub ansi: Option<[Rgb; 16]>,
     /// The colour scheme it reports to DSR 996 (`true`: dark).
     pub dark: Option<bool>,
+    /// Answers are kept back until [`FakeTerminal::release`] (a terminal on a slow link).
+    pub hold: bool,
+    /// Answers kept back while `hold`.
+    held: Vec<u8>,
     /// An escape sequence cut short by the end of a read.
     partial: Vec<u8>,
     /// Everything the program printed (up to [`MAX_RECEIVED_BYTES`]).
@@ -135,6 +139,12 @@ impl FakeTerminal {
         FakeTerminal::default()
     }
 
+    /// Stops holding answers back, and returns those held, for the test to send.
+    pub fn release(&mut self) -> Vec<u8> {
+        self.hold = false;
+        std::mem::take(&mut self.held)
+    }
+
     /// Everything the program printed so far (up to 8 MiB).
     pub fn received(&self) -> &[u8] {
         &self.received
@@ -162,6 +172,9 @@ impl FakeTerminal {
                     break;
                 }
             }
+        }
+        if self.hold {
+            self.held.append(&mut answers);
         }
         answers
     }

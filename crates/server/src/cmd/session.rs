@@ -278,8 +278,15 @@ pub static LIST_CLIENTS: Entry = Entry {
                 let lines: Vec<String> = clients
                     .iter()
                     .map(|c| {
+                        // As tmux shows it: the size and the terminal's TERM.
+                        let term = c
+                            .terminal
+                            .as_ref()
+                            .and_then(|t| t.term.as_deref())
+                            .map(|t| format!(" {t}"))
+                            .unwrap_or_default();
                         format!(
-                            "{}: {} [{}x{}] (attached {}){}",
+                            "{}: {} [{}x{}{term}] (attached {}){}",
                             c.name,
                             c.session,
                             c.cols,

@@ -132,20 +132,28 @@ pub(super) async fn take_in(
         return;
     }
     let (mut colors_changed, mut scheme_changed) = (false, false);
-    let (before, after) = {
+    let (before, after, scheme_reports) = {
         let Ok(mut info) = info.lock() else { return };
-        let before = info.caps();
+        let (before, had_reports) = (info.caps(), info.has_mode(2031));
         for report in reports {
             scheme_changed |= matches!(report, Report::ColorScheme { .. });
             colors_changed |= info.learn(report);
         }
-        (before, info.caps())
+        (before, info.caps(), !had_reports && info.has_mode(2031))
     };
     if colors_changed {
         terminals.changed();
     }
     if before != after {
         let _ = render.send(RenderControl::Caps(after)).await;
+    }
+    if scheme_reports {
+        // Its answer came after the attach stopped waiting: turned on now.
+        let _ = render
+            .send(RenderControl::Passthrough(Bytes::from_static(
+                ENABLE_COLOR_SCHEME_REPORTS,
+            )))
+            .await;
     }
     if scheme_changed {
         // Written in order with the frames, as a clipboard write is.
