@@ -250,8 +250,8 @@ pub(super) async fn attached(
     if !warnings.is_empty() {
         state.show_startup_warnings(&warnings).await;
     }
-    // Keys typed while the terminal was asked come first; a terminal that went away meanwhile
-    // ends the attachment as in the loop.
+    // Keys typed while the terminal was asked come first (a branch of the loop's select that
+    // is ready once); a terminal that went away meanwhile ends the attachment as in the loop.
     let mut backlog = Some(asked.inputs);
     if asked.gone {
         stop.cancel();
@@ -266,47 +266,45 @@ pub(super) async fn attached(
         // after each pause in typing). Nothing starves: a terminal's keys run dry between
         // keystrokes and pastes, and tokio's budget makes a long run of reads yield. A held
         // ESC's escape time comes last: a key that arrives with it completes the sequence.
-        let inputs = if let Some(inputs) = backlog.take() {
-            inputs
-        } else {
-            tokio::select! {
-                biased;
-                _ = &mut stopped => break,
-                read = read_terminal(tty_in.as_mut().map(|(r, _)| r), &mut key_buf) => match read {
-                    // The terminal is gone (hung up): as if the client left.
-                    Ok(0) | Err(_) => break,
-                    Ok(n) => {
-                        typed(&info, &state.session, &ctx.terminals, client, n);
-                        keys.feed(&key_buf[..n])
-                    }
-                },
-                message = stream.next() => match message {
-                    Some(Ok(Message::Input(bytes))) => {
-                        typed(&info, &state.session, &ctx.terminals, client, bytes.len());
-                        keys.feed(&bytes)
-                    }
-                    Some(Ok(Message::Resize { cols, rows })) => {
-                        let (cols, rows) = weft_protocol::clamp_size(cols, rows);
-                        joining.size = (cols, rows);
-                        state
-                            .session
-                            .send(SessionCommand::ClientResize { client, cols, rows })
-                            .await;
-                        let _ = render_tx.send(RenderControl::Resize { cols, rows }).await;
-                        continue;
-                    }
-                    Some(Ok(_)) => continue,
-                    Some(Err(_)) | None => break,
-                },
-                flushed = keys.escape_due() => flushed,
-                Some(target) = switch_rx.recv() => {
-                    let to = crate::cmd::session::SwitchTo::decode(&target);
-                    let request = crate::cmd::ClientRequest::Switch { client: None, to };
-                    if let After::Switch(next) = state.session_request(request).await {
-                        joining.switch(&mut state, &mut info, next).await;
-                    }
+        let inputs = tokio::select! {
+            biased;
+            _ = &mut stopped => break,
+            // Keys typed while the terminal was asked, once.
+            Some(inputs) = std::future::ready(backlog.take()) => inputs,
+            read = read_terminal(tty_in.as_mut().map(|(r, _)| r), &mut key_buf) => match read {
+                // The terminal is gone (hung up): as if the client left.
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    typed(&info, &state.session, &ctx.terminals, client, n);
+                    keys.feed(&key_buf[..n])
+                }
+            },
+            message = stream.next() => match message {
+                Some(Ok(Message::Input(bytes))) => {
+                    typed(&info, &state.session, &ctx.terminals, client, bytes.len());
+                    keys.feed(&bytes)
+                }
+                Some(Ok(Message::Resize { cols, rows })) => {
+                    let (cols, rows) = weft_protocol::clamp_size(cols, rows);
+                    joining.size = (cols, rows);
+                    state
+                        .session
+                        .send(SessionCommand::ClientResize { client, cols, rows })
+                        .await;
+                    let _ = render_tx.send(RenderControl::Resize { cols, rows }).await;
                     continue;
                 }
+                Some(Ok(_)) => continue,
+                Some(Err(_)) | None => break,
+            },
+            flushed = keys.escape_due() => flushed,
+            Some(target) = switch_rx.recv() => {
+                let to = crate::cmd::session::SwitchTo::decode(&target);
+                let request = crate::cmd::ClientRequest::Switch { client: None, to };
+                if let After::Switch(next) = state.session_request(request).await {
+                    joining.switch(&mut state, &mut info, next).await;
+                }
+                continue;
             }
         };
         // The terminal's late answers: taken out of the keys, taken in here.
