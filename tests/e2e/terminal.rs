@@ -100,6 +100,25 @@ fn list_clients_shows_what_the_terminal_said() {
 }
 
 #[test]
+fn a_client_that_carries_keys_over_its_socket_asks_its_terminal_too() {
+    let server = TestServer::new("term-proxy");
+    let env = [
+        ("TERM", "xterm-256color"),
+        ("COLORTERM", ""),
+        ("WEFT_TTY_PROXY", "1"),
+    ];
+    let mut client = client_on(&server, "p", &env, FakeTerminal::modern_light());
+    let t = the_client(&server)["terminal"].clone();
+    assert_eq!(t["name"], "WezTerm", "{t}");
+    assert_eq!(t["background"], "rgb:fafa/fafa/f5f5");
+    let path = script(&server, "ask.sh", ASK_BACKGROUND);
+    client.send_text(&format!("bash {path}\r")).unwrap();
+    client
+        .wait_for(|s| s.text().contains("bg<rgb:fafa/fafa/f5f5>"))
+        .unwrap();
+}
+
+#[test]
 fn xterm_and_kitty_are_told_apart() {
     let features = |t: &Value| -> Vec<String> {
         t["features"]
