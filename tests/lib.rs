@@ -144,6 +144,29 @@ impl TestServer {
         builder = builder.env("HOME", self.dir.as_os_str());
         builder.start().expect("start a client")
     }
+
+    /// [`TestServer::client_env`] on a scripted terminal that answers weft's queries as `fake`
+    /// says (see [`weft_testkit::FakeTerminal`]'s presets).
+    pub fn client_answering(
+        &self,
+        args: &[&str],
+        cols: u16,
+        rows: u16,
+        env: &[(&str, &str)],
+        fake: weft_testkit::FakeTerminal,
+    ) -> weft_testkit::TestTerminal {
+        let mut argv: Vec<std::ffi::OsString> = vec![weft_binary().into(), "-S".into()];
+        argv.push(self.socket.clone().into());
+        argv.extend(args.iter().map(Into::into));
+        let mut builder = weft_testkit::TestTerminal::spawn(argv)
+            .size(cols, rows)
+            .answering(fake);
+        for (k, v) in TEST_ENV.iter().chain(env) {
+            builder = builder.env(*k, *v);
+        }
+        builder = builder.env("HOME", self.dir.as_os_str());
+        builder.start().expect("start a client")
+    }
 }
 
 impl Drop for TestServer {

@@ -20,6 +20,7 @@ mod replay;
 mod script_commands;
 mod scripting;
 mod sessions;
-mod wait;
 mod status;
+mod terminal;
+mod wait;
 mod windows;

@@ -1,5 +1,6 @@
 //! The diff emitter: previous frame + new frame -> the bytes that turn one into the other.
 
+use crate::depth::TerminalCaps;
 use crate::frame::{Frame, OuterModes};
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -36,12 +37,36 @@ pub struct Renderer {
     /// The frame's text while emitting, kept between frames so an echo's frame allocates
     /// nothing.
     scratch: String,
+    /// What the terminal understands: colour depth, synchronized output.
+    caps: TerminalCaps,
 }
 
 impl Renderer {
     /// A renderer whose first frame is a full repaint.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A renderer for a terminal that understands `caps`.
+    pub fn with_caps(caps: TerminalCaps) -> Self {
+        Renderer {
+            caps,
+            ..Self::default()
+        }
+    }
+
+    /// The terminal turned out to understand `caps`: the next frame repaints everything with
+    /// them.
+    pub fn set_caps(&mut self, caps: TerminalCaps) {
+        if self.caps != caps {
+            self.caps = caps;
+            self.invalidate();
+        }
+    }
+
+    /// What the terminal is taken to understand.
+    pub fn caps(&self) -> TerminalCaps {
+        self.caps
     }
 
     /// The next frame repaints everything (attach, resize, `C-b r`).
@@ -108,9 +133,13 @@ impl Renderer {
         if !out.is_empty() {
             self.frames += 1;
             bytes.reserve(out.len() + 16);
-            bytes.extend_from_slice(b"\x1b[?2026h");
-            bytes.extend_from_slice(out.as_bytes());
-            bytes.extend_from_slice(b"\x1b[?2026l");
+            if self.caps.synchronized_output {
+                bytes.extend_from_slice(b"\x1b[?2026h");
+                bytes.extend_from_slice(out.as_bytes());
+                bytes.extend_from_slice(b"\x1b[?2026l");
+            } else {
+                bytes.extend_from_slice(out.as_bytes());
+            }
         }
         if out.capacity() <= KEPT_SCRATCH_BYTES {
             self.scratch = out;
@@ -199,6 +228,11 @@ impl Renderer {
     }
 
     fn set_pen(&mut self, out: &mut String, pen: &Pen, link: Option<&Arc<Hyperlink>>) {
+        // What the terminal cannot show is sent as the nearest it can: colours of its depth,
+        // plain underlines, plain text for links.
+        let mapped = self.caps.pen(pen);
+        let pen = mapped.as_ref().unwrap_or(pen);
+        let link = link.filter(|_| self.caps.hyperlinks);
         let visible = |p: &Pen| -> (Color, Color, Attrs, Color) {
             (
                 p.fg,

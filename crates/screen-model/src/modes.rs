@@ -63,6 +63,8 @@ pub struct Modes {
     pub bracketed_paste: bool,
     /// 2026: the program is in the middle of a synchronized update.
     pub synchronized_output: bool,
+    /// 2031: the program is told when the colour scheme turns light or dark.
+    pub color_scheme_updates: bool,
 }
 
 impl Default for Modes {
@@ -84,6 +86,7 @@ impl Default for Modes {
             focus_events: false,
             bracketed_paste: false,
             synchronized_output: false,
+            color_scheme_updates: false,
         }
     }
 }

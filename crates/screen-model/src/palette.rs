@@ -1,7 +1,8 @@
-//! weft's own colour palette: what OSC 4/10/11/12 queries are answered from.
+//! Colours programs ask about with OSC 4/10/11/12: those a program set itself, and those the
+//! host (weft's server) learned from the user's terminal ([`HostColors`]).
 //!
-//! Answers never come from the user's real terminal, so one pane cannot learn anything about
-//! another or about the outer terminal through them.
+//! A query is answered with the colour the program set, else with the host's, else not at
+//! all: nothing is invented. A pane never learns what another pane set.
 
 use crate::cell::Rgb;
 
@@ -15,6 +16,46 @@ pub struct Palette {
     pub background: Rgb,
     /// Cursor colour (OSC 12).
     pub cursor: Rgb,
+    /// Entries a program set with OSC 4 (one bit each), answered as set.
+    set_entries: [u64; 4],
+    /// Dynamic colours a program set (bit 0 OSC 10, 1 OSC 11, 2 OSC 12).
+    set_dynamic: u8,
+}
+
+/// What the host knows of the user's terminal's colours; `None` where it does not know.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct HostColors {
+    /// Default foreground (the terminal's answer to OSC 10).
+    pub foreground: Option<Rgb>,
+    /// Default background (OSC 11).
+    pub background: Option<Rgb>,
+    /// Cursor colour (OSC 12).
+    pub cursor: Option<Rgb>,
+    /// The 16 ANSI colours (OSC 4 0..15).
+    pub ansi: [Option<Rgb>; 16],
+    /// The terminal's colour scheme is dark (`Some(true)`) or light, as it reported it (mode
+    /// 2031) or as its background says; `None` when neither is known.
+    pub dark: Option<bool>,
+}
+
+impl HostColors {
+    /// Whether anything is known at all.
+    pub fn is_empty(&self) -> bool {
+        self == &HostColors::default()
+    }
+
+    /// The colour scheme: as reported, else judged from the background's luminance.
+    pub fn is_dark(&self) -> Option<bool> {
+        self.dark.or_else(|| self.background.map(is_dark_color))
+    }
+}
+
+/// Whether a background of this colour makes a dark scheme (relative luminance under one
+/// half, as tmux and vim judge it).
+pub fn is_dark_color(rgb: Rgb) -> bool {
+    let luminance =
+        0.2126 * f64::from(rgb.r) + 0.7152 * f64::from(rgb.g) + 0.0722 * f64::from(rgb.b);
+    luminance < 128.0
 }
 
 impl Default for Palette {
@@ -24,6 +65,8 @@ impl Default for Palette {
             foreground: Rgb::new(0xe5, 0xe5, 0xe5),
             background: Rgb::new(0, 0, 0),
             cursor: Rgb::new(0xe5, 0xe5, 0xe5),
+            set_entries: [0; 4],
+            set_dynamic: 0,
         }
     }
 }
@@ -34,14 +77,31 @@ impl Palette {
         self.entries[usize::from(i)]
     }
 
-    /// Sets entry `i`.
+    /// Sets entry `i` (a program's OSC 4).
     pub fn set(&mut self, i: u8, rgb: Rgb) {
         self.entries[usize::from(i)] = rgb;
+        self.set_entries[usize::from(i / 64)] |= 1 << (i % 64);
     }
 
-    /// Resets entry `i` to xterm's default.
+    /// Resets entry `i` to xterm's default: no longer set by the program.
     pub fn reset(&mut self, i: u8) {
         self.entries[usize::from(i)] = xterm_color(i);
+        self.set_entries[usize::from(i / 64)] &= !(1 << (i % 64));
+    }
+
+    /// Entry `i` if a program set it.
+    pub fn program_entry(&self, i: u8) -> Option<Rgb> {
+        (self.set_entries[usize::from(i / 64)] & (1 << (i % 64)) != 0).then(|| self.get(i))
+    }
+
+    /// Notes that a program set dynamic colour `which` (0 foreground, 1 background, 2 cursor).
+    pub fn mark_dynamic(&mut self, which: u8) {
+        self.set_dynamic |= 1 << which.min(7);
+    }
+
+    /// Whether a program set dynamic colour `which` (see [`Palette::mark_dynamic`]).
+    pub fn dynamic_is_set(&self, which: u8) -> bool {
+        self.set_dynamic & (1 << which.min(7)) != 0
     }
 }
 

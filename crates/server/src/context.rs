@@ -29,4 +29,7 @@ pub struct ServerContext {
     pub hooks: crate::hooks::HookFeed,
     /// The channels of `wait-for`.
     pub waits: Arc<crate::wait_channels::WaitChannels>,
+    /// The attached clients' terminals: what they answered, and the colours programs' queries
+    /// are answered with.
+    pub terminals: Arc<crate::terminal::Terminals>,
 }

@@ -46,8 +46,9 @@ pub mod registry;
 pub mod render;
 pub mod sched;
 pub mod session;
-pub mod wait_channels;
 pub mod style;
+pub mod terminal;
+pub mod wait_channels;
 pub mod words;
 
 pub use config::{Config, ConfigError};

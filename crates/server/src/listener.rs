@@ -77,15 +77,17 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
     let metrics = Arc::new(crate::metrics::MetricsRegistry::default());
     let buffers = Arc::new(crate::buffers::Buffers::new(options.config.buffer_limit));
     let (hooks, fired_hooks) = crate::hooks::HookFeed::new(metrics.clone());
-    let registry = Registry::spawn(
-        config_tx,
-        ids.clone(),
-        options.socket.clone(),
-        metrics.clone(),
-        buffers.clone(),
-        hooks.clone(),
-        shutdown.clone(),
-    );
+    let terminals = Arc::new(crate::terminal::Terminals::default());
+    let registry = Registry::spawn(crate::registry::RegistryParts {
+        config: config_tx,
+        ids: ids.clone(),
+        socket: options.socket.clone(),
+        metrics: metrics.clone(),
+        buffers: buffers.clone(),
+        hooks: hooks.clone(),
+        host_colors: terminals.colors(),
+        shutdown: shutdown.clone(),
+    });
     let ctx = ServerContext {
         registry,
         hooks,
@@ -93,6 +95,7 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
         ids,
         metrics,
         buffers,
+        terminals,
         version: options.version.clone(),
         config: config_rx,
         startup_warnings: Arc::new(std::sync::Mutex::new(options.warnings.clone())),

@@ -70,18 +70,39 @@ pub struct Registry {
     commands: mpsc::Sender<RegistryCommand>,
 }
 
+/// What the registry is started with: the server's shared pieces its sessions use.
+pub struct RegistryParts {
+    /// The configuration, which the registry owns (`Registry::update_config`).
+    pub config: watch::Sender<Arc<Config>>,
+    /// Ids for sessions, windows and panes.
+    pub ids: Arc<IdAllocator>,
+    /// The server's socket, for `$WEFT` in panes.
+    pub socket: std::path::PathBuf,
+    /// Figures for `weft diag`.
+    pub metrics: Arc<crate::metrics::MetricsRegistry>,
+    /// The paste buffers.
+    pub buffers: Arc<crate::buffers::Buffers>,
+    /// Where hooks are fired to.
+    pub hooks: crate::hooks::HookFeed,
+    /// The colours programs' queries are answered with (the latest client's terminal).
+    pub host_colors: watch::Receiver<Arc<weft_screen_model::palette::HostColors>>,
+    /// Cancelled when the last session ends or on `kill-server`.
+    pub shutdown: CancellationToken,
+}
+
 impl Registry {
-    /// Starts the registry; `shutdown` is cancelled when the last session ends or on
-    /// `kill-server`.
-    pub fn spawn(
-        config: watch::Sender<Arc<Config>>,
-        ids: Arc<IdAllocator>,
-        socket: std::path::PathBuf,
-        metrics: Arc<crate::metrics::MetricsRegistry>,
-        buffers: Arc<crate::buffers::Buffers>,
-        hooks: crate::hooks::HookFeed,
-        shutdown: CancellationToken,
-    ) -> Self {
+    /// Starts the registry.
+    pub fn spawn(parts: RegistryParts) -> Self {
+        let RegistryParts {
+            config,
+            ids,
+            socket,
+            metrics,
+            buffers,
+            hooks,
+            host_colors,
+            shutdown,
+        } = parts;
         let (tx, rx) = mpsc::channel(REGISTRY_COMMAND_CAPACITY);
         let (ended_tx, ended_rx) = mpsc::channel(SESSION_END_CAPACITY);
         let task = RegistryTask {
@@ -92,6 +113,7 @@ impl Registry {
             buffers,
             hooks,
             priority: Arc::new(crate::priority::EchoPriority::default()),
+            host_colors,
             sessions: Vec::new(),
             ended: ended_tx,
             shutdown,
@@ -217,6 +239,8 @@ struct RegistryTask {
     metrics: Arc<crate::metrics::MetricsRegistry>,
     /// Keystroke echoes before floods, for every pane of the server.
     priority: Arc<crate::priority::EchoPriority>,
+    /// The users' terminals' colours, for every pane of the server.
+    host_colors: watch::Receiver<Arc<weft_screen_model::palette::HostColors>>,
     /// The paste buffers, for programs' clipboard writes and reads.
     buffers: Arc<crate::buffers::Buffers>,
     /// Where hooks are fired to.
@@ -416,6 +440,7 @@ impl RegistryTask {
             scrollback_lines: config.scrollback_lines,
             metrics: self.metrics.clone(),
             priority: self.priority.clone(),
+            host_colors: self.host_colors.clone(),
         };
         let handle = spawn_session(
             SessionSpec {

@@ -32,6 +32,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("buffers", 0),
     ("hooks", 0),
     ("wait_channels", 0),
+    ("terminal", 0),
     ("config", 1),
     ("options", 1),
     ("conf_file", 1),

@@ -32,6 +32,7 @@
 
 mod error;
 mod expect;
+mod fake;
 mod keys;
 mod recording;
 pub mod snapshot;
@@ -39,6 +40,7 @@ mod terminal;
 
 pub use error::{FailureReport, WaitError};
 pub use expect::{ExpectCursor, ExpectStyle, ExpectText};
+pub use fake::FakeTerminal;
 pub use keys::{encode_keys, KeyError};
 pub use terminal::{Exit, TestTerminal, TestTerminalBuilder};
 pub use weft_screen_model::{Attrs, Color, Event, Rgb, Screen, UnderlineStyle};

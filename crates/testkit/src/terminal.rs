@@ -1,6 +1,7 @@
 //! The test terminal itself.
 
 use crate::error::{annotated_screen, describe_input, FailureReport, WaitError};
+use crate::fake::FakeTerminal;
 use crate::keys::{encode_keys, KeyError};
 use crate::recording::{Kind, Recording, DEFAULT_LIMIT};
 use std::collections::VecDeque;
@@ -33,9 +34,17 @@ pub struct TestTerminalBuilder {
     options: SpawnOptions,
     timeout: Duration,
     record_limit: usize,
+    fake: Option<FakeTerminal>,
 }
 
 impl TestTerminalBuilder {
+    /// The terminal answers the program's queries as `fake` says, instead of as weft's own
+    /// screen model would.
+    pub fn answering(mut self, fake: FakeTerminal) -> Self {
+        self.fake = Some(fake);
+        self
+    }
+
     /// The terminal size (default 80x24).
     pub fn size(mut self, cols: u16, rows: u16) -> Self {
         self.options.cols = cols;
@@ -101,6 +110,7 @@ impl TestTerminalBuilder {
             eof: false,
             exit: None,
             buf: vec![0; READ_CHUNK_BYTES],
+            fake: self.fake,
         })
     }
 }
@@ -119,6 +129,8 @@ pub struct TestTerminal {
     eof: bool,
     exit: Option<ExitStatus>,
     buf: Vec<u8>,
+    /// Answers queries in place of the screen model, when set.
+    fake: Option<FakeTerminal>,
 }
 
 impl std::fmt::Debug for TestTerminal {
@@ -145,6 +157,7 @@ impl TestTerminal {
             },
             timeout: DEFAULT_TIMEOUT,
             record_limit: DEFAULT_LIMIT,
+            fake: None,
         }
     }
 
@@ -163,6 +176,12 @@ impl TestTerminal {
             "-t".into(),
             target.into(),
         ])
+    }
+
+    /// The scripted terminal answering the program's queries, if the test gave one: to change
+    /// what it answers from now on, or to see everything the program printed.
+    pub fn fake_terminal(&mut self) -> Option<&mut FakeTerminal> {
+        self.fake.as_mut()
     }
 
     /// The screen as the program left it so far.
@@ -419,7 +438,10 @@ impl TestTerminal {
             Some(Ok(n)) => {
                 self.recording.push(Kind::Output, &self.buf[..n]);
                 self.screen.feed(&self.buf[..n]);
-                let replies = self.screen.take_replies();
+                let mut replies = self.screen.take_replies();
+                if let Some(fake) = self.fake.as_mut() {
+                    replies = fake.answer(&self.buf[..n]);
+                }
                 if !replies.is_empty() {
                     self.write_raw(&replies)?;
                 }

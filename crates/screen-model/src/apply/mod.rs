@@ -318,4 +318,8 @@ impl Handler for Screen {
     fn request_status_string(&mut self, request: &[u8]) {
         self.apply_request_status_string(request);
     }
+
+    fn report_version(&mut self) {
+        self.apply_report_version();
+    }
 }

@@ -75,6 +75,7 @@ impl Screen {
             }
             2004 => self.modes.bracketed_paste = on,
             2026 => self.modes.synchronized_output = on,
+            2031 => self.modes.color_scheme_updates = on,
             _ => {}
         }
     }
@@ -102,6 +103,7 @@ impl Screen {
                 1015 => Some(m.mouse_encoding == MouseEncoding::Urxvt),
                 2004 => Some(m.bracketed_paste),
                 2026 => Some(m.synchronized_output),
+                2031 => Some(m.color_scheme_updates),
                 _ => None,
             }
         } else {

@@ -30,9 +30,12 @@ impl Screen {
     ) {
         match spec {
             None => {
-                let rgb = self.palette.get(index);
-                let reply = format!("\x1b]4;{index};{}", format_color_spec(rgb));
-                self.reply_with(reply, terminator);
+                // What the program set, else what the user's terminal said; else no answer.
+                let host = self.host.ansi.get(usize::from(index)).copied().flatten();
+                if let Some(rgb) = self.palette.program_entry(index).or(host) {
+                    let reply = format!("\x1b]4;{index};{}", format_color_spec(rgb));
+                    self.reply_with(reply, terminator);
+                }
             }
             Some(spec) => {
                 if let Some(rgb) = parse_color_spec(spec) {
@@ -56,19 +59,30 @@ impl Screen {
         spec: Option<&[u8]>,
         terminator: Terminator,
     ) {
-        let (code, slot) = match which {
-            DynamicColor::Foreground => (10, &mut self.palette.foreground),
-            DynamicColor::Background => (11, &mut self.palette.background),
-            DynamicColor::Cursor => (12, &mut self.palette.cursor),
+        let (code, bit, host) = match which {
+            DynamicColor::Foreground => (10, 0, self.host.foreground),
+            DynamicColor::Background => (11, 1, self.host.background),
+            DynamicColor::Cursor => (12, 2, self.host.cursor),
+        };
+        let palette = &mut self.palette;
+        let set = palette.dynamic_is_set(bit);
+        let slot = match which {
+            DynamicColor::Foreground => &mut palette.foreground,
+            DynamicColor::Background => &mut palette.background,
+            DynamicColor::Cursor => &mut palette.cursor,
         };
         match spec {
             None => {
-                let reply = format!("\x1b]{code};{}", format_color_spec(*slot));
-                self.reply_with(reply, terminator);
+                // What the program set, else what the user's terminal said; else no answer.
+                if let Some(rgb) = set.then_some(*slot).or(host) {
+                    let reply = format!("\x1b]{code};{}", format_color_spec(rgb));
+                    self.reply_with(reply, terminator);
+                }
             }
             Some(spec) => {
                 if let Some(rgb) = parse_color_spec(spec) {
                     *slot = rgb;
+                    palette.mark_dynamic(bit);
                 }
             }
         }

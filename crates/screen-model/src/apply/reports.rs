@@ -31,8 +31,26 @@ impl Screen {
                 };
                 self.reply(reply.as_bytes());
             }
+            // The colour scheme (mode 2031's report), when the host knows it.
+            996 if private => self.report_color_scheme(),
             _ => {}
         }
+    }
+
+    /// `CSI ? 997 ; 1 n` (dark) or `; 2 n` (light) from what the host knows; nothing when it
+    /// does not know.
+    pub(crate) fn report_color_scheme(&mut self) {
+        match self.host.is_dark() {
+            Some(true) => self.reply(b"\x1b[?997;1n"),
+            Some(false) => self.reply(b"\x1b[?997;2n"),
+            None => {}
+        }
+    }
+
+    /// XTVERSION (`CSI > q`): weft's own name and version, never the user's terminal's.
+    pub(super) fn apply_report_version(&mut self) {
+        let reply = format!("\x1bP>|weft {}\x1b\\", env!("CARGO_PKG_VERSION"));
+        self.reply(reply.as_bytes());
     }
 
     pub(super) fn apply_window_op(&mut self, op: u16) {

@@ -291,6 +291,7 @@ impl<H: Handler> Perform for Performer<'_, H> {
             ([], 'u') => h.restore_cursor(),
             ([], 't') => h.window_op(param(params, 0)),
             ([b' '], 'q') => h.set_cursor_style(param(params, 0)),
+            ([b'>'], 'q') if param(params, 0) == 0 => h.report_version(),
             ([b'!'], 'p') => h.soft_reset(),
             ([b'"'], 'q') => h.set_protection(param(params, 0) == 1),
             ([b'$'], 'p') => h.request_mode(param(params, 0), false),

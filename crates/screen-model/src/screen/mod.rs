@@ -12,6 +12,7 @@
 mod bounds;
 mod buffers;
 mod damage;
+mod host;
 mod inspect;
 mod put;
 mod queues;
@@ -24,7 +25,7 @@ use crate::cell::{Attrs, Cell, Pen};
 use crate::charset::CharsetState;
 use crate::handler::PromptMark;
 use crate::modes::Modes;
-use crate::palette::Palette;
+use crate::palette::{HostColors, Palette};
 use crate::parser::Parser;
 use crate::row::Row;
 use crate::scrollback::Scrollback;
@@ -152,6 +153,8 @@ pub struct Screen {
     pub(crate) icon_title: String,
     pub(crate) cwd: Option<String>,
     pub(crate) palette: Palette,
+    /// What the host knows of the user's terminal's colours (see [`Screen::set_host_colors`]).
+    pub(crate) host: std::sync::Arc<HostColors>,
     pub(crate) replies: Vec<u8>,
     pub(crate) events: Vec<Event>,
     pub(crate) dropped: DropCounts,
@@ -222,6 +225,7 @@ impl Screen {
             icon_title: String::new(),
             cwd: None,
             palette: Palette::default(),
+            host: std::sync::Arc::default(),
             replies: Vec::new(),
             events: Vec::new(),
             dropped: DropCounts::default(),

@@ -2,6 +2,8 @@
 //! program prints is ever echoed back.
 
 use crate::support::*;
+use weft_screen_model::palette::HostColors;
+use weft_screen_model::{Rgb, Screen};
 
 fn replies(input: &str) -> String {
     let mut s = screen(80, 24, input);
@@ -32,19 +34,87 @@ fn mode_reports() {
 }
 
 #[test]
-fn colour_queries_are_answered_from_weft_palette_with_the_same_terminator() {
-    assert_eq!(replies("\x1b]4;1;?\x07"), "\x1b]4;1;rgb:cdcd/0000/0000\x07");
-    assert_eq!(
-        replies("\x1b]11;?\x1b\\"),
-        "\x1b]11;rgb:0000/0000/0000\x1b\\"
-    );
+fn colour_queries_are_answered_from_what_the_program_set_with_the_same_terminator() {
+    // Nothing known of the user's terminal and nothing set: no answer at all.
+    assert_eq!(replies("\x1b]4;1;?\x07"), "");
+    assert_eq!(replies("\x1b]11;?\x1b\\"), "");
     assert_eq!(
         replies("\x1b]4;1;#ff8000\x07\x1b]4;1;?\x07"),
         "\x1b]4;1;rgb:ffff/8080/0000\x07"
     );
     assert_eq!(
+        replies("\x1b]11;#102030\x1b\\\x1b]11;?\x1b\\"),
+        "\x1b]11;rgb:1010/2020/3030\x1b\\"
+    );
+    assert_eq!(
         replies("\x1b]4;1;#ff8000\x07\x1b]104\x07\x1b]4;1;?\x07"),
-        "\x1b]4;1;rgb:cdcd/0000/0000\x07"
+        ""
+    );
+}
+
+fn host() -> std::sync::Arc<HostColors> {
+    let mut ansi = [None; 16];
+    ansi[1] = Some(Rgb::new(0xcc, 0x22, 0x11));
+    std::sync::Arc::new(HostColors {
+        foreground: Some(Rgb::new(0x20, 0x20, 0x20)),
+        background: Some(Rgb::new(0xfa, 0xfa, 0xf0)),
+        cursor: None,
+        ansi,
+        dark: None,
+    })
+}
+
+#[test]
+fn colour_queries_are_answered_from_the_host_when_the_program_set_nothing() {
+    let mut screen = Screen::new(20, 5);
+    screen.set_host_colors(host());
+    screen.feed(b"\x1b]11;?\x07\x1b]10;?\x1b\\\x1b]4;1;?\x07\x1b]4;2;?\x07\x1b]12;?\x07");
+    assert_eq!(
+        String::from_utf8_lossy(&screen.take_replies()),
+        "\x1b]11;rgb:fafa/fafa/f0f0\x07\x1b]10;rgb:2020/2020/2020\x1b\\\x1b]4;1;rgb:cccc/2222/1111\x07"
+    );
+    // What the program set wins over the host's.
+    screen.feed(b"\x1b]4;1;#000001\x07\x1b]4;1;?\x07");
+    assert_eq!(
+        String::from_utf8_lossy(&screen.take_replies()),
+        "\x1b]4;1;rgb:0000/0000/0101\x07"
+    );
+}
+
+#[test]
+fn colour_scheme_reports_follow_the_host_and_mode_2031() {
+    let mut screen = Screen::new(20, 5);
+    // Unknown: DSR 996 goes unanswered.
+    screen.feed(b"\x1b[?996n");
+    assert!(screen.take_replies().is_empty());
+    screen.set_host_colors(host());
+    screen.feed(b"\x1b[?996n\x1b[?2031$p");
+    assert_eq!(
+        String::from_utf8_lossy(&screen.take_replies()),
+        "\x1b[?997;2n\x1b[?2031;2$y"
+    );
+    // Without 2031 a change is not reported; with it, each change of scheme is, once.
+    let dark = std::sync::Arc::new(HostColors {
+        dark: Some(true),
+        ..HostColors::default()
+    });
+    screen.set_host_colors(dark.clone());
+    assert!(screen.take_replies().is_empty());
+    screen.feed(b"\x1b[?2031h");
+    screen.set_host_colors(host());
+    screen.set_host_colors(host());
+    screen.set_host_colors(dark);
+    assert_eq!(
+        String::from_utf8_lossy(&screen.take_replies()),
+        "\x1b[?997;2n\x1b[?997;1n"
+    );
+}
+
+#[test]
+fn xtversion_names_weft_itself() {
+    assert_eq!(
+        replies("\x1b[>q"),
+        format!("\x1bP>|weft {}\x1b\\", env!("CARGO_PKG_VERSION"))
     );
 }
 

@@ -532,15 +532,17 @@ mod tests {
         let buffers = std::sync::Arc::new(crate::buffers::Buffers::default());
         let ids = std::sync::Arc::new(crate::ids::IdAllocator::default());
         let (hooks, _) = crate::hooks::HookFeed::new(metrics.clone());
-        let registry = crate::registry::Registry::spawn(
-            config_tx,
-            ids.clone(),
-            "/nonexistent/weft.sock".into(),
-            metrics.clone(),
-            buffers.clone(),
-            hooks.clone(),
-            tokio_util::sync::CancellationToken::new(),
-        );
+        let terminals = std::sync::Arc::new(crate::terminal::Terminals::default());
+        let registry = crate::registry::Registry::spawn(crate::registry::RegistryParts {
+            config: config_tx,
+            ids: ids.clone(),
+            socket: "/nonexistent/weft.sock".into(),
+            metrics: metrics.clone(),
+            buffers: buffers.clone(),
+            hooks: hooks.clone(),
+            host_colors: terminals.colors(),
+            shutdown: tokio_util::sync::CancellationToken::new(),
+        });
         ServerContext {
             hooks,
             waits: Default::default(),
@@ -550,6 +552,7 @@ mod tests {
             config: config_rx,
             metrics,
             buffers,
+            terminals,
             startup_warnings: Default::default(),
             prompt_history: Default::default(),
         }

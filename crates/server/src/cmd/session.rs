@@ -267,6 +267,9 @@ pub static LIST_CLIENTS: Entry = Entry {
                     clients.extend(clients_of(session).await);
                 }
                 clients.sort_by_key(|c| c.attached);
+                for c in &mut clients {
+                    c.terminal = client_id(&c.name).and_then(|id| ctx.terminals.summary(id));
+                }
                 if json {
                     let text = serde_json::to_string(&clients)
                         .map_err(|e| CommandError::failed(format!("cannot list clients: {e}")))?;
@@ -275,8 +278,15 @@ pub static LIST_CLIENTS: Entry = Entry {
                 let lines: Vec<String> = clients
                     .iter()
                     .map(|c| {
+                        // As tmux shows it: the size and the terminal's TERM.
+                        let term = c
+                            .terminal
+                            .as_ref()
+                            .and_then(|t| t.term.as_deref())
+                            .map(|t| format!(" {t}"))
+                            .unwrap_or_default();
                         format!(
-                            "{}: {} [{}x{}] (attached {}){}",
+                            "{}: {} [{}x{}{term}] (attached {}){}",
                             c.name,
                             c.session,
                             c.cols,

@@ -9,22 +9,21 @@
 //!  session --[CLIENT_CONTROL_CAPACITY]--> writer (exit notices)
 //! ```
 
+use super::probe::{self, Tty};
+use super::terminal_keys::TerminalKeys;
 use super::ui::{After, ClientLoop, Ui};
 use super::{reply, Conn};
-use crate::config::Config;
 use crate::context::ServerContext;
-use crate::deadline::Deadline;
 use crate::ids::ClientId;
-use crate::keys::{Input, KeyDecoder, PendingEscape};
 use crate::outcome::CommandError;
 use crate::render::{RenderControl, RenderTask, FRAME_CAPACITY, RENDER_CONTROL_CAPACITY};
 use crate::session::{
     Attached, ClientControl, SessionCommand, SessionHandle, CLIENT_CONTROL_CAPACITY,
 };
+use crate::terminal::{TerminalInfo, Terminals};
 use futures::{SinkExt, StreamExt};
-use std::sync::Arc;
-use tokio::sync::{mpsc, watch};
-use tokio::time::Instant;
+use std::sync::{Arc, Mutex};
+use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 use weft_protocol::{Attach, ExitNotice, Message, Reply};
@@ -39,7 +38,7 @@ pub(super) async fn attached(
 ) {
     let client = ctx.ids.client();
     let (control_tx, mut control_rx) = mpsc::channel(CLIENT_CONTROL_CAPACITY);
-    let (cols, rows) = weft_protocol::clamp_size(attach.cols, attach.rows);
+    let (mut cols, mut rows) = weft_protocol::clamp_size(attach.cols, attach.rows);
     let own_control = control_tx.clone();
     let terminal_session = terminal_session(&conn);
     // Only what update-environment may ask for is kept, bounded.
@@ -49,7 +48,9 @@ pub(super) async fn attached(
         .filter(|(k, v)| k.len() + v.len() <= MAX_ENV_ENTRY_BYTES && !k.contains('='))
         .take(MAX_ENV_ENTRIES)
         .collect();
-    let joining = Joining {
+    // What TERM and COLORTERM say, until the terminal itself answers.
+    let mut terminal_info = TerminalInfo::from_env(&env);
+    let mut joining = Joining {
         client,
         size: (cols, rows),
         read_only: attach.read_only,
@@ -105,6 +106,24 @@ pub(super) async fn attached(
         ),
         None => (None, None, None),
     };
+    // Ask the terminal what it can do before the first frame, which is drawn with what it
+    // said. Keys typed meanwhile wait for the client's loop.
+    let mut keys = TerminalKeys::new(ctx.config.clone());
+    let tty = match (tty_in.as_mut(), tty_out.as_deref()) {
+        (Some((reader, _)), Some(writer)) => Tty::Direct(reader, writer),
+        _ => Tty::Socket(&mut conn),
+    };
+    let asked = probe::ask(tty, &mut keys, &mut terminal_info).await;
+    if let Some((c, r)) = asked.resized {
+        (cols, rows) = (c, r);
+        joining.size = (c, r);
+        session
+            .send(SessionCommand::ClientResize { client, cols, rows })
+            .await;
+    }
+    let caps = terminal_info.caps();
+    let terminal_info = Arc::new(Mutex::new(terminal_info));
+    let _registered = Registered::new(&ctx.terminals, client, terminal_info.clone());
     let stop = CancellationToken::new();
     let client_metrics = Arc::new(crate::metrics::ClientMetrics::default());
     ctx.metrics.add_client(client, &info.name, &client_metrics);
@@ -121,6 +140,7 @@ pub(super) async fn attached(
         stop: stop.clone(),
         metrics: client_metrics.clone(),
         direct: tty_out.clone(),
+        caps,
     };
     let render_task = tokio::spawn(
         renderer
@@ -221,7 +241,6 @@ pub(super) async fn attached(
         last_session: None,
         repeat_until: None,
     };
-    let mut joining = joining;
     let mut info = info;
     // The first client to attach shows what the configuration read at start could not apply.
     let warnings = ctx
@@ -232,7 +251,12 @@ pub(super) async fn attached(
     if !warnings.is_empty() {
         state.show_startup_warnings(&warnings).await;
     }
-    let mut keys = TerminalKeys::new(ctx.config.clone());
+    // Keys typed while the terminal was asked come first (a branch of the loop's select that
+    // is ready once); a terminal that went away meanwhile ends the attachment as in the loop.
+    let mut backlog = Some(asked.inputs);
+    if asked.gone {
+        stop.cancel();
+    }
     let mut key_buf = vec![0u8; TTY_READ_BYTES];
     // Registered once, not on every keystroke (see `read_pty`).
     let stopped = stop.cancelled();
@@ -246,17 +270,19 @@ pub(super) async fn attached(
         let inputs = tokio::select! {
             biased;
             _ = &mut stopped => break,
+            // Keys typed while the terminal was asked, once.
+            Some(inputs) = std::future::ready(backlog.take()) => inputs,
             read = read_terminal(tty_in.as_mut().map(|(r, _)| r), &mut key_buf) => match read {
                 // The terminal is gone (hung up): as if the client left.
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
-                    typed(&info, &state.session, client, n);
+                    typed(&info, &state.session, &ctx.terminals, client, n);
                     keys.feed(&key_buf[..n])
                 }
             },
             message = stream.next() => match message {
                 Some(Ok(Message::Input(bytes))) => {
-                    typed(&info, &state.session, client, bytes.len());
+                    typed(&info, &state.session, &ctx.terminals, client, bytes.len());
                     keys.feed(&bytes)
                 }
                 Some(Ok(Message::Resize { cols, rows })) => {
@@ -294,6 +320,14 @@ pub(super) async fn attached(
                 continue;
             }
         };
+        // The terminal's late answers: taken out of the keys, taken in here.
+        probe::take_in(
+            keys.take_reports(),
+            &terminal_info,
+            &ctx.terminals,
+            &render_tx,
+        )
+        .await;
         for input in inputs {
             let after = state.handle(input).await;
             if let After::Switch(next) = after {
@@ -324,6 +358,28 @@ pub(super) async fn attached(
         .send(SessionCommand::ClientGone { client })
         .await;
     let _ = writer.await;
+}
+
+/// A client's terminal in the server's record while the client is attached.
+struct Registered {
+    terminals: Arc<Terminals>,
+    client: ClientId,
+}
+
+impl Registered {
+    fn new(terminals: &Arc<Terminals>, client: ClientId, info: Arc<Mutex<TerminalInfo>>) -> Self {
+        terminals.add(client, info);
+        Registered {
+            terminals: terminals.clone(),
+            client,
+        }
+    }
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        self.terminals.remove(self.client);
+    }
 }
 
 /// Switch requests from the command line and messages (a pipe that failed, a hook that could
@@ -436,62 +492,19 @@ async fn forward_clipboard(
     }
 }
 
-/// The client typed `bytes` bytes: the session follows its size from now on.
-fn typed(info: &Attached, session: &SessionHandle, client: ClientId, bytes: usize) {
+/// The client typed `bytes` bytes: the session follows its size from now on, and programs'
+/// colour queries are answered with its terminal's colours.
+fn typed(
+    info: &Attached,
+    session: &SessionHandle,
+    terminals: &Terminals,
+    client: ClientId,
+    bytes: usize,
+) {
     tracing::trace!(bytes, "keys");
+    terminals.touch(client);
     if !info.latest.is(client) {
         session.try_send(SessionCommand::ClientActive { client });
-    }
-}
-
-/// Keys from a client's terminal, decoded, with the escape time applied: an ESC that ends a
-/// read waits up to `escape-time-ms` (as the configuration in force says at that moment) for
-/// the rest of its sequence, and is decided when the time passes. The timer is armed only
-/// then: ordinary keys never touch it, and nothing wakes a client that types nothing.
-struct TerminalKeys {
-    decoder: KeyDecoder,
-    /// When a held ESC is decided; unset while none is held.
-    escape: Deadline,
-    config: watch::Receiver<Arc<Config>>,
-}
-
-impl TerminalKeys {
-    fn new(config: watch::Receiver<Arc<Config>>) -> Self {
-        TerminalKeys {
-            decoder: KeyDecoder::default(),
-            escape: Deadline::new(),
-            config,
-        }
-    }
-
-    /// Decodes one read's bytes (with what an earlier read left).
-    fn feed(&mut self, bytes: &[u8]) -> Vec<Input> {
-        let mut inputs = self.decoder.feed(bytes);
-        match self.decoder.pending_escape() {
-            None => self.escape.set(None),
-            Some(held) => {
-                let wait = self.config.borrow().escape_time;
-                if !wait.is_zero() {
-                    self.escape.set(Some(Instant::now() + wait));
-                } else {
-                    // No escape time: a lone ESC is the Escape key at once; a sequence cut
-                    // short still waits for the read that brings its end.
-                    self.escape.set(None);
-                    if held == PendingEscape::Lone {
-                        inputs.extend(self.decoder.flush());
-                    }
-                }
-            }
-        }
-        inputs
-    }
-
-    /// Resolves when a held ESC's escape time has passed, with the keys it turned out to be;
-    /// never while no ESC is held. Cancel-safe: nothing changes before the time is up.
-    async fn escape_due(&mut self) -> Vec<Input> {
-        self.escape.wait().await;
-        self.escape.set(None);
-        self.decoder.flush()
     }
 }
 
@@ -538,103 +551,5 @@ async fn read_terminal(tty: Option<&mut PtyReader>, buf: &mut [u8]) -> std::io::
     match tty {
         Some(tty) => tty.read_keys(buf).await,
         None => std::future::pending().await,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::keys::tests::names;
-    use std::time::Duration;
-    use tokio::time::timeout;
-
-    fn keys_with(escape_ms: u64) -> (TerminalKeys, watch::Sender<Arc<Config>>) {
-        let config = Config {
-            escape_time: Duration::from_millis(escape_ms),
-            ..Config::default()
-        };
-        let (tx, rx) = watch::channel(Arc::new(config));
-        (TerminalKeys::new(rx), tx)
-    }
-
-    /// Whether the escape time fires within `within` (the clock is paused: it jumps).
-    async fn fires_within(keys: &mut TerminalKeys, within: Duration) -> Option<Vec<String>> {
-        timeout(within, keys.escape_due()).await.ok().map(names)
-    }
-
-    #[tokio::test(start_paused = true)]
-    async fn a_lone_esc_becomes_escape_when_the_escape_time_has_passed() {
-        let (mut keys, _config) = keys_with(10);
-        let start = Instant::now();
-        assert!(keys.feed(b"\x1b").is_empty());
-        assert_eq!(
-            fires_within(&mut keys, Duration::from_millis(9)).await,
-            None
-        );
-        assert_eq!(keys.escape_due().await.len(), 1);
-        assert_eq!(Instant::now(), start + Duration::from_millis(10));
-        assert_eq!(
-            fires_within(&mut keys, Duration::from_secs(3600)).await,
-            None,
-            "decided once, then nothing is held"
-        );
-    }
-
-    #[tokio::test(start_paused = true)]
-    async fn the_rest_of_a_sequence_within_the_escape_time_completes_it() {
-        let (mut keys, _config) = keys_with(10);
-        assert!(keys.feed(b"\x1b").is_empty());
-        tokio::time::advance(Duration::from_millis(5)).await;
-        assert_eq!(names(keys.feed(b"[A")), ["Up"]);
-        assert!(keys.feed(b"\x1b").is_empty());
-        tokio::time::advance(Duration::from_millis(9)).await;
-        assert_eq!(names(keys.feed(b"x")), ["M-x"]);
-        assert_eq!(
-            fires_within(&mut keys, Duration::from_secs(3600)).await,
-            None,
-            "no timer left behind"
-        );
-        // A sequence cut short is decided at the escape time too.
-        assert!(keys.feed(b"\x1b[1;").is_empty());
-        assert_eq!(
-            fires_within(&mut keys, Duration::from_millis(10)).await,
-            Some(vec!["M-[".into(), "1".into(), ";".into()])
-        );
-    }
-
-    #[tokio::test(start_paused = true)]
-    async fn ordinary_keys_arm_no_timer() {
-        let (mut keys, _config) = keys_with(10);
-        assert_eq!(names(keys.feed(b"a\x1b[B\r")), ["a", "Down", "Enter"]);
-        assert_eq!(
-            fires_within(&mut keys, Duration::from_secs(3600)).await,
-            None
-        );
-    }
-
-    #[tokio::test(start_paused = true)]
-    async fn the_escape_time_is_read_from_the_configuration_in_force() {
-        let (mut keys, config) = keys_with(10);
-        // As `source-file` does: a new configuration.
-        config.send_replace(Arc::new(Config {
-            escape_time: Duration::from_millis(500),
-            ..Config::default()
-        }));
-        let start = Instant::now();
-        assert!(keys.feed(b"\x1b").is_empty());
-        assert_eq!(names(keys.escape_due().await), ["Escape"]);
-        assert_eq!(Instant::now(), start + Duration::from_millis(500));
-        // Zero: a lone ESC is the Escape key at once, and a cut sequence waits for its end.
-        config.send_replace(Arc::new(Config {
-            escape_time: Duration::ZERO,
-            ..Config::default()
-        }));
-        assert_eq!(names(keys.feed(b"a\x1b")), ["a", "Escape"]);
-        assert!(keys.feed(b"\x1b[1;").is_empty());
-        assert_eq!(
-            fires_within(&mut keys, Duration::from_secs(3600)).await,
-            None
-        );
-        assert_eq!(names(keys.feed(b"5A")), ["C-Up"]);
     }
 }

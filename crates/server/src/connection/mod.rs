@@ -12,8 +12,10 @@ mod line_edit;
 mod mouse;
 mod numbers;
 mod pager;
+mod probe;
 mod select;
 mod sessions;
+mod terminal_keys;
 mod tree;
 mod ui;
 

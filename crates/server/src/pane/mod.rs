@@ -269,6 +269,9 @@ pub struct PaneSpec {
     pub metrics: (Arc<crate::metrics::MetricsRegistry>, String),
     /// Server-wide: keystroke echoes before floods.
     pub priority: Arc<crate::priority::EchoPriority>,
+    /// Server-wide: the users' terminals' colours, which the program's colour queries are
+    /// answered with (see `crate::terminal::Terminals`).
+    pub host_colors: tokio::sync::watch::Receiver<Arc<weft_screen_model::palette::HostColors>>,
 }
 /// Starts the program and the pane's tasks. `exited` gets the pane id and exit status once;
 /// `events` the screen's events (all but title changes), each with the pane id.
@@ -345,8 +348,13 @@ pub fn spawn_pane(
     );
     tokio::spawn(wait_child(child, exit_tx, kill_rx));
     let pane_stop = stop.clone();
+    let mut host_colors = spec.host_colors.clone();
+    shared
+        .screen()
+        .set_host_colors(host_colors.borrow_and_update().clone());
     let task = PaneTask {
         id: spec.id,
+        host_colors,
         pty,
         pty_in: pty_in.clone(),
         shared: shared.clone(),

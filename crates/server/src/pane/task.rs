@@ -10,9 +10,10 @@ use crate::ids::PaneId;
 use bytes::Bytes;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio_util::sync::CancellationToken;
 use weft_pty_io::{ChildProcess, ExitStatus, Pty};
+use weft_screen_model::palette::HostColors;
 
 /// Writes queued input to the pty in order; waits while the program is not reading.
 pub(super) async fn write_pty(
@@ -146,6 +147,8 @@ pub(super) struct PaneTask {
     pub(super) kill_requested: CancellationToken,
     pub(super) stop: CancellationToken,
     pub(super) remain_on_exit: bool,
+    /// The users' terminals' colours, which the program's colour queries are answered with.
+    pub(super) host_colors: watch::Receiver<Arc<HostColors>>,
 }
 
 impl PaneTask {
@@ -160,6 +163,7 @@ impl PaneTask {
         // The pane was killed (not its program ending, nor its pty closing): no
         // remain-on-exit.
         let mut ended_on_request = false;
+        let mut host_colors_open = true;
         let input = self.input.clone();
         let mut slice = FairSlice::new();
         // While another pane's echo is pending, a streaming pane parses nothing more.
@@ -234,6 +238,10 @@ impl PaneTask {
                     resizes.applied(tokio::time::Instant::now());
                     self.apply_wanted_size();
                 }
+                changed = self.host_colors.changed(), if host_colors_open => match changed {
+                    Ok(()) => self.apply_host_colors(),
+                    Err(_) => host_colors_open = false,
+                },
                 _ = self.shared.replies_ready.notified() => {}
                 permit = input.reserve(), if self.shared.has_replies() => {
                     if let Ok(permit) = permit {
@@ -346,6 +354,19 @@ impl PaneTask {
     }
 
     /// Resizes the screen and the pty to the size the session wants.
+    /// The users' terminals' colours changed: the screen answers with the new ones, and tells
+    /// a program that asked for colour scheme reports (mode 2031) when the scheme turned.
+    fn apply_host_colors(&mut self) {
+        let colors = self.host_colors.borrow_and_update().clone();
+        let mut screen = self.shared.screen();
+        screen.set_host_colors(colors);
+        let replies = screen.has_replies().then(|| screen.take_replies());
+        drop(screen);
+        if let Some(replies) = replies {
+            self.shared.queue_replies(&replies);
+        }
+    }
+
     fn apply_wanted_size(&mut self) {
         let packed = self.shared.wanted_size.load(Ordering::Acquire);
         let (cols, rows) = (((packed >> 16) as u16).max(1), (packed as u16).max(1));

@@ -41,10 +41,11 @@ pub(super) struct RenderCore {
 }
 
 impl RenderCore {
-    /// A core for a terminal of `cols` x `rows` whose first frame repaints everything.
-    pub(super) fn new(cols: u16, rows: u16) -> Box<Self> {
+    /// A core for a terminal of `cols` x `rows` that understands `caps`, whose first frame
+    /// repaints everything.
+    pub(super) fn new(cols: u16, rows: u16, caps: weft_renderer::TerminalCaps) -> Box<Self> {
         Box::new(RenderCore {
-            renderer: Renderer::new(),
+            renderer: Renderer::with_caps(caps),
             frame: Frame::new(usize::from(cols), usize::from(rows)),
             seen: HashMap::new(),
             fast: None,

@@ -35,7 +35,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, watch, Notify};
 use tokio::time::Instant;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
-use weft_renderer::{FocusedChange, Frame};
+use weft_renderer::{FocusedChange, Frame, TerminalCaps};
 
 /// Finished frames waiting for the connection's writer: one, so the renderer never runs ahead
 /// of a slow client; it renders again only when that frame is gone.
@@ -86,6 +86,9 @@ pub enum RenderControl {
     Passthrough(Bytes),
     /// Draw another session's view from now on (`switch-client`).
     View(watch::Receiver<View>),
+    /// The terminal turned out to understand this (its answers came after the first frame):
+    /// everything is drawn again with it.
+    Caps(TerminalCaps),
 }
 
 /// The render task's inputs.
@@ -109,6 +112,8 @@ pub struct RenderTask {
     /// The client's terminal, when it was handed over: frames are written to it here when
     /// nothing is queued for the connection's writer (one hop less for an echo).
     pub direct: Option<Arc<DirectWriter>>,
+    /// What the client's terminal understands (colour depth, synchronized output).
+    pub caps: TerminalCaps,
 }
 
 impl RenderTask {
@@ -189,6 +194,8 @@ struct RenderLoop {
     metrics: Arc<ClientMetrics>,
     /// The client's terminal, when it was handed over.
     direct: Option<Arc<DirectWriter>>,
+    /// What the client's terminal understands.
+    caps: TerminalCaps,
     /// Woken by the watched panes on change.
     notify: Arc<Notify>,
     /// Where the core is lent while the task sleeps.
@@ -223,7 +230,7 @@ impl RenderLoop {
         task.metrics
             .frame_interval_ms
             .store(millis(interval), Ordering::Relaxed);
-        let core = RenderCore::new(task.cols, task.rows);
+        let core = RenderCore::new(task.cols, task.rows, task.caps);
         let state = RenderLoop {
             cols: task.cols,
             rows: task.rows,
@@ -235,6 +242,7 @@ impl RenderLoop {
             stopped: Box::pin(task.stop.cancelled_owned()),
             metrics: task.metrics,
             direct: task.direct,
+            caps: task.caps,
             notify: Arc::new(Notify::new()),
             fast: Arc::new(FastSlot::default()),
             scene: Scene::new(interval),
@@ -344,7 +352,7 @@ impl RenderLoop {
             None => {
                 // Only a panic while drawing loses the core: start over with a repaint.
                 self.scene.chrome_changed();
-                RenderCore::new(self.cols, self.rows)
+                RenderCore::new(self.cols, self.rows, self.caps)
             }
         };
         core.fast = None;
@@ -400,6 +408,11 @@ impl RenderLoop {
             }
             RenderControl::Redraw => {
                 core.renderer.invalidate();
+                self.scene.chrome_changed();
+            }
+            RenderControl::Caps(caps) => {
+                self.caps = caps;
+                core.renderer.set_caps(caps);
                 self.scene.chrome_changed();
             }
             RenderControl::Overlay(overlay) => {
@@ -563,6 +576,7 @@ mod tests {
                 stop: stop.clone(),
                 metrics: metrics.clone(),
                 direct: None,
+                caps: TerminalCaps::default(),
             }
             .run(),
         );

@@ -25,6 +25,8 @@ pub struct ClientInfo {
     pub latest: bool,
     /// When it attached (seconds since the Unix epoch).
     pub attached: u64,
+    /// What its terminal said it is and can do (filled in by `list-clients`).
+    pub terminal: Option<crate::terminal::TerminalSummary>,
 }
 
 /// A window as `choose-tree` shows it.
@@ -80,6 +82,7 @@ impl SessionState {
                 read_only: c.read_only,
                 latest: self.latest.is(*id),
                 attached: c.since,
+                terminal: None,
             })
             .collect();
         list.sort_by_key(|c| c.attached);

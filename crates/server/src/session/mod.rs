@@ -15,8 +15,8 @@ mod state;
 pub mod status;
 mod status_jobs;
 mod targets;
-mod terminal_alerts;
 mod task;
+mod terminal_alerts;
 mod view;
 mod windows;
 
@@ -342,6 +342,8 @@ pub struct PaneTemplate {
     pub metrics: Arc<crate::metrics::MetricsRegistry>,
     /// Server-wide: keystroke echoes before floods.
     pub priority: Arc<crate::priority::EchoPriority>,
+    /// Server-wide: the users' terminals' colours, which programs' queries are answered with.
+    pub host_colors: tokio::sync::watch::Receiver<Arc<weft_screen_model::palette::HostColors>>,
 }
 
 /// How to start a session.

@@ -290,6 +290,7 @@ impl SessionState {
                 remain_on_exit: self.options.remain_on_exit,
                 metrics: (self.template.metrics.clone(), self.name.clone()),
                 priority: self.template.priority.clone(),
+                host_colors: self.template.host_colors.clone(),
             },
             self.exits.clone(),
             self.events.clone(),
