@@ -90,3 +90,53 @@ fn set_titles_sends_the_window_title_cleaned() {
     c.wait_for_event(|e| matches!(e, Event::TitleChanged(t) if t == "a:0 topsecret"))
         .unwrap();
 }
+
+#[test]
+fn notifications_reach_terminals_that_show_them_at_most_one_a_second() {
+    use weft_testkit::FakeTerminal;
+    let env = [("TERM", "xterm-kitty")];
+    let server = TestServer::new("notify");
+    let mut args = vec!["new", "-s", "n", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let mut c = server.client_answering(&args, 80, 24, &env, FakeTerminal::kitty());
+    c.wait_for_text("$").unwrap();
+    // Two at once: the second is within the second, dropped; a progress report is not limited.
+    c.send_text("printf '\\033]9;build done\\007\\033]777;notify;T;again\\007\\033]9;4;1;50\\007'; echo sent-$((1+1))")
+        .unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("sent-2").unwrap();
+    c.wait_for_event(|e| matches!(e, Event::Notification(t) if t == "9;build done"))
+        .unwrap();
+    c.wait_for_event(|e| matches!(e, Event::Notification(t) if t == "9;4;1;50"))
+        .unwrap();
+    // A frame after them all: the dropped one never came.
+    c.send_text("echo later-$((2+2))").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("later-4").unwrap();
+    let seen: Vec<Event> = c.take_events();
+    assert!(
+        !seen
+            .iter()
+            .any(|e| matches!(e, Event::Notification(t) if t.contains("again"))),
+        "{seen:?}"
+    );
+
+    // A terminal not known to show notifications never gets one.
+    let server = TestServer::new("nonotify");
+    let mut args = vec!["new", "-s", "x", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let mut c = server.client_answering(&args, 80, 24, &[("TERM", "xterm")], FakeTerminal::xterm());
+    c.wait_for_text("$").unwrap();
+    c.send_text("printf '\\033]9;hidden\\007'; echo sent-$((3+3))")
+        .unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("sent-6").unwrap();
+    c.send_text("echo later-$((4+4))").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("later-8").unwrap();
+    let seen = c.take_events();
+    assert!(
+        !seen.iter().any(|e| matches!(e, Event::Notification(_))),
+        "{seen:?}"
+    );
+}

@@ -75,6 +75,9 @@ pub struct TerminalCaps {
     pub underline_styles: bool,
     /// OSC 8 hyperlinks are sent; else linked text is plain text.
     pub hyperlinks: bool,
+    /// Programs' desktop notifications and progress reports (OSC 9, 777, 99) are passed on;
+    /// else they are dropped.
+    pub notifications: bool,
 }
 
 impl TerminalCaps {
@@ -106,6 +109,8 @@ impl Default for TerminalCaps {
             synchronized_output: true,
             underline_styles: true,
             hyperlinks: true,
+            // Notifications reach a desktop: only for a terminal known to show them.
+            notifications: false,
         }
     }
 }

@@ -264,6 +264,11 @@ pub trait Handler {
     fn clipboard(&mut self, selection: &[u8], data: &[u8], terminator: Terminator);
     /// OSC 133 marks; `status` is the exit status a `D` mark carries (`133;D;1`).
     fn prompt_mark(&mut self, mark: PromptMark, status: Option<i32>);
+    /// A desktop notification or progress report for the user's terminal: OSC 9 (and its
+    /// `9;4` progress), OSC 777 and OSC 99, as `command;rest` with the parameters as sent.
+    fn notification(&mut self, osc: &[u8]) {
+        let _ = osc;
+    }
     /// XTVERSION (`CSI > q`): the terminal's name and version.
     fn report_version(&mut self) {}
     /// DECRQSS: `request` is the setting asked for (`m`, `r`, ` q`, ...).

@@ -310,6 +310,18 @@ impl Handler for Screen {
         self.apply_clipboard(selection, data);
     }
 
+    fn notification(&mut self, osc: &[u8]) {
+        let text = String::from_utf8_lossy(osc);
+        let mut clean = String::new();
+        for c in text.chars().filter(|c| !c.is_control()) {
+            if clean.len() + c.len_utf8() > crate::screen::MAX_NOTIFICATION_BYTES {
+                break;
+            }
+            clean.push(c);
+        }
+        self.event(Event::Notification(clean));
+    }
+
     fn prompt_mark(&mut self, mark: PromptMark, status: Option<i32>) {
         let row = self.cursor.row;
         self.event(Event::Prompt { mark, row, status });

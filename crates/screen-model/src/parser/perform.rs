@@ -182,6 +182,14 @@ impl<H: Handler> Perform for Performer<'_, H> {
                     self.handler.clipboard(selection, data, terminator);
                 }
             }
+            b"9" | b"777" | b"99" => {
+                let mut osc = command.to_vec();
+                for param in rest {
+                    osc.push(b';');
+                    osc.extend_from_slice(param);
+                }
+                self.handler.notification(&osc);
+            }
             b"133" => {
                 let mark = match rest.first().and_then(|p| p.first()) {
                     Some(b'A') => Some(PromptMark::PromptStart),

@@ -50,6 +50,9 @@ pub const MAX_COLS: usize = 4096;
 /// See [`MAX_COLS`].
 pub const MAX_ROWS: usize = 4096;
 
+/// The longest notification (OSC 9, 777, 99) kept, in bytes.
+pub const MAX_NOTIFICATION_BYTES: usize = 2048;
+
 /// Something the program did that the host (server, client) may act on.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Event {
@@ -71,6 +74,9 @@ pub enum Event {
         /// Selection letters.
         selection: String,
     },
+    /// OSC 9, 777 or 99 for the user's terminal, as `command;rest`: cleaned of control
+    /// characters and at most [`MAX_NOTIFICATION_BYTES`].
+    Notification(String),
     /// OSC 133 shell-integration mark at a row.
     Prompt {
         /// Which mark.

@@ -348,6 +348,7 @@ mod tests {
             repaint: 0,
             bells: 0,
             title: None,
+            notification: None,
         }
     }
 

@@ -10,6 +10,7 @@
 //! it. When to render is the [`weft_renderer::FramePacer`]'s decision; the loop only waits for
 //! the deadline it gives and draws what it says.
 
+mod alerts;
 mod chrome;
 pub use chrome::status_window_at;
 mod compose;
@@ -216,11 +217,8 @@ struct RenderLoop {
     frame_timer: Deadline,
     /// Bytes for the terminal before the next frame (see [`RenderControl::Passthrough`]).
     passthrough: Vec<Bytes>,
-    /// The view's bell count last rung; `None`: take the next view's count without ringing
-    /// (a new client, or another session's view).
-    bells_rung: Option<u64>,
-    /// The title last sent to the terminal (`set-titles`).
-    title_sent: Option<std::sync::Arc<str>>,
+    /// The bell, title and notification the terminal was last sent.
+    alerts: alerts::AlertsSent,
 }
 
 impl RenderLoop {
@@ -253,8 +251,7 @@ impl RenderLoop {
             focused_seq: 0,
             frame_timer: Deadline::new(),
             passthrough: Vec::new(),
-            bells_rung: None,
-            title_sent: None,
+            alerts: alerts::AlertsSent::default(),
         };
         (state, core)
     }
@@ -267,11 +264,8 @@ impl RenderLoop {
             self.last_status = view.status.clone();
             self.scene.chrome_changed();
         }
-        if self.bells_rung.is_none() {
-            self.bells_rung = Some(view.bells);
-        }
-        if self.bells_rung != Some(view.bells) || view.title != self.title_sent {
-            // Sent with the next frame (see `terminal_alerts`).
+        if self.alerts.pending(&view) {
+            // Sent with the next frame (see `alerts.rs`).
             self.scene.redraw_now();
         }
         if view.generation != self.generation {
@@ -432,7 +426,7 @@ impl RenderLoop {
                 self.view.mark_changed();
                 self.generation = u64::MAX;
                 self.last_status = None;
-                self.bells_rung = None;
+                self.alerts.new_session();
                 core.renderer.invalidate();
                 self.scene.chrome_changed();
             }
@@ -475,12 +469,7 @@ impl RenderLoop {
         self.metrics.render.blocked(started - waiting);
         let view = self.view.borrow().clone();
         let config = self.config.borrow().clone();
-        terminal_alerts(
-            &view,
-            &mut self.bells_rung,
-            &mut self.title_sent,
-            &mut self.passthrough,
-        );
+        self.alerts.queue(&view, &self.caps, &mut self.passthrough);
         if let Some((mut bytes, changed)) = self.scene.draw(core, &view, &config).await {
             self.metrics.render.busy(started.elapsed());
             if !self.passthrough.is_empty() {
@@ -503,26 +492,6 @@ impl RenderLoop {
         }
         self.metrics.render.idle_starts();
         ControlFlow::Continue(())
-    }
-}
-
-/// The bell and the title the view asks for, once each per frame, queued before the frame;
-/// `rung` and `sent` are what the client's terminal had already.
-fn terminal_alerts(
-    view: &View,
-    rung: &mut Option<u64>,
-    sent: &mut Option<std::sync::Arc<str>>,
-    passthrough: &mut Vec<Bytes>,
-) {
-    if rung.is_some_and(|rung| rung != view.bells) {
-        passthrough.push(Bytes::from_static(b"\x07"));
-    }
-    *rung = Some(view.bells);
-    if view.title != *sent {
-        sent.clone_from(&view.title);
-        if let Some(title) = sent {
-            passthrough.push(Bytes::from(format!("\x1b]2;{title}\x1b\\")));
-        }
     }
 }
 

@@ -113,6 +113,11 @@ pub struct SessionState {
     pub(super) clipboard_answering: Arc<std::sync::atomic::AtomicBool>,
     /// Bells the clients' terminals are to ring, counted (see `alerts.rs`).
     pub(super) bells: u64,
+    /// The latest notification for the terminals (OSC 9, 777, 99), numbered (see
+    /// `terminal_alerts.rs`).
+    pub(super) notification: Option<(u64, Arc<str>)>,
+    /// When the last notification that was not a progress report was let through.
+    pub(super) notified_at: Option<tokio::time::Instant>,
     /// Where hooks are fired to.
     pub(super) hooks: crate::hooks::HookFeed,
     /// The status line's shell commands (`#()`) and their output.
@@ -198,6 +203,8 @@ impl SessionState {
             clipboard: spec.clipboard,
             clipboard_answering: Arc::default(),
             bells: 0,
+            notification: None,
+            notified_at: None,
             hooks: spec.hooks,
             status_jobs: super::status_jobs::StatusJobs::new(job_results),
             status_due: None,
@@ -533,6 +540,7 @@ impl SessionState {
                 // As tmux's default `bell-action any`: a bell in any window.
                 self.fire_hook("alert-bell", Some(pane));
             }
+            Event::Notification(text) => self.pane_notification(text),
             Event::CwdChanged(url) => {
                 if let Some(path) = path_of_file_url(&url) {
                     self.pane_meta.entry(pane).or_default().cwd = Some(path);

@@ -9,6 +9,10 @@ use std::sync::Arc;
 
 /// The longest title sent to the user's terminal, in bytes.
 pub const MAX_TITLE_BYTES: usize = 1024;
+/// At most one desktop notification per this interval per session reaches the terminals; the
+/// rest are dropped (a program notifying in a loop cannot flood the user's desktop). Progress
+/// reports (OSC 9;4) are not limited: each replaces the last, once per frame at most.
+const NOTIFICATION_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl SessionState {
     /// A BEL from pane `pane`: its window is flagged when it is not the current one, and the
@@ -34,6 +38,28 @@ impl SessionState {
         if ring {
             self.bells = self.bells.wrapping_add(1);
         }
+    }
+
+    /// A program's notification (OSC 9, 777, 99, already cleaned by the screen): the next the
+    /// terminals get, unless one went out less than [`NOTIFICATION_INTERVAL`] ago.
+    pub(super) fn pane_notification(&mut self, text: String) {
+        let progress = text == "9;4" || text.starts_with("9;4;");
+        if !progress {
+            let now = tokio::time::Instant::now();
+            if self
+                .notified_at
+                .is_some_and(|at| now.duration_since(at) < NOTIFICATION_INTERVAL)
+            {
+                tracing::debug!("a notification within a second of the last, dropped");
+                return;
+            }
+            self.notified_at = Some(now);
+        }
+        let number = self
+            .notification
+            .as_ref()
+            .map_or(1, |(n, _)| n.wrapping_add(1));
+        self.notification = Some((number, text.into()));
     }
 
     /// The title for the user's terminal: `set-titles-string` for the current window's active

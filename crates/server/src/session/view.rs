@@ -80,6 +80,9 @@ pub struct View {
     pub bells: u64,
     /// The title for the user's terminal (`set-titles`), cleaned; `None` when off.
     pub title: Option<std::sync::Arc<str>>,
+    /// The latest notification from a program (OSC 9, 777, 99) and its number: a client's
+    /// terminal gets it when the number changes, if it takes notifications.
+    pub notification: Option<(u64, std::sync::Arc<str>)>,
 }
 
 impl View {
@@ -124,6 +127,7 @@ impl View {
             repaint: 0,
             bells: 0,
             title: None,
+            notification: None,
         }
     }
 }
@@ -181,6 +185,7 @@ impl SessionState {
             repaint: self.repaint,
             bells: self.bells,
             title: self.terminal_title(),
+            notification: self.notification.clone(),
         };
         self.view.send_replace(view);
     }

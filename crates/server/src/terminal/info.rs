@@ -193,6 +193,7 @@ impl TerminalInfo {
             synchronized_output: self.has_mode(2026),
             underline_styles: modern,
             hyperlinks: modern,
+            notifications: modern,
         }
     }
 

@@ -169,7 +169,9 @@ fn numbers(body: &[u8]) -> Option<Vec<u16>> {
     if text.is_empty() {
         return Some(Vec::new());
     }
+    // Empty parameters are left out: kitty answers DA1 with `CSI ? 62 ; c`.
     text.split([';', ':'])
+        .filter(|p| !p.is_empty())
         .map(|p| p.parse::<u16>().ok())
         .collect()
 }
@@ -330,6 +332,13 @@ mod tests {
                 Report::PrimaryAttributes(vec![62, 22]),
             ]
         );
+    }
+
+    #[test]
+    fn kittys_primary_attributes_with_an_empty_last_parameter_are_an_answer() {
+        let (keys, reports) = run(&[b"a\x1b[?62;cb"]);
+        assert_eq!(keys, b"ab");
+        assert_eq!(reports, vec![Report::PrimaryAttributes(vec![62])]);
     }
 
     #[test]
