@@ -63,6 +63,8 @@ pub struct Modes {
     pub bracketed_paste: bool,
     /// 2026: the program is in the middle of a synchronized update.
     pub synchronized_output: bool,
+    /// xterm's `modifyOtherKeys` level (`CSI > 4 ; n m`): 0 off, 1 or 2.
+    pub modify_other_keys: u8,
 }
 
 impl Default for Modes {
@@ -84,6 +86,7 @@ impl Default for Modes {
             focus_events: false,
             bracketed_paste: false,
             synchronized_output: false,
+            modify_other_keys: 0,
         }
     }
 }

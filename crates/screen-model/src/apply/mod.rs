@@ -4,10 +4,11 @@
 //! Each of the others is `apply_<call>` in the module for its job: `print` (printing), `cursor`
 //! (motion, tab stops, margins), `edit` (erasing, inserting, deleting, shifting), `modes`
 //! (SM/RM, DECSET/DECRST, DECRQM, DECSCUSR), `pen` (SGR), `reset` (RIS, DECSTR), `reports`
-//! (replies to queries) and `osc` (titles, colours, cwd, hyperlinks, clipboard).
+//! (replies to queries), `keyboard` (kitty flags, `modifyOtherKeys`) and `osc` (titles, colours, cwd, hyperlinks, clipboard).
 
 mod cursor;
 mod edit;
+mod keyboard;
 mod modes;
 mod osc;
 mod pen;
@@ -17,7 +18,8 @@ mod reset;
 
 use crate::cell::{Attrs, Hyperlink};
 use crate::handler::{
-    Charset, DeviceAttributes, DynamicColor, EraseScope, Handler, PromptMark, Sgr, Terminator,
+    Charset, DeviceAttributes, DynamicColor, EraseScope, Handler, KeyboardOp, PromptMark, Sgr,
+    Terminator,
 };
 use crate::screen::{Event, Screen};
 
@@ -230,6 +232,10 @@ impl Handler for Screen {
     fn scroll_down(&mut self, count: usize) {
         let (top, bottom) = (self.top, self.bottom);
         self.scroll_region_down(top, bottom, count);
+    }
+
+    fn keyboard(&mut self, op: KeyboardOp) {
+        self.apply_keyboard(op);
     }
 
     fn device_attributes(&mut self, which: DeviceAttributes) {

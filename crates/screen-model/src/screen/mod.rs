@@ -138,6 +138,8 @@ pub struct Screen {
     pub(crate) cursor: Cursor,
     /// Saved cursors of the primary (0) and alternate (1) buffers.
     pub(crate) saved: [Option<SavedCursor>; 2],
+    /// Kitty keyboard flag stacks of the primary (0) and alternate (1) buffers.
+    pub(crate) key_flags: [crate::keyboard::KeyFlagStack; 2],
     pub(crate) modes: Modes,
     pub(crate) tabs: Vec<bool>,
     pub(crate) top: usize,
@@ -208,6 +210,7 @@ impl Screen {
             scrollback: Scrollback::new(scrollback_lines),
             cursor: Cursor::default(),
             saved: [None, None],
+            key_flags: Default::default(),
             modes: Modes::default(),
             tabs: default_tabs(cols),
             top: 0,
