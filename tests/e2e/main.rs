@@ -8,6 +8,7 @@ mod copy_mode;
 mod diag;
 mod formats;
 mod input;
+mod keys_kitty;
 mod navigation;
 mod options;
 mod pane_events;
