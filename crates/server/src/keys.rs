@@ -380,6 +380,9 @@ fn codepoint_name(code: u32) -> String {
         9 => "Tab".to_string(),
         127 => "BSpace".to_string(),
         32 => "Space".to_string(),
+        c if crate::pane_keys::KITTY_PRIVATE_KEYS.contains(&c) => {
+            crate::pane_keys::kitty_private_key_name(c).to_string()
+        }
         c => char::from_u32(c)
             .filter(|c| !c.is_control())
             .map_or("Unknown".into(), |c| c.to_string()),

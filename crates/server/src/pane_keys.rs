@@ -64,6 +64,25 @@ pub fn name_with_modifiers(base: &str, mods: u8) -> String {
     format!("{}{base}", modifier_prefix(mods))
 }
 
+/// Code points the kitty protocol gives keys that type nothing (keypad, F13 and up, media,
+/// lone modifiers) from Unicode's private use area.
+pub const KITTY_PRIVATE_KEYS: std::ops::RangeInclusive<u32> = 57344..=63743;
+
+/// The tmux name of a key kitty reports by a private-use code point: keypad keys as the keys
+/// they type, `Unknown` for the others (F13 and up, media keys, a modifier pressed alone),
+/// which no binding names and no pane is sent.
+pub fn kitty_private_key_name(code: u32) -> &'static str {
+    const KEYPAD: [&str; 29] = [
+        "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", "/", "*", "-", "+", "Enter", "=",
+        ",", "Left", "Right", "Up", "Down", "PageUp", "PageDown", "Home", "End", "IC", "DC",
+        "Unknown",
+    ];
+    match code {
+        57399..=57427 => KEYPAD[(code - 57399) as usize],
+        _ => "Unknown",
+    }
+}
+
 /// The key a name stands for, or `None` for names that are not a key (`Unknown`, mouse).
 pub fn key_of_name(name: &str) -> Option<KeyEvent> {
     let (mut mods, base) = split_modifiers(name);
@@ -292,6 +311,18 @@ mod tests {
             b"\x1b[97;5:3u"
         );
         assert_eq!(kitty_details(b"\x1b[?1u"), None, "not a key report");
+    }
+
+    #[test]
+    fn keypad_keys_are_the_keys_they_type_and_lone_modifiers_are_nothing() {
+        assert_eq!(kitty_private_key_name(57399), "0");
+        assert_eq!(kitty_private_key_name(57414), "Enter");
+        assert_eq!(kitty_private_key_name(57426), "DC");
+        assert_eq!(kitty_private_key_name(57441), "Unknown", "left shift alone");
+        let legacy = KeyboardMode::default();
+        let shift = bytes::Bytes::from_static(b"\x1b[57441;2u");
+        assert!(bytes_for_pane("Unknown", &shift, legacy).is_empty());
+        assert!(bytes_for_pane("Unknown", &shift, kitty(8)).is_empty());
     }
 
     #[test]
