@@ -6,6 +6,7 @@ mod buffers;
 mod commands;
 mod copy_mode;
 mod diag;
+mod focus;
 mod formats;
 mod input;
 mod keys_kitty;

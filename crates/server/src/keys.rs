@@ -335,6 +335,9 @@ fn decode_csi(data: &[u8]) -> Decoded {
         b'H' => Some("Home"),
         b'F' => Some("End"),
         b'Z' => Some("BTab"),
+        // The user's terminal gained or lost focus (1004).
+        b'I' if len == 3 => Some("FocusIn"),
+        b'O' if len == 3 => Some("FocusOut"),
         b'~' => match nums.first().copied().unwrap_or(0) {
             1 | 7 => Some("Home"),
             2 => Some("IC"),
@@ -353,14 +356,14 @@ fn decode_csi(data: &[u8]) -> Decoded {
             // xterm's modifyOtherKeys form: CSI 27 ; modifiers ; code ~.
             27 => {
                 let code = nums.get(2).copied().unwrap_or(0);
-                let name = codepoint_name(code);
+                let name = crate::pane_keys::codepoint_name(code);
                 return Decoded::Event(key(with_mods(&name, modifier), &data[..len]), len);
             }
             _ => None,
         },
         b'u' => {
             // CSI u / kitty: codepoint ; modifiers.
-            let name = codepoint_name(nums.first().copied().unwrap_or(0));
+            let name = crate::pane_keys::codepoint_name(nums.first().copied().unwrap_or(0));
             return Decoded::Event(key(with_mods(&name, modifier), &data[..len]), len);
         }
         _ => None,
@@ -370,23 +373,6 @@ fn decode_csi(data: &[u8]) -> Decoded {
         None => "Unknown".to_string(),
     };
     Decoded::Event(key(name, &data[..len]), len)
-}
-
-/// The name of a key reported by its code point (kitty's `CSI u`, xterm's `CSI 27 ; m ; c ~`).
-fn codepoint_name(code: u32) -> String {
-    match code {
-        13 => "Enter".to_string(),
-        27 => "Escape".to_string(),
-        9 => "Tab".to_string(),
-        127 => "BSpace".to_string(),
-        32 => "Space".to_string(),
-        c if crate::pane_keys::KITTY_PRIVATE_KEYS.contains(&c) => {
-            crate::pane_keys::kitty_private_key_name(c).to_string()
-        }
-        c => char::from_u32(c)
-            .filter(|c| !c.is_control())
-            .map_or("Unknown".into(), |c| c.to_string()),
-    }
 }
 
 /// Normalizes a key name as written in configuration or `bind` (`C-B` is `C-b`, `^B` too).
@@ -603,7 +589,10 @@ pub(crate) mod tests {
         assert_eq!(d.pending_escape(), Some(PendingEscape::Lone));
         assert_eq!(names(d.flush()), ["Escape"]);
         assert_eq!(d.pending_escape(), None);
-        assert_eq!(names(d.feed(b"\x1b[97;5u")), ["C-a"]);
+        assert_eq!(
+            names(d.feed(b"\x1b[97;5u\x1b[I\x1b[O")),
+            ["C-a", "FocusIn", "FocusOut"]
+        );
         assert_eq!(names(d.feed(b"\x1b[<0;10;5M")), ["mouse 0 9,4"]);
         assert_eq!(names(d.feed("é".as_bytes())), ["é"]);
         // Keys a kitty-protocol or modifyOtherKeys terminal tells apart keep their names.

@@ -83,6 +83,21 @@ pub fn kitty_private_key_name(code: u32) -> &'static str {
     }
 }
 
+/// The name of a key reported by its code point (kitty's `CSI u`, xterm's `CSI 27 ; m ; c ~`).
+pub fn codepoint_name(code: u32) -> String {
+    match code {
+        13 => "Enter".to_string(),
+        27 => "Escape".to_string(),
+        9 => "Tab".to_string(),
+        127 => "BSpace".to_string(),
+        32 => "Space".to_string(),
+        c if KITTY_PRIVATE_KEYS.contains(&c) => kitty_private_key_name(c).to_string(),
+        c => char::from_u32(c)
+            .filter(|c| !c.is_control())
+            .map_or("Unknown".into(), |c| c.to_string()),
+    }
+}
+
 /// The key a name stands for, or `None` for names that are not a key (`Unknown`, mouse).
 pub fn key_of_name(name: &str) -> Option<KeyEvent> {
     let (mut mods, base) = split_modifiers(name);

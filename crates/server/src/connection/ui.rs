@@ -164,6 +164,18 @@ impl ClientLoop {
 
     pub(super) async fn handle(&mut self, input: Input) -> After {
         if let Input::Key { name, bytes } = &input {
+            if name == "FocusIn" || name == "FocusOut" {
+                // The user's terminal gained or lost focus: the active pane's program hears
+                // of it when `focus-events` is on and it asked (1004).
+                let on = self.config.borrow().focus_events && !self.read_only;
+                let pane = self.view.borrow().active_pane().cloned();
+                if let Some(pane) =
+                    pane.filter(|p| on && p.shared.focus_events.load(Ordering::Relaxed))
+                {
+                    pane.send_input(bytes.clone()).await;
+                }
+                return After::Continue;
+            }
             if crate::pane_keys::is_release(bytes) {
                 // A key going up (the terminal reports them in the kitty protocol): never a
                 // binding or a prompt's key; only a program that asked for releases sees it.

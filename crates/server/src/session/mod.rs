@@ -7,6 +7,7 @@
 //! client that most recently typed or resized.
 
 mod clipboard;
+mod focus;
 mod format_vars;
 mod list;
 mod state;

@@ -101,6 +101,8 @@ pub struct SessionState {
     pub(super) clipboard: super::ClipboardAccess,
     /// An answer to a program's clipboard read is on its way (at most one at a time).
     pub(super) clipboard_answering: Arc<std::sync::atomic::AtomicBool>,
+    /// The pane last told it has focus (`focus-events`), to tell it when it loses it.
+    pub(super) focus_reported: Option<PaneId>,
 }
 
 /// What a pane's program told the session about itself through its output.
@@ -175,6 +177,7 @@ impl SessionState {
             dead: VecDeque::new(),
             clipboard: spec.clipboard,
             clipboard_answering: Arc::default(),
+            focus_reported: None,
         }
     }
 
