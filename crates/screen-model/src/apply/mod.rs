@@ -186,6 +186,12 @@ impl Handler for Screen {
 
     fn forget_last_char(&mut self) {
         self.last_char = None;
+        // Kept while the cursor has not left the cell (an SGR changes nothing for a mark).
+        let here = (self.cursor.row, self.cursor.col);
+        if self.mark_on_cursor.is_some_and(|at| at != here) {
+            self.mark_on_cursor = None;
+            self.update_plain_print();
+        }
     }
 
     fn goto_col(&mut self, col: usize) {

@@ -157,6 +157,10 @@ pub struct Screen {
     pub(crate) dropped: DropCounts,
     pub(crate) last_char: Option<char>,
     pub(crate) join_next: bool,
+    /// Where the cursor stepped back (BS) from a pending wrap: while it stays there and
+    /// nothing is printed, a zero-width character joins the cursor's own cell, where xterm and
+    /// tmux both put it.
+    pub(crate) mark_on_cursor: Option<(usize, usize)>,
     /// No insert mode, no charset mapping, no pending ZWJ: printable ASCII takes the fast path.
     pub(crate) plain_print: bool,
     /// The pen is the default one: plain printing keeps rows plain.
@@ -228,6 +232,7 @@ impl Screen {
             dropped: DropCounts::default(),
             last_char: None,
             join_next: false,
+            mark_on_cursor: None,
             plain_print: true,
             pen_default: true,
             pen_cell: Cell::BLANK,
