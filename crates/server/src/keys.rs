@@ -335,6 +335,10 @@ fn decode_csi(data: &[u8]) -> Decoded {
         b'H' => Some("Home"),
         b'F' => Some("End"),
         b'Z' => Some("BTab"),
+        // F1, F2 and F4 with modifiers (F3's CSI R would read as a cursor report: 13 ~).
+        b'P' => Some("F1"),
+        b'Q' => Some("F2"),
+        b'S' => Some("F4"),
         // The user's terminal gained or lost focus (1004).
         b'I' if len == 3 => Some("FocusIn"),
         b'O' if len == 3 => Some("FocusOut"),
@@ -345,6 +349,7 @@ fn decode_csi(data: &[u8]) -> Decoded {
             4 | 8 => Some("End"),
             5 => Some("PageUp"),
             6 => Some("PageDown"),
+            n @ 11..=14 => ["F1", "F2", "F3", "F4"].get(n as usize - 11).copied(),
             15 => Some("F5"),
             17 => Some("F6"),
             18 => Some("F7"),
@@ -599,6 +604,10 @@ pub(crate) mod tests {
         assert_eq!(
             names(d.feed(b"\x1b[105;5u\x1b[27;5;105~\x1b[9;5u\x1b[97;2u\x1b[97;9u\x1b\x02")),
             ["C-i", "C-i", "C-Tab", "A", "Super-a", "C-M-b"]
+        );
+        assert_eq!(
+            names(d.feed(b"\x1b[1;5P\x1b[13;2~\x1b[1;3S")),
+            ["C-F1", "S-F3", "M-F4"]
         );
     }
 
