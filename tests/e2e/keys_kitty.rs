@@ -55,6 +55,7 @@ fn a_modify_other_keys_program_tells_c_i_from_tab() {
          printf '\\033[>4;2m\\033[?4m'\n\
          printf 'answer:'; head -c 7 | cat -A; printf '\\r\\nready\\r\\n'\n\
          head -c 22 | cat -A; printf '\\r\\ndone\\r\\n'\n\
+         head -c 11 | cat -A; printf '\\r\\nsent\\r\\n'\n\
          sleep 60\n",
     );
     c.wait_for_text("answer:^[[>4;2m").unwrap();
@@ -67,6 +68,19 @@ fn a_modify_other_keys_program_tells_c_i_from_tab() {
     assert!(
         text.contains("^[[27;5;105~^I^[[27;5;91~"),
         "C-i, Tab and C-[ in modifyOtherKeys form: {text}"
+    );
+    // The pane's modes say so, and send-keys encodes for the pane the same way (as tmux 3.5).
+    let out = server.weft(&["capture-pane", "-t", "k", "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["modes"]["modify_other_keys"], 2, "{json}");
+    assert_eq!(json["modes"]["kitty_keyboard_flags"], 0, "{json}");
+    let out = server.weft(&["send-keys", "-t", "k", "C-i"]);
+    assert!(out.status.success(), "{out:?}");
+    c.wait_for_text("sent").unwrap();
+    let text = c.screen().text();
+    assert!(
+        text.lines().any(|l| l.trim_end() == "^[[27;5;105~"),
+        "send-keys C-i in modifyOtherKeys form: {text}"
     );
 }
 
