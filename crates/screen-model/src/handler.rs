@@ -130,6 +130,23 @@ pub enum PromptMark {
     CommandEnd,
 }
 
+/// Keyboard protocol requests: the kitty flag stack and xterm's `modifyOtherKeys`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum KeyboardOp {
+    /// `CSI > flags u`: push kitty flags.
+    PushFlags(u16),
+    /// `CSI < n u`: pop `n` entries.
+    PopFlags(usize),
+    /// `CSI = flags ; mode u`: change the top entry (mode 1 set, 2 add, 3 remove).
+    SetFlags(u16, u16),
+    /// `CSI ? u`: report the flags in effect.
+    QueryFlags,
+    /// `CSI > resource ; value m` (XTMODKEYS); `None` for `CSI > resource n` (off) or no value.
+    ModifyKeys(u16, Option<u16>),
+    /// `CSI ? resource m` (XTQMODKEYS): report a resource's value.
+    QueryModifyKeys(u16),
+}
+
 /// Everything a sequence can ask of the screen.
 pub trait Handler {
     /// Prints a character at the cursor.
@@ -273,6 +290,8 @@ pub trait Handler {
     fn report_version(&mut self) {}
     /// DECRQSS: `request` is the setting asked for (`m`, `r`, ` q`, ...).
     fn request_status_string(&mut self, request: &[u8]);
+    /// Kitty keyboard flags and `modifyOtherKeys`.
+    fn keyboard(&mut self, op: KeyboardOp);
     /// DECSET 2026 state changes are plain modes; this is called for C1 and other ignored input.
     fn unhandled(&mut self) {}
 }

@@ -18,6 +18,7 @@ mod bulk;
 pub mod cell;
 pub mod charset;
 pub mod handler;
+pub mod keyboard;
 pub mod modes;
 pub mod palette;
 pub mod parser;

@@ -65,6 +65,8 @@ pub struct Modes {
     pub synchronized_output: bool,
     /// 2031: the program is told when the colour scheme turns light or dark.
     pub color_scheme_updates: bool,
+    /// xterm's `modifyOtherKeys` level (`CSI > 4 ; n m`): 0 off, 1 or 2.
+    pub modify_other_keys: u8,
 }
 
 impl Default for Modes {
@@ -87,6 +89,7 @@ impl Default for Modes {
             bracketed_paste: false,
             synchronized_output: false,
             color_scheme_updates: false,
+            modify_other_keys: 0,
         }
     }
 }

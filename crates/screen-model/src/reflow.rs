@@ -18,6 +18,10 @@ impl Screen {
         }
         let old_cols = self.cols;
         self.seq += 1;
+        // Cells move: a mark after a backspace from a pending wrap joins as usual again.
+        if self.mark_on_cursor.take().is_some() {
+            self.update_plain_print();
+        }
         if self.alt_active {
             let (row, col) = self.saved[0]
                 .as_ref()

@@ -259,6 +259,8 @@ pub fn screen_json(screen: &Screen, with_scrollback: bool) -> Value {
             "mouse_tracking": format!("{:?}", modes.mouse_tracking).to_lowercase(),
             "mouse_encoding": format!("{:?}", modes.mouse_encoding).to_lowercase(),
             "synchronized_output": modes.synchronized_output,
+            "kitty_keyboard_flags": screen.keyboard_mode().kitty_flags,
+            "modify_other_keys": modes.modify_other_keys,
         },
         "screen": screen.visible_rows().map(row_json).collect::<Vec<_>>(),
     });

@@ -83,6 +83,9 @@ pub struct Config {
     pub pane_border_status: BorderStatus,
     /// Windows are named after their active pane's program (`automatic-rename`).
     pub automatic_rename: bool,
+    /// Programs that enabled focus reports (1004) are told when they gain and lose focus
+    /// (`focus-events`).
+    pub focus_events: bool,
     /// The first window index (`base-index`).
     pub base_index: u32,
     /// Windows are renumbered from `base-index` when one closes (`renumber-windows`).
@@ -120,6 +123,7 @@ impl Default for Config {
             get_clipboard: false,
             repeat_time: DEFAULT_REPEAT_TIME,
             automatic_rename: true,
+            focus_events: false,
             pane_border_status: BorderStatus::Off,
             base_index: 0,
             renumber_windows: false,
@@ -347,6 +351,7 @@ impl Config {
             format!("get-clipboard {}", on(self.get_clipboard)),
             format!("repeat-time {}", self.repeat_time.as_millis()),
             format!("automatic-rename {}", on(self.automatic_rename)),
+            format!("focus-events {}", on(self.focus_events)),
             format!(
                 "pane-border-status {}",
                 match self.pane_border_status {
@@ -455,6 +460,7 @@ fn apply_option(config: &mut Config, key: &str, value: &toml::Value) -> Result<(
         "get-clipboard" => config.get_clipboard = as_bool(value)?,
         "repeat-time" => config.repeat_time = Duration::from_millis(as_uint(value, 10_000)?),
         "automatic-rename" => config.automatic_rename = as_bool(value)?,
+        "focus-events" => config.focus_events = as_bool(value)?,
         "pane-border-status" => {
             config.pane_border_status = match as_string(value)?.as_str() {
                 "off" => BorderStatus::Off,

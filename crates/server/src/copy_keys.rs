@@ -124,8 +124,8 @@ const EMACS: &[(&str, &str)] = &[
     ("M-r", "send-keys -X middle-line"),
     ("M-{", "send-keys -X previous-prompt"),
     ("M-}", "send-keys -X next-prompt"),
-    ("M-C-b", "send-keys -X previous-matching-bracket"),
-    ("M-C-f", "send-keys -X next-matching-bracket"),
+    ("C-M-b", "send-keys -X previous-matching-bracket"),
+    ("C-M-f", "send-keys -X next-matching-bracket"),
     (
         "g",
         "command-prompt -p \"(goto line)\" \"send-keys -X goto-line \\\"%%\\\"\"",

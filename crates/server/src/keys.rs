@@ -3,6 +3,7 @@
 
 use bytes::Bytes;
 use std::collections::BTreeMap;
+use weft_screen_model::keyboard::KeyMods;
 
 /// The default prefix, `C-b`.
 pub const DEFAULT_PREFIX: &str = "C-b";
@@ -158,7 +159,7 @@ impl KeyDecoder {
             };
             let used = match meta {
                 Some(name) => {
-                    out.push(key(format!("M-{name}"), &held[..2]));
+                    out.push(key(with_meta(&name), &held[..2]));
                     2
                 }
                 None => {
@@ -198,21 +199,16 @@ fn key(name: impl Into<String>, bytes: &[u8]) -> Input {
     }
 }
 
-fn with_mods(base: &str, m: u16) -> String {
-    // xterm modifier parameter: 1 + (shift 1 | alt 2 | ctrl 4).
-    let bits = m.saturating_sub(1);
-    let mut name = String::new();
-    if bits & 4 != 0 {
-        name.push_str("C-");
-    }
-    if bits & 2 != 0 {
-        name.push_str("M-");
-    }
-    if bits & 1 != 0 {
-        name.push_str("S-");
-    }
-    name.push_str(base);
-    name
+/// `name` with Alt added, the modifiers in canonical order (ESC C-b is `C-M-b`, as tmux names it).
+fn with_meta(name: &str) -> String {
+    let (mods, base) = crate::pane_keys::split_modifiers(name);
+    crate::pane_keys::name_with_modifiers(base, mods | KeyMods::ALT)
+}
+
+fn with_mods(base: &str, m: u32) -> String {
+    // xterm's and kitty's modifier parameter: 1 + (shift 1 | alt 2 | ctrl 4 | super 8 | ...).
+    let bits = m.saturating_sub(1).min(0xff) as u8;
+    crate::pane_keys::name_with_modifiers(base, bits)
 }
 
 fn decode_one(data: &[u8]) -> Decoded {
@@ -279,7 +275,7 @@ fn decode_escape(data: &[u8]) -> Decoded {
         0x1b => Decoded::Event(key("Escape", &data[..1]), 1),
         _ => match decode_one(&data[1..]) {
             Decoded::Event(Input::Key { name, .. }, len) => {
-                Decoded::Event(key(format!("M-{name}"), &data[..1 + len]), 1 + len)
+                Decoded::Event(key(with_meta(&name), &data[..1 + len]), 1 + len)
             }
             Decoded::Incomplete => Decoded::Incomplete,
             _ => Decoded::Event(key("Escape", &data[..1]), 1),
@@ -320,7 +316,7 @@ fn decode_csi(data: &[u8]) -> Decoded {
             );
         }
     }
-    let nums: Vec<u16> = std::str::from_utf8(params)
+    let nums: Vec<u32> = std::str::from_utf8(params)
         .unwrap_or("")
         .split(';')
         .map(|n| {
@@ -339,6 +335,13 @@ fn decode_csi(data: &[u8]) -> Decoded {
         b'H' => Some("Home"),
         b'F' => Some("End"),
         b'Z' => Some("BTab"),
+        // F1, F2 and F4 with modifiers (F3's CSI R would read as a cursor report: 13 ~).
+        b'P' => Some("F1"),
+        b'Q' => Some("F2"),
+        b'S' => Some("F4"),
+        // The user's terminal gained or lost focus (1004).
+        b'I' if len == 3 => Some("FocusIn"),
+        b'O' if len == 3 => Some("FocusOut"),
         b'~' => match nums.first().copied().unwrap_or(0) {
             1 | 7 => Some("Home"),
             2 => Some("IC"),
@@ -346,6 +349,7 @@ fn decode_csi(data: &[u8]) -> Decoded {
             4 | 8 => Some("End"),
             5 => Some("PageUp"),
             6 => Some("PageDown"),
+            n @ 11..=14 => ["F1", "F2", "F3", "F4"].get(n as usize - 11).copied(),
             15 => Some("F5"),
             17 => Some("F6"),
             18 => Some("F7"),
@@ -354,19 +358,17 @@ fn decode_csi(data: &[u8]) -> Decoded {
             21 => Some("F10"),
             23 => Some("F11"),
             24 => Some("F12"),
+            // xterm's modifyOtherKeys form: CSI 27 ; modifiers ; code ~.
+            27 => {
+                let code = nums.get(2).copied().unwrap_or(0);
+                let name = crate::pane_keys::codepoint_name(code);
+                return Decoded::Event(key(with_mods(&name, modifier), &data[..len]), len);
+            }
             _ => None,
         },
         b'u' => {
             // CSI u / kitty: codepoint ; modifiers.
-            let cp = nums.first().copied().unwrap_or(0);
-            let name = match cp {
-                13 => "Enter".to_string(),
-                27 => "Escape".to_string(),
-                9 => "Tab".to_string(),
-                127 => "BSpace".to_string(),
-                32 => "Space".to_string(),
-                c => char::from_u32(u32::from(c)).map_or("Unknown".into(), |c| c.to_string()),
-            };
+            let name = crate::pane_keys::codepoint_name(nums.first().copied().unwrap_or(0));
             return Decoded::Event(key(with_mods(&name, modifier), &data[..len]), len);
         }
         _ => None,
@@ -385,21 +387,19 @@ pub fn normalize(name: &str) -> Result<String, String> {
             return Ok(format!("C-{}", rest.to_ascii_lowercase()));
         }
     }
-    let mut mods = String::new();
+    // Modifiers in any order and, as tmux takes them, any case (`s-c-left` is `C-S-Left`).
+    let mut mods = 0u8;
     let mut rest = name;
-    loop {
-        if let Some(r) = rest.strip_prefix("C-") {
-            mods.push_str("C-");
-            rest = r;
-        } else if let Some(r) = rest.strip_prefix("M-") {
-            mods.push_str("M-");
-            rest = r;
-        } else if let Some(r) = rest.strip_prefix("S-") {
-            mods.push_str("S-");
-            rest = r;
-        } else {
-            break;
+    'prefixes: while rest.len() > 2 {
+        for (prefix, bit) in crate::pane_keys::MODIFIER_PREFIXES.iter().rev() {
+            let head = rest.get(..prefix.len());
+            if head.is_some_and(|h| h.eq_ignore_ascii_case(prefix)) {
+                mods |= bit;
+                rest = &rest[prefix.len()..];
+                continue 'prefixes;
+            }
         }
+        break;
     }
     const NAMED: &[&str] = &[
         "Up", "Down", "Left", "Right", "Home", "End", "IC", "DC", "PageUp", "PageDown", "Enter",
@@ -409,17 +409,25 @@ pub fn normalize(name: &str) -> Result<String, String> {
     let base = match rest {
         "PgUp" | "PPage" => "PageUp".to_string(),
         "PgDn" | "NPage" => "PageDown".to_string(),
-        n if NAMED.contains(&n) => n.to_string(),
+        n if NAMED.iter().any(|k| k.eq_ignore_ascii_case(n)) => NAMED
+            .iter()
+            .find(|k| k.eq_ignore_ascii_case(n))
+            .map_or_else(String::new, |k| k.to_string()),
         n if n.chars().count() == 1 => {
-            if mods == "C-" {
+            // `C-B` is `C-b` (control with shift is `C-S-b`), and `S-b` is `B`, as the keys
+            // arrive from a terminal.
+            if mods & KeyMods::CTRL != 0 {
                 n.to_ascii_lowercase()
+            } else if mods & KeyMods::SHIFT != 0 && n.chars().all(|c| c.is_ascii_alphabetic()) {
+                mods &= !KeyMods::SHIFT;
+                n.to_ascii_uppercase()
             } else {
                 n.to_string()
             }
         }
         other => return Err(format!("unknown key name: {other}")),
     };
-    Ok(format!("{mods}{base}"))
+    Ok(crate::pane_keys::name_with_modifiers(&base, mods))
 }
 
 /// Key tables: `prefix` (after the prefix key) and `root` (always).
@@ -586,9 +594,21 @@ pub(crate) mod tests {
         assert_eq!(d.pending_escape(), Some(PendingEscape::Lone));
         assert_eq!(names(d.flush()), ["Escape"]);
         assert_eq!(d.pending_escape(), None);
-        assert_eq!(names(d.feed(b"\x1b[97;5u")), ["C-a"]);
+        assert_eq!(
+            names(d.feed(b"\x1b[97;5u\x1b[I\x1b[O")),
+            ["C-a", "FocusIn", "FocusOut"]
+        );
         assert_eq!(names(d.feed(b"\x1b[<0;10;5M")), ["mouse 0 9,4"]);
         assert_eq!(names(d.feed("é".as_bytes())), ["é"]);
+        // Keys a kitty-protocol or modifyOtherKeys terminal tells apart keep their names.
+        assert_eq!(
+            names(d.feed(b"\x1b[105;5u\x1b[27;5;105~\x1b[9;5u\x1b[97;2u\x1b[97;9u\x1b\x02")),
+            ["C-i", "C-i", "C-Tab", "A", "Super-a", "C-M-b"]
+        );
+        assert_eq!(
+            names(d.feed(b"\x1b[1;5P\x1b[13;2~\x1b[1;3S")),
+            ["C-F1", "S-F3", "M-F4"]
+        );
     }
 
     #[test]
@@ -664,6 +684,14 @@ pub(crate) mod tests {
         assert_eq!(normalize("C-B").unwrap(), "C-b");
         assert_eq!(normalize("^a").unwrap(), "C-a");
         assert_eq!(normalize("M-Left").unwrap(), "M-Left");
+        assert_eq!(normalize("S-C-Left").unwrap(), "C-S-Left");
+        assert_eq!(normalize("s-m-up").unwrap(), "M-S-Up");
+        assert_eq!(normalize("M-C-b").unwrap(), "C-M-b");
+        assert_eq!(normalize("super-a").unwrap(), "Super-a");
+        assert_eq!(normalize("C-S-A").unwrap(), "C-S-a");
+        assert_eq!(normalize("S-a").unwrap(), "A");
+        assert_eq!(normalize("M-S-a").unwrap(), "M-A");
+        assert_eq!(normalize("C-S-Left").unwrap(), "C-S-Left");
         assert!(normalize("C-Foo").is_err());
     }
 }

@@ -40,6 +40,7 @@ pub mod names;
 pub mod options;
 pub mod outcome;
 pub mod pane;
+pub mod pane_keys;
 pub mod panics;
 pub mod priority;
 pub mod registry;

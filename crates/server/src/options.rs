@@ -94,7 +94,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("allow-rename", Pane, Flag, "off", None),
     opt("automatic-rename", Window, Flag, "on", Some("automatic-rename")),
     opt("aggressive-resize", Window, Flag, "off", None),
-    opt("focus-events", Server, Flag, "off", None),
+    opt("focus-events", Server, Flag, "off", Some("focus-events")),
     opt("set-clipboard", Server, Choice(&["on", "external", "off"]), "on", Some("set-clipboard")),
     opt("copy-command", Server, Text, "", Some("copy-command")),
     opt("buffer-limit", Server, Number, "50", Some("buffer-limit")),
@@ -303,6 +303,7 @@ impl Config {
             "base-index" => Some(self.base_index.to_string()),
             "renumber-windows" => Some(on(self.renumber_windows)),
             "automatic-rename" => Some(on(self.automatic_rename)),
+            "focus-events" => Some(on(self.focus_events)),
             "pane-border-status" => Some(
                 match self.pane_border_status {
                     crate::config::BorderStatus::Off => "off",

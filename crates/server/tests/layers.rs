@@ -18,6 +18,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("priority", 0),
     ("sched", 0),
     ("keys", 0),
+    ("pane_keys", 0),
     ("bindings", 0),
     ("capture", 0),
     ("limits", 0),

@@ -8,9 +8,15 @@ use crate::screen::{Cursor, Screen};
 impl Screen {
     pub(super) fn apply_backspace(&mut self) {
         let left = self.print_left();
-        self.cursor.pending_wrap = false;
+        let from_wrap = std::mem::take(&mut self.cursor.pending_wrap);
         if self.cursor.col > left {
             self.cursor.col -= 1;
+            if from_wrap {
+                // xterm steps back from the last column, tmux from one past it: a combining
+                // mark next joins the cell both of them mean, the one now under the cursor.
+                self.mark_on_cursor = Some((self.cursor.row, self.cursor.col));
+                self.update_plain_print();
+            }
         } else if self.modes.reverse_wrap && self.modes.autowrap {
             // xterm: back to the end of the previous line, from the top to the bottom.
             self.cursor.row = if self.cursor.row > self.top {

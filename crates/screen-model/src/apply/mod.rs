@@ -4,10 +4,11 @@
 //! Each of the others is `apply_<call>` in the module for its job: `print` (printing), `cursor`
 //! (motion, tab stops, margins), `edit` (erasing, inserting, deleting, shifting), `modes`
 //! (SM/RM, DECSET/DECRST, DECRQM, DECSCUSR), `pen` (SGR), `reset` (RIS, DECSTR), `reports`
-//! (replies to queries) and `osc` (titles, colours, cwd, hyperlinks, clipboard).
+//! (replies to queries), `keyboard` (kitty flags, `modifyOtherKeys`) and `osc` (titles, colours, cwd, hyperlinks, clipboard).
 
 mod cursor;
 mod edit;
+mod keyboard;
 mod modes;
 mod osc;
 mod pen;
@@ -17,7 +18,8 @@ mod reset;
 
 use crate::cell::{Attrs, Hyperlink};
 use crate::handler::{
-    Charset, DeviceAttributes, DynamicColor, EraseScope, Handler, PromptMark, Sgr, Terminator,
+    Charset, DeviceAttributes, DynamicColor, EraseScope, Handler, KeyboardOp, PromptMark, Sgr,
+    Terminator,
 };
 use crate::screen::{Event, Screen};
 
@@ -184,6 +186,12 @@ impl Handler for Screen {
 
     fn forget_last_char(&mut self) {
         self.last_char = None;
+        // Kept while the cursor has not left the cell (an SGR changes nothing for a mark).
+        let here = (self.cursor.row, self.cursor.col);
+        if self.mark_on_cursor.is_some_and(|at| at != here) {
+            self.mark_on_cursor = None;
+            self.update_plain_print();
+        }
     }
 
     fn goto_col(&mut self, col: usize) {
@@ -230,6 +238,10 @@ impl Handler for Screen {
     fn scroll_down(&mut self, count: usize) {
         let (top, bottom) = (self.top, self.bottom);
         self.scroll_region_down(top, bottom, count);
+    }
+
+    fn keyboard(&mut self, op: KeyboardOp) {
+        self.apply_keyboard(op);
     }
 
     fn device_attributes(&mut self, which: DeviceAttributes) {

@@ -103,6 +103,9 @@ impl Screen {
             self.update_plain_print();
         }
         self.last_char = Some(c);
+        if self.mark_on_cursor.take().is_some() {
+            self.update_plain_print();
+        }
         if width == 2 && self.plain_print && !self.cursor.pending_wrap {
             // Fast path for a wide character that fits over two narrow cells.
             let right = self.print_right();

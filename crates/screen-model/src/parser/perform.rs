@@ -5,7 +5,9 @@ use super::params::{count, erase_scope, join_osc_params, param, parse_decimal};
 use super::sgr::sgr;
 use super::PerformState;
 use crate::cell::Hyperlink;
-use crate::handler::{Charset, DeviceAttributes, DynamicColor, Handler, PromptMark, Terminator};
+use crate::handler::{
+    Charset, DeviceAttributes, DynamicColor, Handler, KeyboardOp, PromptMark, Terminator,
+};
 use vte::{Params, Perform};
 
 /// Longest DECRQSS request buffered; real requests are a few bytes.
@@ -302,6 +304,19 @@ impl<H: Handler> Perform for Performer<'_, H> {
             ([b'>'], 'q') if param(params, 0) == 0 => h.report_version(),
             ([b'!'], 'p') => h.soft_reset(),
             ([b'"'], 'q') => h.set_protection(param(params, 0) == 1),
+            ([b'>'], 'u') => h.keyboard(KeyboardOp::PushFlags(param(params, 0))),
+            ([b'<'], 'u') => h.keyboard(KeyboardOp::PopFlags(count(params, 0))),
+            ([b'='], 'u') => h.keyboard(KeyboardOp::SetFlags(
+                param(params, 0),
+                param(params, 1).max(1),
+            )),
+            ([b'?'], 'u') => h.keyboard(KeyboardOp::QueryFlags),
+            ([b'>'], 'm') => {
+                let value = params.iter().nth(1).and_then(|p| p.first().copied());
+                h.keyboard(KeyboardOp::ModifyKeys(param(params, 0), value))
+            }
+            ([b'>'], 'n') => h.keyboard(KeyboardOp::ModifyKeys(param(params, 0), None)),
+            ([b'?'], 'm') => h.keyboard(KeyboardOp::QueryModifyKeys(param(params, 0))),
             ([b'$'], 'p') => h.request_mode(param(params, 0), false),
             ([b'?', b'$'], 'p') => h.request_mode(param(params, 0), true),
             _ => h.unhandled(),

@@ -147,6 +147,8 @@ pub struct Screen {
     pub(crate) cursor: Cursor,
     /// Saved cursors of the primary (0) and alternate (1) buffers.
     pub(crate) saved: [Option<SavedCursor>; 2],
+    /// Kitty keyboard flag stacks of the primary (0) and alternate (1) buffers.
+    pub(crate) key_flags: [crate::keyboard::KeyFlagStack; 2],
     pub(crate) modes: Modes,
     pub(crate) tabs: Vec<bool>,
     pub(crate) top: usize,
@@ -166,6 +168,10 @@ pub struct Screen {
     pub(crate) dropped: DropCounts,
     pub(crate) last_char: Option<char>,
     pub(crate) join_next: bool,
+    /// Where the cursor stepped back (BS) from a pending wrap: while it stays there and
+    /// nothing is printed, a zero-width character joins the cursor's own cell, where xterm and
+    /// tmux both put it.
+    pub(crate) mark_on_cursor: Option<(usize, usize)>,
     /// No insert mode, no charset mapping, no pending ZWJ: printable ASCII takes the fast path.
     pub(crate) plain_print: bool,
     /// The pen is the default one: plain printing keeps rows plain.
@@ -219,6 +225,7 @@ impl Screen {
             scrollback: Scrollback::new(scrollback_lines),
             cursor: Cursor::default(),
             saved: [None, None],
+            key_flags: Default::default(),
             modes: Modes::default(),
             tabs: default_tabs(cols),
             top: 0,
@@ -237,6 +244,7 @@ impl Screen {
             dropped: DropCounts::default(),
             last_char: None,
             join_next: false,
+            mark_on_cursor: None,
             plain_print: true,
             pen_default: true,
             pen_cell: Cell::BLANK,

@@ -8,7 +8,10 @@ impl Screen {
     /// Recomputes the fast-path flags after the pen, insert mode, charsets or joining changed.
     #[inline]
     pub(crate) fn update_plain_print(&mut self) {
-        self.plain_print = !self.modes.insert && !self.join_next && self.charsets.is_identity();
+        self.plain_print = !self.modes.insert
+            && !self.join_next
+            && self.mark_on_cursor.is_none()
+            && self.charsets.is_identity();
         self.refresh_pen_cache();
     }
 
@@ -95,7 +98,8 @@ impl Screen {
     /// Joins a zero-width character (or, after a ZWJ, any character) to the grapheme printed
     /// last. VS16 widens a narrow emoji to two cells when there is room.
     pub(crate) fn join_to_previous(&mut self, c: char) {
-        let (r, mut col) = if self.cursor.pending_wrap {
+        let here = (self.cursor.row, self.cursor.col);
+        let (r, mut col) = if self.cursor.pending_wrap || self.mark_on_cursor == Some(here) {
             (self.cursor.row, self.cursor.col)
         } else if self.cursor.col > 0 {
             (self.cursor.row, self.cursor.col - 1)

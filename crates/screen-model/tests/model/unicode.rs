@@ -62,6 +62,28 @@ fn combining_after_pending_wrap_joins_the_last_column() {
 }
 
 #[test]
+fn combining_after_backspace_from_a_pending_wrap_joins_the_cursor_cell() {
+    // xterm steps back from the last column and joins the cell under the cursor; tmux steps
+    // back from one past it and joins the cell before: both the same cell.
+    let s = screen(4, 2, "abcd\x08\u{301}");
+    assert_eq!(s.cell(0, 2).unwrap().text(), "c\u{301}");
+    assert_eq!(s.cell(0, 1).unwrap().text(), "b");
+    // A wide character in the last two columns: the mark joins it.
+    let s = screen(4, 2, "\x1b[1;3H\u{ff41}\x08\u{301}");
+    assert_eq!(s.cell(0, 2).unwrap().text(), "\u{ff41}\u{301}");
+    // An SGR between changes nothing; printing or moving ends it: the cell before the cursor.
+    let s = screen(4, 2, "abcd\x08\x1b[1m\u{301}");
+    assert_eq!(s.cell(0, 2).unwrap().text(), "c\u{301}");
+    let s = screen(4, 2, "abcd\x08X\u{301}");
+    assert_eq!(s.cell(0, 2).unwrap().text(), "X\u{301}");
+    let s = screen(4, 2, "abcd\x08\x1b[1;2H\x1b[1;3H\u{301}");
+    assert_eq!(s.cell(0, 1).unwrap().text(), "b\u{301}");
+    // A backspace not from a pending wrap: the cell before, as always.
+    let s = screen(6, 2, "abc\x08\u{301}");
+    assert_eq!(s.cell(0, 1).unwrap().text(), "b\u{301}");
+}
+
+#[test]
 fn zwj_sequences_stay_in_one_cell() {
     let family = "\u{1f468}\u{200d}\u{1f469}\u{200d}\u{1f467}";
     let s = screen(10, 1, &format!("{family}x"));

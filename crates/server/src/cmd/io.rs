@@ -8,7 +8,7 @@ use crate::outcome::{CommandError, Output, TargetKind};
 use crate::pane::PaneHandle;
 use bytes::Bytes;
 use futures::FutureExt;
-use std::sync::atomic::Ordering;
+use weft_screen_model::keyboard::KeyboardMode;
 
 /// `send-keys`.
 pub static SEND_KEYS: Entry = Entry {
@@ -45,10 +45,10 @@ pub static SEND_KEYS: Entry = Entry {
         }
         let (literal, hex) = (args.has('l'), args.has('H'));
         // Checked now, so a bad key name fails before anything is typed.
-        encode_send_keys(&keys, literal, hex, false)?;
+        encode_send_keys(&keys, literal, hex, KeyboardMode::default())?;
         Ok(pane_action(move |pane| async move {
-            let app = pane.shared.application_cursor.load(Ordering::Relaxed);
-            let bytes = encode_send_keys(&keys, literal, hex, app)?;
+            let mode = pane.shared.keyboard_mode();
+            let bytes = encode_send_keys(&keys, literal, hex, mode)?;
             if !pane.send_input(Bytes::from(bytes)).await {
                 return Err(CommandError::PaneGone);
             }
@@ -61,13 +61,13 @@ pub static SEND_KEYS: Entry = Entry {
 /// so a typo cannot queue gigabytes of input.
 const MAX_REPEAT: usize = 100_000;
 
-/// The bytes `send-keys` sends: key names encoded for the pane's cursor-key mode, literal text
-/// with `-l`, hex bytes with `-H`.
+/// The bytes `send-keys` sends: key names encoded as the pane's program asked for keys (cursor
+/// key mode, `modifyOtherKeys`, kitty flags), literal text with `-l`, hex bytes with `-H`.
 fn encode_send_keys(
     keys: &[String],
     literal: bool,
     hex: bool,
-    application_cursor: bool,
+    mode: KeyboardMode,
 ) -> Result<Vec<u8>, CommandError> {
     if literal {
         return Ok(keys.concat().into_bytes());
@@ -86,7 +86,13 @@ fn encode_send_keys(
     }
     let mut out = Vec::new();
     for key in keys {
-        match weft_protocol::keynames::encode_key(key, application_cursor) {
+        if !mode.is_legacy() {
+            if let Some(event) = crate::pane_keys::key_of_name(key) {
+                out.extend_from_slice(&weft_screen_model::keyboard::encode(&event, &mode));
+                continue;
+            }
+        }
+        match weft_protocol::keynames::encode_key(key, mode.application_cursor) {
             Some(bytes) => out.extend_from_slice(&bytes),
             None if (key.starts_with("C-") || key.starts_with("M-")) && key.len() > 2 => {
                 return Err(CommandError::Invalid(format!(

@@ -160,24 +160,63 @@ impl ClientLoop {
         self.open_pager(text).await;
     }
 
+    /// The panes typed input goes to: the active one, or all with `synchronize-panes`.
+    fn input_panes(&self) -> Vec<crate::pane::PaneHandle> {
+        let view = self.view.borrow();
+        if view.sync_panes {
+            view.panes.iter().map(|(p, _)| p.clone()).collect()
+        } else {
+            view.active_pane().cloned().into_iter().collect()
+        }
+    }
+
     async fn forward(&self, bytes: Bytes) {
         if self.read_only {
             return;
         }
-        let panes: Vec<_> = {
-            let view = self.view.borrow();
-            if view.sync_panes {
-                view.panes.iter().map(|(p, _)| p.clone()).collect()
-            } else {
-                view.active_pane().cloned().into_iter().collect()
-            }
-        };
-        for pane in panes {
+        for pane in self.input_panes() {
             pane.send_input(bytes.clone()).await;
         }
     }
 
+    /// A key for the pane (each pane, with `synchronize-panes`), in the form its program asked
+    /// for: legacy, `modifyOtherKeys` or kitty (see [`crate::pane_keys`]).
+    async fn forward_key(&self, name: &str, bytes: &Bytes) {
+        if self.read_only {
+            return;
+        }
+        for pane in self.input_panes() {
+            let mode = pane.shared.keyboard_mode();
+            let out = crate::pane_keys::bytes_for_pane(name, bytes, mode);
+            if !out.is_empty() {
+                pane.send_input(out).await;
+            }
+        }
+    }
+
     pub(super) async fn handle(&mut self, input: Input) -> After {
+        if let Input::Key { name, bytes } = &input {
+            if name == "FocusIn" || name == "FocusOut" {
+                // The user's terminal gained or lost focus: the active pane's program hears
+                // of it when `focus-events` is on and it asked (1004).
+                let on = self.config.borrow().focus_events && !self.read_only;
+                let pane = self.view.borrow().active_pane().cloned();
+                if let Some(pane) =
+                    pane.filter(|p| on && p.shared.focus_events.load(Ordering::Relaxed))
+                {
+                    pane.send_input(bytes.clone()).await;
+                }
+                return After::Continue;
+            }
+            if crate::pane_keys::is_release(bytes) {
+                // A key going up (the terminal reports them in the kitty protocol): never a
+                // binding or a prompt's key; only a program that asked for releases sees it.
+                if matches!(self.ui, Ui::Normal) && !self.active_in_copy_mode() {
+                    self.forward_key(name, bytes).await;
+                }
+                return After::Continue;
+            }
+        }
         if self.message_shown && !matches!(input, Input::Mouse(_)) {
             self.message_shown = false;
             self.overlay_due.set(None);
@@ -253,18 +292,7 @@ impl ClientLoop {
                 if let Some(line) = config.keys.root_table.get(&name) {
                     return self.run_line(line).await;
                 }
-                // Keys the terminal sent as CSI u reach programs in the legacy form they expect.
-                let bytes = if bytes.starts_with(b"\x1b[") && bytes.ends_with(b"u") {
-                    let app = self
-                        .view
-                        .borrow()
-                        .active_pane()
-                        .is_some_and(|p| p.shared.application_cursor.load(Ordering::Relaxed));
-                    weft_protocol::keynames::encode_key(&name, app).map_or(bytes, Bytes::from)
-                } else {
-                    bytes
-                };
-                self.forward(bytes).await;
+                self.forward_key(&name, &bytes).await;
             }
             Input::Paste(text) => {
                 let bracketed = self

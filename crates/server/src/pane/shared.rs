@@ -41,6 +41,12 @@ pub struct PaneShared {
     pub mouse_sgr: AtomicBool,
     /// The program wants application cursor keys (DECCKM).
     pub application_cursor: AtomicBool,
+    /// The kitty keyboard flags of the buffer shown (0: none pushed).
+    pub kitty_flags: std::sync::atomic::AtomicU8,
+    /// xterm's `modifyOtherKeys` level the program set.
+    pub modify_other_keys: std::sync::atomic::AtomicU8,
+    /// The program asked for focus in/out reports (1004).
+    pub focus_events: AtomicBool,
     /// The alternate screen is shown (no history to scroll).
     pub alternate_screen: AtomicBool,
     /// The program's exit code once it exited, else -1.
@@ -341,6 +347,13 @@ impl PaneShared {
         );
         self.application_cursor
             .store(modes.application_cursor, Ordering::Relaxed);
+        let keyboard = screen.keyboard_mode();
+        self.kitty_flags
+            .store(keyboard.kitty_flags, Ordering::Relaxed);
+        self.modify_other_keys
+            .store(keyboard.modify_other_keys, Ordering::Relaxed);
+        self.focus_events
+            .store(modes.focus_events, Ordering::Relaxed);
         self.alternate_screen
             .store(screen.is_alternate_screen(), Ordering::Relaxed);
     }
@@ -350,6 +363,15 @@ impl PaneShared {
     pub fn wanted_size(&self) -> (u16, u16) {
         let packed = self.wanted_size.load(Ordering::Acquire);
         ((packed >> 16) as u16, packed as u16)
+    }
+
+    /// How the program asked for keys, as last published.
+    pub fn keyboard_mode(&self) -> weft_screen_model::keyboard::KeyboardMode {
+        weft_screen_model::keyboard::KeyboardMode {
+            kitty_flags: self.kitty_flags.load(Ordering::Relaxed),
+            modify_other_keys: self.modify_other_keys.load(Ordering::Relaxed),
+            application_cursor: self.application_cursor.load(Ordering::Relaxed),
+        }
     }
 
     /// Current size as (cols, rows).

@@ -8,6 +8,7 @@
 
 mod alerts;
 mod clipboard;
+mod focus;
 mod format_vars;
 mod hooks;
 mod list;

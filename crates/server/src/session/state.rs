@@ -127,6 +127,8 @@ pub struct SessionState {
     pub(super) status_due: Option<tokio::time::Instant>,
     /// When a window next becomes silent long enough to flag (`monitor-silence`).
     pub(super) silence_due: Option<tokio::time::Instant>,
+    /// The pane last told it has focus (`focus-events`), to tell it when it loses it.
+    pub(super) focus_reported: Option<PaneId>,
 }
 
 /// What a pane's program told the session about itself through its output.
@@ -209,6 +211,7 @@ impl SessionState {
             status_jobs: super::status_jobs::StatusJobs::new(job_results),
             status_due: None,
             silence_due: None,
+            focus_reported: None,
         }
     }
 

@@ -81,6 +81,7 @@ impl SessionState {
                     }
                 }
             }
+            self.report_focus().await;
         }
         // The registry first: when this was the last session, the server's socket is gone
         // before any client hears "[exited]", so what a user runs next finds no server.
