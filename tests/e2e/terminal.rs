@@ -472,3 +472,41 @@ fn answers_that_come_after_the_deadline_still_count() {
     assert!(has_rgb_sgr(&received));
     assert!(String::from_utf8_lossy(&received).contains("\x1b[?2031h"));
 }
+
+#[test]
+fn kitty_keys_are_turned_on_where_the_terminal_has_them_and_decoded() {
+    let server = TestServer::new("kittyon");
+    let env = [("TERM", "xterm-kitty"), ("COLORTERM", "truecolor")];
+    let mut client = client_on(&server, "k", &env, FakeTerminal::kitty());
+    client
+        .wait_for(|s| s.keyboard_mode().kitty_flags == 1)
+        .unwrap();
+    // C-c as kitty sends it with "disambiguate" on reaches the (legacy) shell as ^C.
+    client.send_text("sleep 100\r").unwrap();
+    // sleep in the foreground first: a C-c before that goes to the shell instead.
+    let foreground = || {
+        let out = server.weft(&[
+            "display-message",
+            "-p",
+            "-t",
+            "k",
+            "#{pane_current_command}",
+        ]);
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while foreground() != "sleep" {
+        assert!(std::time::Instant::now() < deadline, "sleep never ran");
+    }
+    client.send_bytes(b"\x1b[99;5u").unwrap();
+    client
+        .wait_for(|s| s.text().lines().any(|l| l.trim_end() == "$"))
+        .unwrap();
+    client.send_text("echo back-$((6+6))\r").unwrap();
+    client.wait_for_text("back-12").unwrap();
+
+    // A terminal that did not answer `CSI ? u` is left alone.
+    let server = TestServer::new("kittyoff");
+    let client = client_on(&server, "x", &[("TERM", "xterm")], FakeTerminal::xterm());
+    assert_eq!(client.screen().keyboard_mode().kitty_flags, 0);
+}

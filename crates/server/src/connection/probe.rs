@@ -13,7 +13,7 @@ use crate::keys::Input;
 use crate::render::RenderControl;
 use crate::terminal::{
     Report, TerminalInfo, Terminals, ANSWER_DEADLINE, COLOR_QUERIES, ENABLE_COLOR_SCHEME_REPORTS,
-    QUERIES,
+    ENABLE_KITTY_KEYS, QUERIES,
 };
 use bytes::Bytes;
 use futures::{SinkExt, StreamExt};
@@ -92,6 +92,9 @@ pub(super) async fn ask(
     if info.has_mode(2031) {
         let _ = write(&mut tty, ENABLE_COLOR_SCHEME_REPORTS, deadline).await;
     }
+    if info.kitty_flags.is_some() {
+        let _ = write(&mut tty, ENABLE_KITTY_KEYS, deadline).await;
+    }
     tracing::debug!(
         answered,
         version = info.version_text.as_deref().unwrap_or(""),
@@ -132,15 +135,25 @@ pub(super) async fn take_in(
         return;
     }
     let (mut colors_changed, mut scheme_changed) = (false, false);
+    let kitty_late: bool;
     let (before, after, scheme_reports) = {
         let Ok(mut info) = info.lock() else { return };
         let (before, had_reports) = (info.caps(), info.has_mode(2031));
+        let had_kitty = info.kitty_flags.is_some();
         for report in reports {
             scheme_changed |= matches!(report, Report::ColorScheme { .. });
             colors_changed |= info.learn(report);
         }
+        kitty_late = !had_kitty && info.kitty_flags.is_some();
         (before, info.caps(), !had_reports && info.has_mode(2031))
     };
+    if kitty_late {
+        let _ = render
+            .send(RenderControl::Passthrough(Bytes::from_static(
+                ENABLE_KITTY_KEYS,
+            )))
+            .await;
+    }
     if colors_changed {
         terminals.changed();
     }

@@ -34,6 +34,13 @@ pub const COLOR_QUERIES: &[u8] = b"\x1b]10;?\x1b\\\x1b]11;?\x1b\\\x1b]12;?\x1b\\
 /// Turns on colour scheme reports (mode 2031) in a terminal that has them.
 pub const ENABLE_COLOR_SCHEME_REPORTS: &[u8] = b"\x1b[?2031h";
 
+/// Pushes the kitty keyboard protocol's "disambiguate escape codes" flag in a terminal that
+/// answered `CSI ? u`: `C-i` and Tab, `C-m` and Enter, `C-[` and Escape, and modified keys
+/// then arrive distinct, and each pane gets them in the form it asked for. Pushed on the
+/// alternate screen the client switched to (the stacks are per screen); the client pops it
+/// when it leaves (`CSI < u`, harmless on an empty stack).
+pub const ENABLE_KITTY_KEYS: &[u8] = b"\x1b[>1u";
+
 /// How long an attach waits for the terminal's answers at most. A terminal that answers ends
 /// the wait with its DA1 answer (well under a millisecond on a local terminal); one that never
 /// answers costs this once. Answers that come later are still taken out of the keys.

@@ -12,7 +12,7 @@ pub const SETUP: &[u8] = b"\x1b[?1049h\x1b[H\x1b[2J";
 /// cursor back, the primary screen.
 pub const TEARDOWN: &[u8] =
     b"\x1b[?2026l\x1b[?2031l\x1b[0m\x1b]8;;\x1b\\\x1b[?1000l\x1b[?1002l\x1b[?1003l\
-\x1b[?1005l\x1b[?1006l\x1b[?1015l\x1b[?1004l\x1b[?2004l\x1b[?1l\x1b>\x1b[0 q\x1b[?25h\x1b[?1049l";
+\x1b[?1005l\x1b[?1006l\x1b[?1015l\x1b[?1004l\x1b[?2004l\x1b[?1l\x1b>\x1b[0 q\x1b[?25h\x1b[<u\x1b[?1049l";
 
 /// The settings to restore, for the panic hook and signal paths.
 static SAVED: Mutex<Option<(Termios, File)>> = Mutex::new(None);
