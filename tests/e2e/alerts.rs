@@ -140,3 +140,33 @@ fn notifications_reach_terminals_that_show_them_at_most_one_a_second() {
         "{seen:?}"
     );
 }
+
+#[test]
+fn visual_bell_says_which_window_instead_of_ringing() {
+    let server = TestServer::new("visualbell");
+    let mut args = vec!["new", "-d", "-s", "a", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server, &args);
+    let mut shell = vec!["new-window", "-d", "-t", "a", "--"];
+    shell.extend_from_slice(TEST_SHELL);
+    ok(&server, &shell);
+    ok(&server, &["set", "-g", "visual-bell", "on"]);
+    ok(&server, &["set", "-g", "display-time", "0"]);
+    let mut c = server.client(&["attach", "-t", "a"], 80, 24);
+    c.wait_for_text("$").unwrap();
+    ok(
+        &server,
+        &["send-keys", "-t", "a:1", "printf '\\a'", "Enter"],
+    );
+    c.wait_for_text("Bell in window 1").unwrap();
+    // A frame after the message: no ring came with it.
+    c.send_text("echo seen-$((2+5))").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("seen-7").unwrap();
+    let rung = c
+        .take_events()
+        .into_iter()
+        .filter(|e| *e == Event::Bell)
+        .count();
+    assert_eq!(rung, 0, "visual-bell on rang the terminal too");
+}

@@ -396,3 +396,51 @@ fn update_environment_takes_the_reattaching_clients_values() {
         "{shown}"
     );
 }
+
+#[test]
+fn a_second_prefix_and_the_main_pane_size() {
+    let server = TestServer::new("prefix2");
+    let mut c = session(&server, "p2", None);
+    assert!(server
+        .weft(&["set", "-g", "prefix2", "C-a"])
+        .status
+        .success());
+    assert_eq!(show(&server, "prefix2"), "C-a");
+    c.send_keys("C-a %").unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while pane_count(&server) != 2 {
+        assert!(std::time::Instant::now() < deadline, "C-a % made no pane");
+    }
+    // The first prefix still works.
+    c.send_keys("C-b %").unwrap();
+    while pane_count(&server) != 3 {
+        assert!(std::time::Instant::now() < deadline, "C-b % made no pane");
+    }
+    assert!(server
+        .weft(&["set", "-g", "main-pane-width", "30"])
+        .status
+        .success());
+    assert!(server
+        .weft(&["select-layout", "main-vertical"])
+        .status
+        .success());
+    let panes = weft_tests::json_list(&server, &["list-panes", "--json"]);
+    let main = panes.iter().find(|p| p["left"] == 0).unwrap();
+    assert_eq!(main["cols"], 30, "{panes:?}");
+    assert!(server
+        .weft(&["set", "-g", "main-pane-width", "50%"])
+        .status
+        .success());
+    assert!(server
+        .weft(&["select-layout", "main-vertical"])
+        .status
+        .success());
+    let panes = weft_tests::json_list(&server, &["list-panes", "--json"]);
+    let main = panes.iter().find(|p| p["left"] == 0).unwrap();
+    assert_eq!(main["cols"], 40, "{panes:?}");
+    assert!(server
+        .weft(&["set", "-g", "prefix2", "None"])
+        .status
+        .success());
+    assert_eq!(show(&server, "prefix2"), "None");
+}

@@ -477,6 +477,13 @@ fn apply_option(config: &mut Config, key: &str, value: &toml::Value) -> Result<(
         "base-index" => config.base_index = as_uint(value, MAX_BASE_INDEX)? as u32,
         "renumber-windows" => config.renumber_windows = as_bool(value)?,
         "prefix" => config.keys.prefix = normalize(&as_string(value)?)?,
+        "prefix2" => {
+            let key = as_string(value)?;
+            config.keys.prefix2 = match key.as_str() {
+                "" | "None" | "none" => None,
+                _ => Some(normalize(&key)?),
+            };
+        }
         "keys" => {}
         other => return Err(format!("unknown option {other:?}")),
     }

@@ -435,6 +435,8 @@ pub fn normalize(name: &str) -> Result<String, String> {
 pub struct KeyTables {
     /// The prefix key's name.
     pub prefix: String,
+    /// A second prefix key (`prefix2`), if any.
+    pub prefix2: Option<String>,
     /// After the prefix.
     pub prefix_table: BTreeMap<String, String>,
     /// Without the prefix.
@@ -522,6 +524,7 @@ impl Default for KeyTables {
         bind("-", "delete-buffer");
         KeyTables {
             prefix: DEFAULT_PREFIX.to_string(),
+            prefix2: None,
             prefix_table: p,
             root_table: BTreeMap::new(),
             copy_mode: crate::copy_keys::emacs_table(),

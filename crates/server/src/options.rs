@@ -75,7 +75,7 @@ const USED_AS_TEXT: &str = "";
 /// The options, by name.
 pub static OPTIONS: &[OptionDef] = &[
     opt("prefix", Session, Text, "C-b", Some("prefix")),
-    opt("prefix2", Session, Text, "None", None),
+    opt("prefix2", Session, Text, "None", Some("prefix2")),
     opt("mouse", Session, Flag, "on", Some("mouse")),
     opt("mode-keys", Window, Choice(&["emacs", "vi"]), "emacs", Some("mode-keys")),
     opt("status-keys", Session, Choice(&["emacs", "vi"]), "emacs", None),
@@ -102,8 +102,9 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("monitor-activity", Window, Flag, "off", Some(USED_AS_TEXT)),
     opt("monitor-bell", Window, Flag, "on", Some(USED_AS_TEXT)),
     opt("monitor-silence", Window, Number, "0", Some(USED_AS_TEXT)),
-    opt("visual-activity", Session, Choice(&["on", "off", "both"]), "off", None),
-    opt("visual-bell", Session, Choice(&["on", "off", "both"]), "off", None),
+    opt("visual-activity", Session, Choice(&["on", "off", "both"]), "off", Some(USED_AS_TEXT)),
+    opt("visual-bell", Session, Choice(&["on", "off", "both"]), "off", Some(USED_AS_TEXT)),
+    opt("visual-silence", Session, Choice(&["on", "off", "both"]), "off", Some(USED_AS_TEXT)),
     opt("bell-action", Session, Choice(&["any", "none", "current", "other"]), "any", Some(USED_AS_TEXT)),
     opt("remain-on-exit", Pane, Flag, "off", Some("remain-on-exit")),
     opt("synchronize-panes", Window, Flag, "off", None),
@@ -143,9 +144,9 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("allow-passthrough", Pane, Choice(&["on", "off", "all"]), "off", None),
     opt("detach-on-destroy", Session, Choice(&["on", "off", "no-detached", "previous", "next"]), "on", None),
     opt("display-panes-time", Session, Number, "1000", Some(USED_AS_TEXT)),
-    opt("main-pane-width", Window, Text, "80", None),
-    opt("main-pane-height", Window, Text, "24", None),
-    opt("wrap-search", Window, Flag, "on", None),
+    opt("main-pane-width", Window, Text, "80", Some(USED_AS_TEXT)),
+    opt("main-pane-height", Window, Text, "24", Some(USED_AS_TEXT)),
+    opt("wrap-search", Window, Flag, "on", Some(USED_AS_TEXT)),
     opt("exit-empty", Server, Flag, "on", None),
     opt("activity-action", Session, Choice(&["any", "none", "current", "other"]), "other", None),
     opt("silence-action", Session, Choice(&["any", "none", "current", "other"]), "other", None),
@@ -283,6 +284,7 @@ impl Config {
         let on = |b: bool| if b { "on" } else { "off" }.to_string();
         let typed = match name {
             "prefix" => Some(self.keys.prefix.clone()),
+            "prefix2" => Some(self.keys.prefix2.clone().unwrap_or_else(|| "None".into())),
             "mouse" => Some(on(self.mouse)),
             "mode-keys" => Some(if self.mode_keys_vi { "vi" } else { "emacs" }.to_string()),
             "escape-time" => Some(self.escape_time.as_millis().to_string()),

@@ -33,8 +33,11 @@ pub enum ClientRequest {
         /// Every client of this session instead.
         session: Option<String>,
     },
-    /// Send the prefix key to the pane, as if typed.
-    SendPrefix,
+    /// Send the prefix key (`prefix2` with `-2`) to the pane, as if typed.
+    SendPrefix {
+        /// `-2`: the second prefix.
+        second: bool,
+    },
     /// Ask for a line in the status line, then run it (or `template` with `%%` replaced by it).
     Prompt {
         /// Shown before the input.
@@ -151,15 +154,17 @@ pub static REFRESH_CLIENT: Entry = Entry {
 pub static SEND_PREFIX: Entry = Entry {
     name: "send-prefix",
     aliases: &[],
-    usage: "",
-    about: "Send the prefix key to the active pane.",
-    flags: "",
+    usage: "[-2]",
+    about: "Send the prefix key (-2: prefix2) to the active pane.",
+    flags: "2",
     long: &[],
     read_only: true,
     target: None,
     build: |args| {
         args.no_arguments()?;
-        Ok(Action::Client(ClientRequest::SendPrefix))
+        Ok(Action::Client(ClientRequest::SendPrefix {
+            second: args.has('2'),
+        }))
     },
 };
 

@@ -50,6 +50,7 @@ pub fn copy_settings(config: &crate::config::Config) -> crate::copy::Settings {
         vi: config.mode_keys_vi,
         separators,
         style,
+        wrap_search: config.option_value("wrap-search").as_deref() != Some("off"),
     }
 }
 

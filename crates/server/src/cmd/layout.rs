@@ -51,10 +51,33 @@ pub static NEXT_LAYOUT: Entry = Entry {
     },
 };
 
+/// The main pane's size for a main-* preset: `main-pane-width` (main-vertical) or
+/// `main-pane-height` (main-horizontal), in cells or a percentage of the window.
+fn main_pane_size(
+    config: &crate::config::Config,
+    preset: Preset,
+    layout: &crate::layout::Layout,
+) -> Option<u16> {
+    let (option, extent) = match preset {
+        Preset::MainVertical => ("main-pane-width", layout.cols()),
+        Preset::MainHorizontal => ("main-pane-height", layout.rows()),
+        _ => return None,
+    };
+    let value = config.option_value(option)?;
+    match value.strip_suffix('%') {
+        Some(p) => {
+            let p: u32 = p.parse().ok().filter(|p| (1..=100).contains(p))?;
+            u16::try_from(u32::from(extent) * p / 100).ok()
+        }
+        None => value.parse().ok(),
+    }
+}
+
 /// Applies `preset`, or the window's next one.
 fn apply(preset: Option<Preset>) -> Action {
     on_session(move |s, scope| {
         let wpos = s.find_window(scope.target())?;
+        let config = s.config();
         let w = &mut s.windows[wpos];
         let preset = match preset {
             Some(p) => {
@@ -68,7 +91,8 @@ fn apply(preset: Option<Preset>) -> Action {
         };
         w.zoomed = false;
         w.undo_layout = Some(w.layout.clone());
-        w.layout.apply_preset(preset);
+        let main = main_pane_size(&config, preset, &w.layout);
+        w.layout.apply_preset_with_main(preset, main);
         s.resize_panes_of(wpos);
         s.generation += 1;
         Ok(Output::none())

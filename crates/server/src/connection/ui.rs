@@ -282,7 +282,7 @@ impl ClientLoop {
                     }
                     return After::Continue;
                 }
-                if name == config.keys.prefix {
+                if name == config.keys.prefix || config.keys.prefix2.as_ref() == Some(&name) {
                     self.prefix_armed = true;
                     return After::Continue;
                 }
@@ -483,9 +483,16 @@ impl ClientLoop {
                     None => self.message(format!("can't find session: {t}")).await,
                 }
             }
-            ClientRequest::SendPrefix => {
-                let prefix = self.config.borrow().keys.prefix.clone();
-                if let Ok(bytes) = encode_key_name(&prefix) {
+            ClientRequest::SendPrefix { second } => {
+                let prefix = {
+                    let keys = &self.config.borrow().keys;
+                    if second {
+                        keys.prefix2.clone()
+                    } else {
+                        Some(keys.prefix.clone())
+                    }
+                };
+                if let Some(Ok(bytes)) = prefix.map(|p| encode_key_name(&p)) {
                     self.forward(Bytes::from(bytes)).await;
                 }
             }

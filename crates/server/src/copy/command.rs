@@ -407,7 +407,7 @@ fn start_search(
     let mut current = None;
     let mut at = mode.cursor;
     for _ in 0..count {
-        current = search::nearest(&matches, at, forward);
+        current = search::nearest(&matches, at, forward, mode.wrap_search);
         match current {
             Some(i) => at = matches[i].0,
             None => break,

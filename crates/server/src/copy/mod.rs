@@ -25,6 +25,8 @@ pub struct Settings {
     pub separators: String,
     /// `mode-style`'s colours: the selection and the position indicator.
     pub style: (weft_screen_model::Color, weft_screen_model::Color),
+    /// `wrap-search`: a search goes round the ends of the history.
+    pub wrap_search: bool,
 }
 
 use motion::Jump;
@@ -74,6 +76,8 @@ pub struct CopyMode {
     pub separators: String,
     /// The selection's and the position indicator's colours (`mode-style`).
     pub style: (weft_screen_model::Color, weft_screen_model::Color),
+    /// A search goes round the ends of the history (`wrap-search`).
+    pub wrap_search: bool,
 }
 
 impl CopyMode {
@@ -98,6 +102,7 @@ impl CopyMode {
             vi,
             separators: motion::WORD_SEPARATORS.to_string(),
             style: MODE_STYLE,
+            wrap_search: true,
         }
     }
 

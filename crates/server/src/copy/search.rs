@@ -149,17 +149,26 @@ pub fn find(
 }
 
 /// The match to go to from `cursor`: the first starting after it (`forward`) or the last
-/// starting before it, wrapping around the ends (tmux's `wrap-search`).
-pub fn nearest(matches: &[Match], cursor: Pos, forward: bool) -> Option<usize> {
+/// starting before it; past the ends, round to the other end with `wrap` (tmux's
+/// `wrap-search`), else none.
+pub fn nearest(matches: &[Match], cursor: Pos, forward: bool, wrap: bool) -> Option<usize> {
     if matches.is_empty() {
         return None;
     }
     if forward {
         let i = matches.partition_point(|(s, _)| *s <= cursor);
-        Some(if i == matches.len() { 0 } else { i })
+        match (i == matches.len(), wrap) {
+            (false, _) => Some(i),
+            (true, true) => Some(0),
+            (true, false) => None,
+        }
     } else {
         let i = matches.partition_point(|(s, _)| *s < cursor);
-        Some(if i == 0 { matches.len() - 1 } else { i - 1 })
+        match (i == 0, wrap) {
+            (false, _) => Some(i - 1),
+            (true, true) => Some(matches.len() - 1),
+            (true, false) => None,
+        }
     }
 }
 
@@ -207,9 +216,13 @@ mod tests {
     fn nearest_wraps_around() {
         let m = |l, c| (Pos::new(l, c), Pos::new(l, c + 1));
         let matches = [m(1, 0), m(5, 3), m(9, 2)];
-        assert_eq!(nearest(&matches, Pos::new(5, 3), true), Some(2));
-        assert_eq!(nearest(&matches, Pos::new(9, 2), true), Some(0));
-        assert_eq!(nearest(&matches, Pos::new(5, 3), false), Some(0));
-        assert_eq!(nearest(&matches, Pos::new(1, 0), false), Some(2));
+        assert_eq!(nearest(&matches, Pos::new(5, 3), true, true), Some(2));
+        assert_eq!(nearest(&matches, Pos::new(9, 2), true, true), Some(0));
+        assert_eq!(nearest(&matches, Pos::new(5, 3), false, true), Some(0));
+        assert_eq!(nearest(&matches, Pos::new(1, 0), false, true), Some(2));
+        // wrap-search off: nothing past the ends.
+        assert_eq!(nearest(&matches, Pos::new(9, 2), true, false), None);
+        assert_eq!(nearest(&matches, Pos::new(1, 0), false, false), None);
+        assert_eq!(nearest(&matches, Pos::new(5, 3), true, false), Some(2));
     }
 }

@@ -51,6 +51,13 @@ impl Layout {
     /// Rearranges the panes into `preset`, keeping their order (cycling presets never
     /// shuffles them); the first pane is the large one of the main-* layouts, as in tmux.
     pub fn apply_preset(&mut self, preset: Preset) {
+        self.apply_preset_with_main(preset, None);
+    }
+
+    /// As [`Layout::apply_preset`], with the main pane of the main-* layouts `main` cells
+    /// wide (main-vertical) or high (main-horizontal) when given (`main-pane-width`,
+    /// `main-pane-height`), leaving the others at least two cells; else about two thirds.
+    pub fn apply_preset_with_main(&mut self, preset: Preset, main: Option<u16>) {
         let panes = self.panes();
         let even = |dir: Dir, ids: &[PaneId]| Node::Split {
             dir,
@@ -73,10 +80,22 @@ impl Layout {
                     } else {
                         even(inner, &panes[1..])
                     };
-                    // The main pane gets about two thirds.
+                    let extent = if outer == Dir::Horizontal {
+                        self.cols
+                    } else {
+                        self.rows
+                    };
+                    // The main pane gets `main` cells, or about two thirds.
+                    let weights = match main {
+                        Some(m) if extent > 3 => {
+                            let m = m.clamp(1, extent - 3);
+                            (m, extent - m)
+                        }
+                        _ => (2, 1),
+                    };
                     Node::Split {
                         dir: outer,
-                        children: vec![(Node::Pane(panes[0]), 2), (rest, 1)],
+                        children: vec![(Node::Pane(panes[0]), weights.0), (rest, weights.1)],
                     }
                 }
                 Preset::Tiled => {

@@ -116,6 +116,7 @@ impl PaneHandle {
                     let mut m = CopyMode::enter(&screen, settings.vi, exit_at_bottom);
                     m.separators.clone_from(&settings.separators);
                     m.style = settings.style;
+                    m.wrap_search = settings.wrap_search;
                     *mode = Some(Box::new(m));
                 }
             }

@@ -36,6 +36,7 @@ impl SessionState {
         if let Some(w) = self.window_of(pane).filter(|w| *w != self.current && on) {
             self.windows[w].activity = true;
             self.fire_hook("alert-activity", Some(pane));
+            self.visual_alert(w, "Activity", "visual-activity");
         }
     }
 
@@ -68,6 +69,7 @@ impl SessionState {
         let limit = self.silence_limit()?;
         let now = crate::pane::output_clock_ms();
         let mut next: Option<u64> = None;
+        let mut silenced = Vec::new();
         for wpos in 0..self.windows.len() {
             let last = self.last_output(wpos);
             if self.windows[wpos].silence || self.windows[wpos].silence_counted == last {
@@ -78,10 +80,16 @@ impl SessionState {
                 let current = wpos == self.current;
                 let w = &mut self.windows[wpos];
                 w.silence = !current;
+                if !current {
+                    silenced.push(wpos);
+                }
                 w.silence_counted = last;
                 continue;
             }
             next = Some(next.map_or(due, |n| n.min(due)));
+        }
+        for wpos in silenced {
+            self.visual_alert(wpos, "Silence", "visual-silence");
         }
         next.map(|due| Instant::now() + Duration::from_millis(due.saturating_sub(now)))
     }

@@ -215,6 +215,11 @@ impl SessionState {
         }
     }
 
+    /// The configuration in force.
+    pub fn config(&self) -> Arc<crate::config::Config> {
+        self.clipboard.config.borrow().clone()
+    }
+
     /// The default name for a window running `command`.
     pub fn default_window_name(&self, command: &[String]) -> String {
         window_name(command, self.template.spawn.shell.as_deref())

@@ -29,14 +29,39 @@ impl SessionState {
         if !current {
             self.windows[w].bell = true;
         }
-        let ring = match config.option_value("bell-action").as_deref() {
+        let acts = match config.option_value("bell-action").as_deref() {
             Some("none") => false,
             Some("current") => current,
             Some("other") => !current,
             _ => true,
         };
+        if !acts {
+            return;
+        }
+        let (ring, say) = visual(&config, "visual-bell");
         if ring {
             self.bells = self.bells.wrapping_add(1);
+        }
+        if say {
+            self.message_clients(&alert_message("Bell", current, self.windows[w].index));
+        }
+    }
+
+    /// A window flagged for activity or silence: said to the clients with `visual-activity`
+    /// or `visual-silence` on (`both`: and the terminals ring).
+    pub(super) fn visual_alert(&mut self, wpos: usize, kind: &str, option: &str) {
+        let config = self.clipboard.config.borrow().clone();
+        let (ring, say) = match config.option_value(option).as_deref() {
+            Some("on") => (false, true),
+            Some("both") => (true, true),
+            _ => (false, false),
+        };
+        if ring {
+            self.bells = self.bells.wrapping_add(1);
+        }
+        if say {
+            let current = wpos == self.current;
+            self.message_clients(&alert_message(kind, current, self.windows[wpos].index));
         }
     }
 
@@ -73,6 +98,25 @@ impl SessionState {
         let format = config.option_value("set-titles-string").unwrap_or_default();
         let vars = self.format_context(self.current, window.active);
         Some(clean_title(&crate::format::expand(&format, &vars)).into())
+    }
+}
+
+/// What `visual-bell` (or `-activity`, `-silence`) says to do: ring the terminal, show a
+/// message, or both (`both`); `off` rings only.
+fn visual(config: &crate::config::Config, option: &str) -> (bool, bool) {
+    match config.option_value(option).as_deref() {
+        Some("on") => (false, true),
+        Some("both") => (true, true),
+        _ => (true, false),
+    }
+}
+
+/// tmux's words for an alert: `Bell in window 2`, `Activity in current window`.
+fn alert_message(kind: &str, current: bool, index: u32) -> String {
+    if current {
+        format!("{kind} in current window")
+    } else {
+        format!("{kind} in window {index}")
     }
 }
 
