@@ -105,15 +105,22 @@ fn notifications_reach_terminals_that_show_them_at_most_one_a_second() {
         .unwrap();
     c.send_keys("Enter").unwrap();
     c.wait_for_text("sent-2").unwrap();
-    c.wait_for_event(|e| matches!(e, Event::Notification(t) if t == "9;build done"))
-        .unwrap();
-    c.wait_for_event(|e| matches!(e, Event::Notification(t) if t == "9;4;1;50"))
-        .unwrap();
+    // Both may arrive in one read: every event is looked at until both were seen.
+    let mut seen: Vec<Event> = Vec::new();
+    let notified = |seen: &[Event], text: &str| {
+        seen.iter()
+            .any(|e| matches!(e, Event::Notification(t) if t == text))
+    };
+    c.wait_for_event(|e| {
+        seen.push(e.clone());
+        notified(&seen, "9;build done") && notified(&seen, "9;4;1;50")
+    })
+    .unwrap();
     // A frame after them all: the dropped one never came.
     c.send_text("echo later-$((2+2))").unwrap();
     c.send_keys("Enter").unwrap();
     c.wait_for_text("later-4").unwrap();
-    let seen: Vec<Event> = c.take_events();
+    seen.extend(c.take_events());
     assert!(
         !seen
             .iter()
@@ -169,4 +176,46 @@ fn visual_bell_says_which_window_instead_of_ringing() {
         .filter(|e| *e == Event::Bell)
         .count();
     assert_eq!(rung, 0, "visual-bell on rang the terminal too");
+}
+
+#[test]
+fn passthrough_passes_only_what_asks_nothing_and_only_when_allowed() {
+    use weft_testkit::FakeTerminal;
+    let server = TestServer::new("passthru");
+    let mut args = vec!["new", "-s", "p", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let mut c = server.client_answering(&args, 80, 24, &[("TERM", "xterm")], FakeTerminal::xterm());
+    c.wait_for_text("$").unwrap();
+    let wrapped = |inner: &str| format!("printf '\\033Ptmux;{inner}\\033\\\\'");
+    // Off (the default): nothing reaches the terminal.
+    c.send_text(&format!(
+        "{}; echo one-$((1+1))",
+        wrapped("\\033\\033]2;blocked\\007")
+    ))
+    .unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("one-2").unwrap();
+    ok(&server, &["set", "-g", "allow-passthrough", "on"]);
+    // On: a title passes; a cursor position query does not.
+    c.send_text(&format!(
+        "{}; {}; echo two-$((2+2))",
+        wrapped("\\033\\033[6n"),
+        wrapped("\\033\\033]2;passed\\007")
+    ))
+    .unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_event(|e| matches!(e, Event::TitleChanged(t) if t == "passed"))
+        .unwrap();
+    c.wait_for_text("two-4").unwrap();
+    let seen = c.take_events();
+    assert!(
+        !seen
+            .iter()
+            .any(|e| matches!(e, Event::TitleChanged(t) if t == "blocked")),
+        "{seen:?}"
+    );
+    let received = c.fake_terminal().unwrap().received().to_vec();
+    let text = String::from_utf8_lossy(&received);
+    assert!(!text.contains("\x1b]2;blocked"), "passthrough while off");
+    assert!(!text.contains("\x1b[6n"), "a query passed through");
 }

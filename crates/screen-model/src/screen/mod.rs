@@ -14,6 +14,7 @@ mod buffers;
 mod damage;
 mod host;
 mod inspect;
+mod passthrough;
 mod put;
 mod queues;
 mod scroll;
@@ -74,6 +75,9 @@ pub enum Event {
         /// Selection letters.
         selection: String,
     },
+    /// A tmux passthrough payload (`DCS tmux; ... ST`, its ESCs undoubled), taken out only
+    /// while [`Screen::set_passthrough`] allows it; the host decides whether it goes on.
+    Passthrough(Vec<u8>),
     /// OSC 9, 777 or 99 for the user's terminal, as `command;rest`: cleaned of control
     /// characters and at most [`MAX_NOTIFICATION_BYTES`].
     Notification(String),
@@ -193,6 +197,9 @@ pub struct Screen {
     #[cfg(test)]
     pub(crate) bulk_stretches: usize,
     parser: Parser,
+    /// tmux's passthrough strings taken out of the output, when allowed (see
+    /// `passthrough.rs`); `None`: off.
+    passthrough: Option<Box<passthrough::Passthrough>>,
 }
 
 impl std::fmt::Debug for Screen {
@@ -257,6 +264,7 @@ impl Screen {
             #[cfg(test)]
             bulk_stretches: 0,
             parser: Parser::new(),
+            passthrough: None,
         }
     }
 
@@ -264,8 +272,29 @@ impl Screen {
     pub fn feed(&mut self, bytes: &[u8]) {
         self.seq += 1;
         let mut parser = std::mem::take(&mut self.parser);
-        self.feed_in_bulk(&mut parser, bytes);
+        match self.passthrough.as_mut().map(|p| p.split(bytes)) {
+            None => self.feed_in_bulk(&mut parser, bytes),
+            Some(pieces) => {
+                for piece in pieces {
+                    match piece {
+                        passthrough::Piece::Output(out) => self.feed_in_bulk(&mut parser, &out),
+                        passthrough::Piece::Payload(payload) => {
+                            self.event(Event::Passthrough(payload));
+                        }
+                    }
+                }
+            }
+        }
         self.parser = parser;
+    }
+
+    /// Whether tmux's passthrough strings (`DCS tmux; ... ST`) are taken out of the output
+    /// and reported as [`Event::Passthrough`] (tmux's `allow-passthrough`); off, they are
+    /// parsed as any DCS (and so dropped).
+    pub fn set_passthrough(&mut self, on: bool) {
+        if on != self.passthrough.is_some() {
+            self.passthrough = on.then(Box::default);
+        }
     }
 
     /// Whether the output stopped inside an unterminated OSC or DCS string (all later output is

@@ -157,6 +157,7 @@ pub(super) async fn attached(
     // Writer: frames and exit notices to the socket.
     let writer_stop = stop.clone();
     let writer_metrics = client_metrics.clone();
+    let writer_render = render_tx.clone();
     let writer = tokio::spawn(async move {
         // Frames end when the renderer stops (the session may be ending); the exit notice
         // that explains why still comes on the control channel, after the last frame, so the
@@ -194,6 +195,11 @@ pub(super) async fn attached(
                         let _ = switch_tx.try_send(for_loop);
                         continue;
                     }
+                    if let Some(ClientControl::Terminal(bytes)) = control {
+                        // With the frames, in order; dropped when the renderer is behind.
+                        let _ = writer_render.try_send(RenderControl::Passthrough(bytes));
+                        continue;
+                    }
                     // Let go of the terminal, both halves, before the client hears it may
                     // restore it: the renderer (which writes frames to it directly) ends, and
                     // the key reader lets go.
@@ -208,7 +214,7 @@ pub(super) async fn attached(
                     }
                     let notice = match control {
                         Some(ClientControl::Exit(notice)) => notice,
-                        Some(ClientControl::Switch(_) | ClientControl::Message(_)) => continue,
+                        Some(ClientControl::Switch(_) | ClientControl::Message(_) | ClientControl::Terminal(_)) => continue,
                         None => ExitNotice { message: "[server exited]".into(), code: 1 },
                     };
                     let _ = sink.send(Message::Exit(notice)).await;
@@ -310,7 +316,7 @@ pub(super) async fn attached(
                         state.notice(text).await;
                         continue;
                     }
-                    ClientControl::Exit(_) => continue,
+                    ClientControl::Exit(_) | ClientControl::Terminal(_) => continue,
                 };
                 let to = crate::cmd::session::SwitchTo::decode(&target);
                 let request = crate::cmd::ClientRequest::Switch { client: None, to };

@@ -272,7 +272,18 @@ pub struct PaneSpec {
     /// Server-wide: the users' terminals' colours, which the program's colour queries are
     /// answered with (see `crate::terminal::Terminals`).
     pub host_colors: tokio::sync::watch::Receiver<Arc<weft_screen_model::palette::HostColors>>,
+    /// The configuration, for the options the screen itself acts on (`allow-passthrough`).
+    pub config: tokio::sync::watch::Receiver<Arc<crate::config::Config>>,
 }
+/// Whether the screen takes tmux's passthrough strings out of the output
+/// (`allow-passthrough on` or `all`; the session decides what goes on).
+pub(crate) fn passthrough_on(config: &crate::config::Config) -> bool {
+    matches!(
+        config.option_value("allow-passthrough").as_deref(),
+        Some("on" | "all")
+    )
+}
+
 /// Starts the program and the pane's tasks. `exited` gets the pane id and exit status once;
 /// `events` the screen's events (all but title changes), each with the pane id.
 pub fn spawn_pane(
@@ -355,9 +366,14 @@ pub fn spawn_pane(
     shared
         .screen()
         .set_host_colors(host_colors.borrow_and_update().clone());
+    let mut config = spec.config.clone();
+    shared
+        .screen()
+        .set_passthrough(passthrough_on(&config.borrow_and_update()));
     let task = PaneTask {
         id: spec.id,
         host_colors,
+        config,
         pty,
         pty_in: pty_in.clone(),
         shared: shared.clone(),

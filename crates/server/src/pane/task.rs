@@ -149,6 +149,8 @@ pub(super) struct PaneTask {
     pub(super) remain_on_exit: bool,
     /// The users' terminals' colours, which the program's colour queries are answered with.
     pub(super) host_colors: watch::Receiver<Arc<HostColors>>,
+    /// The configuration, for `allow-passthrough`.
+    pub(super) config: watch::Receiver<Arc<crate::config::Config>>,
 }
 
 impl PaneTask {
@@ -164,6 +166,7 @@ impl PaneTask {
         // remain-on-exit.
         let mut ended_on_request = false;
         let mut host_colors_open = true;
+        let mut config_open = true;
         let input = self.input.clone();
         let mut slice = FairSlice::new();
         // While another pane's echo is pending, a streaming pane parses nothing more.
@@ -241,6 +244,13 @@ impl PaneTask {
                 changed = self.host_colors.changed(), if host_colors_open => match changed {
                     Ok(()) => self.apply_host_colors(),
                     Err(_) => host_colors_open = false,
+                },
+                changed = self.config.changed(), if config_open => match changed {
+                    Ok(()) => {
+                        let on = super::passthrough_on(&self.config.borrow_and_update());
+                        self.shared.screen().set_passthrough(on);
+                    }
+                    Err(_) => config_open = false,
                 },
                 _ = self.shared.replies_ready.notified() => {}
                 permit = input.reserve(), if self.shared.has_replies() => {

@@ -15,23 +15,31 @@ pub(super) struct AlertsSent {
     bells: Option<u64>,
     title: Option<Arc<str>>,
     notification: Option<u64>,
+    progress: Option<u64>,
+}
+
+/// A numbered slot's number.
+fn number(slot: &Option<(u64, Arc<str>)>) -> Option<u64> {
+    slot.as_ref().map(|(n, _)| *n)
 }
 
 impl AlertsSent {
     /// Forgets the counts: the next view is another session's.
     pub(super) fn new_session(&mut self) {
         self.bells = None;
-        self.notification = None;
     }
 
     /// Whether `view` asks for something not sent yet (a frame is then due to carry it).
     pub(super) fn pending(&mut self, view: &View) -> bool {
-        let number = view.notification.as_ref().map(|(n, _)| *n);
         if self.bells.is_none() {
             self.bells = Some(view.bells);
-            self.notification = number;
+            self.notification = number(&view.notification);
+            self.progress = number(&view.progress);
         }
-        self.bells != Some(view.bells) || view.title != self.title || number != self.notification
+        self.bells != Some(view.bells)
+            || view.title != self.title
+            || number(&view.notification) != self.notification
+            || number(&view.progress) != self.progress
     }
 
     /// Queues what `view` asks for and `caps` allows, before the next frame.
@@ -47,11 +55,15 @@ impl AlertsSent {
                 out.push(Bytes::from(format!("\x1b]2;{title}\x1b\\")));
             }
         }
-        let number = view.notification.as_ref().map(|(n, _)| *n);
-        if number != self.notification {
-            self.notification = number;
-            if let Some((_, text)) = view.notification.as_ref().filter(|_| caps.notifications) {
-                out.push(Bytes::from(format!("\x1b]{text}\x1b\\")));
+        for (slot, sent) in [
+            (&view.notification, &mut self.notification),
+            (&view.progress, &mut self.progress),
+        ] {
+            if number(slot) != *sent {
+                *sent = number(slot);
+                if let Some((_, text)) = slot.as_ref().filter(|_| caps.notifications) {
+                    out.push(Bytes::from(format!("\x1b]{text}\x1b\\")));
+                }
             }
         }
     }

@@ -349,6 +349,7 @@ mod tests {
             bells: 0,
             title: None,
             notification: None,
+            progress: None,
         }
     }
 

@@ -77,6 +77,9 @@ pub enum ClientControl {
     Switch(String),
     /// Show a message (a pipe that failed, a hook that could not run).
     Message(String),
+    /// Bytes for the client's terminal before its next frame: a program's passthrough
+    /// (`allow-passthrough`), already checked to ask the terminal nothing.
+    Terminal(bytes::Bytes),
 }
 
 /// What an attaching client gets back.

@@ -116,6 +116,8 @@ pub struct SessionState {
     /// The latest notification for the terminals (OSC 9, 777, 99), numbered (see
     /// `terminal_alerts.rs`).
     pub(super) notification: Option<(u64, Arc<str>)>,
+    /// The latest progress report (OSC 9;4), numbered likewise: each replaces the last.
+    pub(super) progress: Option<(u64, Arc<str>)>,
     /// When the last notification that was not a progress report was let through.
     pub(super) notified_at: Option<tokio::time::Instant>,
     /// Where hooks are fired to.
@@ -206,6 +208,7 @@ impl SessionState {
             clipboard_answering: Arc::default(),
             bells: 0,
             notification: None,
+            progress: None,
             notified_at: None,
             hooks: spec.hooks,
             status_jobs: super::status_jobs::StatusJobs::new(job_results),
@@ -306,6 +309,7 @@ impl SessionState {
                 metrics: (self.template.metrics.clone(), self.name.clone()),
                 priority: self.template.priority.clone(),
                 host_colors: self.template.host_colors.clone(),
+                config: self.clipboard.config.clone(),
             },
             self.exits.clone(),
             self.events.clone(),
@@ -549,6 +553,7 @@ impl SessionState {
                 self.fire_hook("alert-bell", Some(pane));
             }
             Event::Notification(text) => self.pane_notification(text),
+            Event::Passthrough(payload) => self.pane_passthrough(pane, payload),
             Event::CwdChanged(url) => {
                 if let Some(path) = path_of_file_url(&url) {
                     self.pane_meta.entry(pane).or_default().cwd = Some(path);

@@ -68,23 +68,44 @@ impl SessionState {
     /// A program's notification (OSC 9, 777, 99, already cleaned by the screen): the next the
     /// terminals get, unless one went out less than [`NOTIFICATION_INTERVAL`] ago.
     pub(super) fn pane_notification(&mut self, text: String) {
-        let progress = text == "9;4" || text.starts_with("9;4;");
-        if !progress {
-            let now = tokio::time::Instant::now();
-            if self
-                .notified_at
-                .is_some_and(|at| now.duration_since(at) < NOTIFICATION_INTERVAL)
-            {
-                tracing::debug!("a notification within a second of the last, dropped");
-                return;
-            }
-            self.notified_at = Some(now);
+        let next = |slot: &Option<(u64, Arc<str>)>| slot.as_ref().map_or(1, |(n, _)| n + 1);
+        if text == "9;4" || text.starts_with("9;4;") {
+            self.progress = Some((next(&self.progress), text.into()));
+            return;
         }
-        let number = self
-            .notification
-            .as_ref()
-            .map_or(1, |(n, _)| n.wrapping_add(1));
-        self.notification = Some((number, text.into()));
+        let now = tokio::time::Instant::now();
+        if self
+            .notified_at
+            .is_some_and(|at| now.duration_since(at) < NOTIFICATION_INTERVAL)
+        {
+            tracing::debug!("a notification within a second of the last, dropped");
+            return;
+        }
+        self.notified_at = Some(now);
+        self.notification = Some((next(&self.notification), text.into()));
+    }
+
+    /// A program's passthrough payload (`DCS tmux; ... ST`, taken out only with
+    /// `allow-passthrough` on): sent to the clients' terminals if it is one sequence that
+    /// asks them nothing, from a pane on screen (`on`) or any pane (`all`).
+    pub(super) fn pane_passthrough(&mut self, pane: PaneId, payload: Vec<u8>) {
+        let config = self.clipboard.config.borrow().clone();
+        let allowed = match config.option_value("allow-passthrough").as_deref() {
+            Some("all") => true,
+            Some("on") => self.window_of(pane) == Some(self.current),
+            _ => false,
+        };
+        if !allowed || !asks_nothing(&payload) {
+            tracing::debug!(%pane, bytes = payload.len(), "a passthrough sequence not passed on");
+            return;
+        }
+        let bytes = bytes::Bytes::from(payload);
+        for client in self.clients.values() {
+            // Never waits: a client that is behind misses it.
+            let _ = client
+                .control
+                .try_send(super::ClientControl::Terminal(bytes.clone()));
+        }
     }
 
     /// The title for the user's terminal: `set-titles-string` for the current window's active
@@ -99,6 +120,37 @@ impl SessionState {
         let vars = self.format_context(self.current, window.active);
         Some(clean_title(&crate::format::expand(&format, &vars)).into())
     }
+}
+
+/// Whether a passthrough payload is one sequence that makes the terminal answer nothing
+/// (an answer would arrive as keys): an OSC that is not a query (no `?` parameter), kitty
+/// graphics with responses off (`q=2`), or a sixel image. Anything else is refused.
+pub fn asks_nothing(payload: &[u8]) -> bool {
+    // One string, ended by ST (or BEL for an OSC), with no other ESC or BEL inside.
+    let body = |start: &[u8]| -> Option<&[u8]> {
+        let rest = payload.strip_prefix(start)?;
+        let inner = rest.strip_suffix(b"\x1b\\").or_else(|| {
+            (start == b"\x1b]")
+                .then(|| rest.strip_suffix(b"\x07"))
+                .flatten()
+        })?;
+        (!inner.contains(&0x1b) && !inner.contains(&0x07)).then_some(inner)
+    };
+    if let Some(osc) = body(b"\x1b]") {
+        return !osc.split(|&b| b == b';').any(|p| p == b"?");
+    }
+    if let Some(graphics) = body(b"\x1b_G") {
+        let control = graphics.split(|&b| b == b';').next().unwrap_or_default();
+        return control.split(|&b| b == b',').any(|kv| kv == b"q=2");
+    }
+    if let Some(dcs) = body(b"\x1bP") {
+        let params = dcs
+            .iter()
+            .take_while(|b| b.is_ascii_digit() || **b == b';')
+            .count();
+        return dcs.get(params) == Some(&b'q');
+    }
+    false
 }
 
 /// What `visual-bell` (or `-activity`, `-silence`) says to do: ring the terminal, show a
@@ -138,6 +190,25 @@ pub fn clean_title(title: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_sequences_that_ask_nothing_pass_through() {
+        assert!(asks_nothing(b"\x1b]52;c;aGk=\x07"));
+        assert!(asks_nothing(b"\x1b]1337;File=inline=1:AAAA\x1b\\"));
+        assert!(asks_nothing(b"\x1b_Gf=100,q=2;AAAA\x1b\\"));
+        assert!(asks_nothing(b"\x1bP0;1;0q#0;2;0;0;0~\x1b\\"));
+        // Queries and anything that would make the terminal answer.
+        assert!(!asks_nothing(b"\x1b]11;?\x07"));
+        assert!(!asks_nothing(b"\x1b]52;c;?\x1b\\"));
+        assert!(!asks_nothing(b"\x1b_Gf=100;AAAA\x1b\\"));
+        assert!(!asks_nothing(b"\x1bP+q544e\x1b\\"));
+        assert!(!asks_nothing(b"\x1bP$qm\x1b\\"));
+        assert!(!asks_nothing(b"\x1b[6n"));
+        assert!(!asks_nothing(b"\x1b[c"));
+        // Two sequences in one: the second could be a query.
+        assert!(!asks_nothing(b"\x1b]2;x\x07\x1b[6n\x07"));
+        assert!(!asks_nothing(b"\x1b]2;x\x1b[6n\x1b\\"));
+    }
 
     #[test]
     fn titles_lose_controls_and_bidirectional_marks_and_are_capped() {

@@ -83,6 +83,8 @@ pub struct View {
     /// The latest notification from a program (OSC 9, 777, 99) and its number: a client's
     /// terminal gets it when the number changes, if it takes notifications.
     pub notification: Option<(u64, std::sync::Arc<str>)>,
+    /// The latest progress report (OSC 9;4), numbered likewise.
+    pub progress: Option<(u64, std::sync::Arc<str>)>,
 }
 
 impl View {
@@ -128,6 +130,7 @@ impl View {
             bells: 0,
             title: None,
             notification: None,
+            progress: None,
         }
     }
 }
@@ -186,6 +189,7 @@ impl SessionState {
             bells: self.bells,
             title: self.terminal_title(),
             notification: self.notification.clone(),
+            progress: self.progress.clone(),
         };
         self.view.send_replace(view);
     }
