@@ -110,10 +110,15 @@ impl TestTerminalBuilder {
             eof: false,
             exit: None,
             buf: vec![0; READ_CHUNK_BYTES],
+            pending_events: VecDeque::new(),
             fake: self.fake,
         })
     }
 }
+
+/// Events kept for later waits at most: a program raising events no test waits for (a bell
+/// per line of a flood) must not grow the test's memory; the oldest go first.
+const MAX_PENDING_EVENTS: usize = 4096;
 
 /// A program on a real pty, its output applied to a weft screen.
 pub struct TestTerminal {
@@ -129,6 +134,9 @@ pub struct TestTerminal {
     eof: bool,
     exit: Option<ExitStatus>,
     buf: Vec<u8>,
+    /// Events already read from the screen that no wait has taken yet (those after a match
+    /// that arrived in the same read), oldest first.
+    pending_events: VecDeque<Event>,
     /// Answers queries in place of the screen model, when set.
     fake: Option<FakeTerminal>,
 }
@@ -192,7 +200,9 @@ impl TestTerminal {
     /// The events the output raised so far (bells, titles, clipboard writes) that no wait
     /// took, oldest first; they are not seen again.
     pub fn take_events(&mut self) -> Vec<Event> {
-        self.screen.take_events()
+        let mut events: Vec<Event> = self.pending_events.drain(..).collect();
+        events.extend(self.screen.take_events());
+        events
     }
 
     /// The program's pid.
@@ -360,7 +370,8 @@ impl TestTerminal {
     }
 
     /// Waits until the program's output raises an event `predicate` accepts (an OSC 52
-    /// clipboard write, a bell, a title) and returns it; events before it are passed over.
+    /// clipboard write, a bell, a title) and returns it; events before it are passed over,
+    /// events after it stay for the next wait or [`TestTerminal::take_events`].
     pub fn wait_for_event(
         &mut self,
         mut predicate: impl FnMut(&Event) -> bool,
@@ -368,8 +379,14 @@ impl TestTerminal {
         let started = Instant::now();
         let deadline = started + self.timeout;
         loop {
-            if let Some(event) = self.screen.take_events().into_iter().find(&mut predicate) {
-                return Ok(event);
+            self.pending_events.extend(self.screen.take_events());
+            let excess = self.pending_events.len().saturating_sub(MAX_PENDING_EVENTS);
+            self.pending_events.drain(..excess);
+            if let Some(at) = self.pending_events.iter().position(&mut predicate) {
+                let mut taken = self.pending_events.drain(..=at);
+                if let Some(event) = taken.next_back() {
+                    return Ok(event);
+                }
             }
             if self.eof {
                 return Err(self.failure(true, "an event", started, None));
