@@ -20,6 +20,7 @@ mod replay;
 mod script_commands;
 mod scripting;
 mod sessions;
-mod wait;
 mod status;
+mod subscribe;
+mod wait;
 mod windows;

@@ -26,6 +26,7 @@ pub mod copy;
 pub mod copy_keys;
 mod deadline;
 mod direct;
+pub mod events;
 pub mod format;
 mod hook_runner;
 pub mod hooks;
@@ -46,8 +47,8 @@ pub mod registry;
 pub mod render;
 pub mod sched;
 pub mod session;
-pub mod wait_channels;
 pub mod style;
+pub mod wait_channels;
 pub mod words;
 
 pub use config::{Config, ConfigError};

@@ -11,12 +11,13 @@ mod clipboard;
 mod format_vars;
 mod hooks;
 mod list;
+mod shape;
 mod state;
 pub mod status;
 mod status_jobs;
 mod targets;
-mod terminal_alerts;
 mod task;
+mod terminal_alerts;
 mod view;
 mod windows;
 
@@ -367,6 +368,8 @@ pub struct SessionSpec {
     pub clipboard: ClipboardAccess,
     /// Where hooks are fired to.
     pub hooks: crate::hooks::HookFeed,
+    /// Where subscribers hear what happens.
+    pub events: crate::events::EventFeed,
 }
 
 /// What a session needs for its programs' clipboard writes and reads (OSC 52): the server's
