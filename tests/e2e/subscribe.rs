@@ -451,3 +451,43 @@ fn a_subscriber_that_goes_away_while_nothing_happens_is_freed_at_once() {
     let diag: Value = serde_json::from_slice(&server.weft(&["diag", "--json"]).stdout).unwrap();
     assert_eq!(diag["dropped_subscriber_events"], 0, "{diag}");
 }
+
+#[test]
+fn the_python_example_prints_what_happens() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let example = root.join("docs/examples/subscribe.py");
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("no python3 here: the example is not run");
+        return;
+    }
+    let server = TestServer::new("sub-python");
+    shell_session(&server, "py");
+    let mut child = Command::new("python3")
+        .arg(&example)
+        .arg("-S")
+        .arg(&server.socket)
+        .arg("--weft")
+        .arg(weft_binary())
+        .args(["-t", "py"])
+        .env("HOME", &server.dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the example");
+    let stdout = child.stdout.take().expect("its stdout");
+    let mut lines = std::io::BufReader::new(stdout).lines();
+    // It is subscribed once it says so; then the shell prints and exits.
+    let first = lines.next().expect("a line").expect("text");
+    assert!(first.starts_with("subscribed $"), "{first}");
+    ok(&server.weft(&["send-keys", "-t", "py", "echo from-python; exit 5", "Enter"]));
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    let out = child.wait_with_output().expect("the example's end");
+    assert!(out.status.success(), "{out:?}");
+    let text = rest.join("\n");
+    assert!(text.contains("| from-python"), "{text}");
+    assert!(
+        text.contains("pane-exited $0 %0 signal=null status=5"),
+        "{text}"
+    );
+    assert!(text.ends_with("session-closed $0"), "{text}");
+}

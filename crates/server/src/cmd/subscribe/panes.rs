@@ -38,16 +38,33 @@ impl Panes {
     }
 
     /// Watches `handle` (of `session`) from its revision `sent` on; a pane watched already
-    /// stays as it is.
+    /// (moved to another window or session) keeps its revision and stays.
     pub(super) fn watch(&mut self, handle: PaneHandle, session: Option<SessionId>, sent: u64) {
-        if let std::collections::btree_map::Entry::Vacant(slot) = self.watched.entry(handle.id()) {
-            handle.watch(&self.changed);
-            slot.insert(Watched {
-                handle,
-                session,
-                sent,
-                leaving: false,
-            });
+        match self.watched.entry(handle.id()) {
+            std::collections::btree_map::Entry::Occupied(mut slot) => {
+                let w = slot.get_mut();
+                w.session = session;
+                w.leaving = false;
+            }
+            std::collections::btree_map::Entry::Vacant(slot) => {
+                handle.watch(&self.changed);
+                slot.insert(Watched {
+                    handle,
+                    session,
+                    sent,
+                    leaving: false,
+                });
+            }
+        }
+    }
+
+    /// Marks every pane whose program has exited as leaving: after the subscriber missed
+    /// events, it may have missed their exits, and a gone pane's screen must not be kept.
+    pub(super) fn leave_exited(&mut self) {
+        for w in self.watched.values_mut() {
+            if w.handle.exit_code().is_some() {
+                w.leaving = true;
+            }
         }
     }
 

@@ -107,7 +107,10 @@ impl Subscriber {
                 }
                 event = self.feed.recv(), if !self.ending => match event {
                     Ok(event) => self.take(event),
-                    Err(broadcast::error::RecvError::Lagged(n)) => self.dropped(n),
+                    Err(broadcast::error::RecvError::Lagged(n)) => {
+                        self.dropped(n);
+                        self.panes.leave_exited();
+                    }
                     Err(broadcast::error::RecvError::Closed) => return,
                 },
                 () = changed.notified(), if !self.output_waiting => {
