@@ -23,6 +23,7 @@ mod script_commands;
 mod scripting;
 mod sessions;
 mod status;
+mod subscribe;
 mod terminal;
 mod wait;
 mod windows;

@@ -26,6 +26,7 @@ pub mod copy;
 pub mod copy_keys;
 mod deadline;
 mod direct;
+pub mod events;
 pub mod format;
 mod hook_runner;
 pub mod hooks;

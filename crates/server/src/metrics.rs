@@ -422,6 +422,10 @@ pub struct MetricsRegistry {
     since_ns: AtomicU64,
     /// Hooks that fired and were not run: the runner was behind, or 16 ran already.
     pub dropped_hooks: AtomicU64,
+    /// `weft subscribe` streams running now.
+    pub subscribers: AtomicU64,
+    /// Events subscribers missed because they did not read (each was told how many).
+    pub dropped_subscriber_events: AtomicU64,
 }
 
 /// `weft diag --json`.
@@ -439,6 +443,10 @@ pub struct DiagReport {
     pub last_panic: Option<String>,
     /// Hooks that fired and were not run (a bell rung in a loop with `alert-bell` set).
     pub dropped_hooks: u64,
+    /// `weft subscribe` streams running now.
+    pub subscribers: u64,
+    /// Events subscribers missed because they did not read.
+    pub dropped_subscriber_events: u64,
 }
 
 /// A pane's figures.
@@ -540,6 +548,8 @@ impl MetricsRegistry {
             panics,
             last_panic,
             dropped_hooks: self.dropped_hooks.load(Ordering::Relaxed),
+            subscribers: self.subscribers.load(Ordering::Relaxed),
+            dropped_subscriber_events: self.dropped_subscriber_events.load(Ordering::Relaxed),
             panes: panes
                 .iter()
                 .filter(|(_, s, _)| wanted(s))
@@ -579,6 +589,7 @@ impl MetricsRegistry {
         };
         if reset {
             self.dropped_hooks.store(0, Ordering::Relaxed);
+            self.dropped_subscriber_events.store(0, Ordering::Relaxed);
             for (_, _, w) in &panes {
                 if let Some(m) = w.upgrade() {
                     m.reset();

@@ -68,6 +68,8 @@ impl std::fmt::Debug for ConfigChange {
 #[derive(Clone, Debug)]
 pub struct Registry {
     commands: mpsc::Sender<RegistryCommand>,
+    /// What subscribers hear: every session publishes here.
+    events: crate::events::EventFeed,
 }
 
 /// What the registry is started with: the server's shared pieces its sessions use.
@@ -105,7 +107,9 @@ impl Registry {
         } = parts;
         let (tx, rx) = mpsc::channel(REGISTRY_COMMAND_CAPACITY);
         let (ended_tx, ended_rx) = mpsc::channel(SESSION_END_CAPACITY);
+        let events = crate::events::EventFeed::default();
         let task = RegistryTask {
+            events: events.clone(),
             config,
             ids,
             socket,
@@ -120,7 +124,15 @@ impl Registry {
             killing: false,
         };
         tokio::spawn(task.run(rx, ended_rx));
-        Registry { commands: tx }
+        Registry {
+            commands: tx,
+            events,
+        }
+    }
+
+    /// Where subscribers hear what happens in every session (`weft subscribe`).
+    pub fn events(&self) -> &crate::events::EventFeed {
+        &self.events
     }
 
     /// Creates a session.
@@ -245,6 +257,8 @@ struct RegistryTask {
     buffers: Arc<crate::buffers::Buffers>,
     /// Where hooks are fired to.
     hooks: crate::hooks::HookFeed,
+    /// Where subscribers hear what happens.
+    events: crate::events::EventFeed,
     /// Oldest first; the last is the most recently created or attached.
     sessions: Vec<SessionHandle>,
     ended: mpsc::Sender<SessionEnded>,
@@ -290,6 +304,8 @@ impl RegistryTask {
     /// whatever a user runs next finds none (or starts a new one); then the listener stops.
     fn shut_down(&self) {
         let _ = std::fs::remove_file(&self.socket);
+        self.events
+            .publish(None, None, crate::events::EventKind::ServerExiting);
         self.shutdown.cancel();
     }
 
@@ -457,6 +473,7 @@ impl RegistryTask {
                     config: self.config.subscribe(),
                 },
                 hooks: self.hooks.clone(),
+                events: self.events.clone(),
             },
             self.ids.clone(),
             self.ended.clone(),

@@ -40,6 +40,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("convert", 1),
     ("pane", 1),
     ("layout", 2),
+    ("events", 2),
     ("session", 3),
     ("registry", 4),
     ("context", 4),

@@ -326,8 +326,10 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
                 Ok(w) => w,
                 Err(message) => return Err(ClientError::Refused { message, code: 1 }),
             };
-            // `save-buffer` prints the buffer as it is: no newline after it.
-            let raw = weft_server::cmd::lookup(&words[0]).is_some_and(|e| e.name == "save-buffer");
+            // `save-buffer` prints the buffer as it is, `subscribe` its JSON lines: no newline
+            // after them.
+            let raw = weft_server::cmd::lookup(&words[0])
+                .is_some_and(|e| matches!(e.name, "save-buffer" | "subscribe"));
             let mut conn = crate::client::connect(&socket, VERSION).await?;
             let request = Request::Command {
                 args: words,

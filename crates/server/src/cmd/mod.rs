@@ -30,6 +30,7 @@ pub mod run;
 mod server;
 pub mod session;
 pub mod shell;
+mod subscribe;
 mod wait;
 mod wait_for;
 mod window;
@@ -157,6 +158,7 @@ pub static ENTRIES: &[&Entry] = &[
     &copy::COPY_MODE,
     &io::CAPTURE_PANE,
     &wait::WAIT,
+    &subscribe::SUBSCRIBE,
     &options::SET_OPTION,
     &options::SHOW_OPTIONS,
     &options::SOURCE_FILE,

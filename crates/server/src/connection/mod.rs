@@ -150,7 +150,17 @@ pub async fn serve(stream: tokio::net::UnixStream, ctx: ServerContext, mut slot:
                                 return;
                             }
                         }
-                        while let Some(piece) = stream.recv().await {
+                        // A stream may wait long between pieces (`subscribe`): a client that
+                        // leaves meanwhile ends it at once, which frees what feeds it.
+                        loop {
+                            let piece = tokio::select! {
+                                piece = stream.recv() => piece,
+                                message = conn.next() => match message {
+                                    Some(Ok(_)) => continue,
+                                    Some(Err(_)) | None => return,
+                                },
+                            };
+                            let Some(piece) = piece else { break };
                             if conn.send(Message::Output(piece)).await.is_err() {
                                 return;
                             }

@@ -164,6 +164,13 @@ impl PaneHandle {
         answer.await.ok()
     }
 
+    /// The rows changed after `since` of a pane whose program is gone, as it last showed:
+    /// nothing parses into its screen any more, so it is read directly. `None` if something
+    /// still holds the screen.
+    pub fn last_snapshot(&self, since: u64) -> Option<PaneSnapshot> {
+        self.shared.try_snapshot(since)
+    }
+
     /// Resizes the pane (and its program's pty) at once. Never waits: the latest size wins.
     pub fn resize_now(&self, cols: u16, rows: u16) {
         self.shared.resize_urgent.store(true, Ordering::Release);

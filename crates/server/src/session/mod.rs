@@ -12,6 +12,7 @@ mod focus;
 mod format_vars;
 mod hooks;
 mod list;
+mod shape;
 mod state;
 pub mod status;
 mod status_jobs;
@@ -373,6 +374,8 @@ pub struct SessionSpec {
     pub clipboard: ClipboardAccess,
     /// Where hooks are fired to.
     pub hooks: crate::hooks::HookFeed,
+    /// Where subscribers hear what happens.
+    pub events: crate::events::EventFeed,
 }
 
 /// What a session needs for its programs' clipboard writes and reads (OSC 52): the server's

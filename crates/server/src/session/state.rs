@@ -122,6 +122,10 @@ pub struct SessionState {
     pub(super) notified_at: Option<tokio::time::Instant>,
     /// Where hooks are fired to.
     pub(super) hooks: crate::hooks::HookFeed,
+    /// Where subscribers hear what happens (`weft subscribe`).
+    pub(super) feed: crate::events::EventFeed,
+    /// The structure subscribers last heard of.
+    pub(super) shape_seen: super::shape::Shape,
     /// The status line's shell commands (`#()`) and their output.
     pub(super) status_jobs: super::status_jobs::StatusJobs,
     /// When the status line is next to be expanded again (its clock turns, a command is due
@@ -181,6 +185,7 @@ impl SessionState {
             .map_or(0, |d| d.as_secs());
         let (cols, rows) = (spec.cols.max(1), spec.rows.max(1));
         let (view, _) = watch::channel(View::empty(cols, rows));
+        let shape_seen = super::shape::Shape::empty(&spec.name, (cols, rows));
         SessionState {
             id: spec.id,
             name: spec.name,
@@ -211,6 +216,8 @@ impl SessionState {
             progress: None,
             notified_at: None,
             hooks: spec.hooks,
+            feed: spec.events,
+            shape_seen,
             status_jobs: super::status_jobs::StatusJobs::new(job_results),
             status_due: None,
             silence_due: None,

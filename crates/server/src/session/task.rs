@@ -33,6 +33,14 @@ impl SessionState {
             mut job_results,
         } = inputs;
         self.publish_view();
+        self.feed.publish(
+            Some(self.id),
+            None,
+            crate::events::EventKind::SessionAdded {
+                name: self.name.clone(),
+            },
+        );
+        self.publish_shape();
         // The one timer of the loop: the status line's next expansion or a silence's end.
         let mut timer = Deadline::new();
         loop {
@@ -47,20 +55,28 @@ impl SessionState {
                     None => break,
                 },
                 exit = exits.recv() => {
-                    let Some((pane, _status)) = exit else { break };
+                    let Some((pane, status)) = exit else { break };
                     // Its commands run in the session: the pane is gone.
                     self.fire_hook("pane-exited", None);
+                    self.publish_exit(pane, status);
                     self.pane_gone(pane);
                     if self.windows.is_empty() {
+                        self.publish_shape();
                         break;
                     }
                     self.publish_view();
                 }
                 Some((pane, event)) = events.recv() => {
                     match event {
-                        PaneEvent::Screen(event) => self.pane_event(pane, event),
+                        PaneEvent::Screen(event) => {
+                            self.publish_screen_event(pane, &event);
+                            self.pane_event(pane, event);
+                        }
                         PaneEvent::Program(name) => self.program_changed(pane, &name),
-                        PaneEvent::Died => self.fire_hook("pane-died", Some(pane)),
+                        PaneEvent::Died => {
+                            self.fire_hook("pane-died", Some(pane));
+                            self.publish_died(pane);
+                        }
                         PaneEvent::Message(text) => self.message_clients(&text),
                         PaneEvent::Activity => self.pane_activity(pane),
                     }
@@ -82,7 +98,10 @@ impl SessionState {
                 }
             }
             self.report_focus().await;
+            self.publish_shape();
         }
+        self.feed
+            .publish(Some(self.id), None, crate::events::EventKind::SessionClosed);
         // The registry first: when this was the last session, the server's socket is gone
         // before any client hears "[exited]", so what a user runs next finds no server.
         // Commands are refused from here on, so the registry never waits on this session
