@@ -192,6 +192,16 @@ impl<H: Handler> Perform for Performer<'_, H> {
                 }
                 self.handler.notification(&osc);
             }
+            b"66" => {
+                // Kitty's text sizing: `66;metadata;text`. The text is drawn at normal size,
+                // as terminals without the protocol would, rather than lost.
+                let text = join_osc_params(rest.get(1..).unwrap_or_default());
+                for c in String::from_utf8_lossy(&text).chars() {
+                    if !c.is_control() {
+                        self.handler.print(c);
+                    }
+                }
+            }
             b"133" => {
                 let mark = match rest.first().and_then(|p| p.first()) {
                     Some(b'A') => Some(PromptMark::PromptStart),

@@ -112,3 +112,11 @@ fn cancelled_osc_is_not_applied() {
     assert_eq!(s.title(), "");
     assert_screen!(s, ["ok"]);
 }
+
+#[test]
+fn sized_text_is_drawn_at_normal_size_not_lost() {
+    // Kitty's text sizing protocol (OSC 66): weft draws the text, semicolons kept, controls
+    // dropped, in the current pen, as a terminal without the protocol would.
+    let s = screen(12, 1, "a\x1b]66;s=2;Hi;there\x07b\x1b]66;;\x08x\x1b\\");
+    assert_eq!(rows(&s)[0].trim_end(), "aHi;therebx");
+}
