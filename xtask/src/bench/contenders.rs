@@ -425,6 +425,19 @@ impl Contender {
         })
     }
 
+    /// A command of weft's or tmux's CLI on this session's server (`args` after the socket);
+    /// `None` for the others, whose CLIs the kit workload does not drive.
+    pub fn control(&self, at: &Place<'_>, args: &[&str]) -> Option<Vec<String>> {
+        let (bin, sock) = (self.bin(), self.sock(at));
+        match self.kind {
+            Kind::Weft | Kind::Tmux => {
+                let rest: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+                Some(argv(&[&bin, "-S", &sock], &rest))
+            }
+            _ => None,
+        }
+    }
+
     /// The command that ends the server.
     pub fn kill(&self, at: &Place<'_>) -> Option<Vec<String>> {
         let (bin, sock) = (self.bin(), self.sock(at));

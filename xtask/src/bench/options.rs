@@ -17,7 +17,7 @@ when installed (a missing one is reported and skipped).
   --rounds N      rounds per workload (default 5; --quick: 2); contenders run in shuffled order
   --only W[,W]    workloads to run (repeatable): cat, dense_cells, cursor_motion, light_cells,
                   scroll_region, unicode, vtebench (all five streams), echo, idle, memory, startup,
-                  copy
+                  copy, kit
   --with N[,N]    only these contenders (no-mux, weft, tmux, screen, zellij); default: all
   --json FILE     also write every sample as JSON
   --weft PATH     the weft binary to measure (default: `cargo build --release -p weft-mux` and use it)

@@ -190,6 +190,39 @@ impl<'a> Session<'a> {
             .ok_or_else(|| Failure::Failed("no client started".into()))
     }
 
+    /// Runs `args` of the contender's CLI on this session's running server and returns what
+    /// it printed (see [`Contender::control`]). Waits for the command without polling, so
+    /// only use it once the server runs (a server it started would hold no pipe: output goes
+    /// to a file, but nothing bounds the wait).
+    pub fn control(&self, args: &[&str]) -> Result<String, Failure> {
+        let argv = self
+            .contender
+            .control(&self.place(), args)
+            .ok_or(Failure::NotApplicable)?;
+        let (prog, rest) = argv.split_first().ok_or(Failure::NotApplicable)?;
+        let log = self.dir.join("control.log");
+        let out = std::fs::File::create(&log)?;
+        let status = Command::new(prog)
+            .args(rest)
+            .env_clear()
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .current_dir(&self.dir)
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(Stdio::null())
+            .status()?;
+        let printed = std::fs::read_to_string(&log)?;
+        if status.success() {
+            Ok(printed)
+        } else {
+            Err(Failure::Failed(format!(
+                "`{}` failed ({status}): {}",
+                shown(&argv),
+                truncate(printed.trim(), 200)
+            )))
+        }
+    }
+
     /// Runs a command of the contender's CLI to completion (with a deadline). Its output goes
     /// to a file: a daemonizing server may keep a pipe open for ever.
     fn cli(&self, argv: &[String]) -> Result<(), String> {

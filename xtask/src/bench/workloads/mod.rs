@@ -4,6 +4,7 @@
 mod copy;
 mod echo;
 mod idle;
+mod kit;
 mod memory;
 mod startup;
 mod stream;
@@ -30,11 +31,13 @@ pub enum Workload {
     Startup,
     /// Copy-mode search of a long history.
     Copy,
+    /// A test driven by the test kit, beside the same test through weft's and tmux's CLIs.
+    Kit,
 }
 
 impl Workload {
     /// All workloads in their default order.
-    pub const ALL: [Workload; 11] = [
+    pub const ALL: [Workload; 12] = [
         Workload::Cat,
         Workload::Vt(VtKind::DenseCells),
         Workload::Vt(VtKind::CursorMotion),
@@ -46,6 +49,7 @@ impl Workload {
         Workload::Memory,
         Workload::Startup,
         Workload::Copy,
+        Workload::Kit,
     ];
 
     /// The name `--only` takes.
@@ -58,6 +62,7 @@ impl Workload {
             Workload::Memory => "memory",
             Workload::Startup => "startup",
             Workload::Copy => "copy",
+            Workload::Kit => "kit",
         }
     }
 
@@ -186,6 +191,13 @@ pub fn run(
             let table = results.table("copy", copy::table);
             rounds(ctx, contenders, |c, round| {
                 copy::round(ctx, c, &file, table, round)
+            });
+        }
+        Workload::Kit => {
+            let probe = kit::build_probe().map_err(std::io::Error::other)?;
+            let table = results.table("kit", kit::table);
+            rounds(ctx, contenders, |c, round| {
+                kit::round(ctx, c, &probe, table, round)
             });
         }
         Workload::Startup => {
