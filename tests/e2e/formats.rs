@@ -152,3 +152,22 @@ fn new_window_and_split_window_print_what_they_made() {
     let quiet = stdout_of(&server.weft(&["new-window", "-d", "-t", "pn"]));
     assert_eq!(quiet, "", "nothing printed without -P");
 }
+
+#[test]
+fn pid_is_the_servers_the_parent_of_every_pane() {
+    let server = TestServer::new("fmtpid");
+    let mut args = vec!["new", "-d", "-s", "p", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    assert!(server.weft(&args).status.success());
+    let out = server.weft(&["display-message", "-p", "-t", "p", "#{pid} #{pane_pid}"]);
+    let printed = stdout_of(&out);
+    let (pid, pane_pid) = printed.trim().split_once(' ').expect("two numbers");
+    let stat = std::fs::read_to_string(format!("/proc/{pane_pid}/stat")).unwrap();
+    // The fourth field of /proc/PID/stat, after the parenthesised command, is the parent.
+    let after_comm = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest)
+        .unwrap_or_default();
+    let parent = after_comm.split_whitespace().nth(1).unwrap_or_default();
+    assert_eq!(parent, pid, "{printed:?} {stat:?}");
+}

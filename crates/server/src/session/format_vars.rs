@@ -92,6 +92,7 @@ impl SessionState {
         set("session_width", self.cols.to_string());
         set("session_height", self.rows.to_string());
         set("version", env!("CARGO_PKG_VERSION").to_string());
+        set("pid", std::process::id().to_string());
         let host = host_name();
         set(
             "host_short",
