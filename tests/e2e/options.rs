@@ -150,9 +150,21 @@ fn a_popular_tmux_config_starts_applies_what_weft_knows_and_lists_the_rest() {
     );
     assert!(!said.contains("status-bg"), "inside %if, skipped: {said}");
     assert!(
-        said.contains("tmux-popular.conf:9: pane-base-index is kept"),
+        said.contains("tmux-popular.conf:13: terminal-overrides is kept"),
         "{said}"
     );
+    assert!(!said.contains("pane-base-index"), "acted on: {said}");
+    // Windows and panes count from 1, as the file says.
+    assert!(server
+        .weft(&["split-window", "-d", "-t", "t", "--", "sleep", "60"])
+        .status
+        .success());
+    let out = server.weft(&["display", "-p", "-t", "t:1.2", "#I.#P #{pane_index}"]);
+    assert_eq!(stdout_of(&out).trim(), "1.2 2", "{out:?}");
+    assert!(!server
+        .weft(&["display", "-p", "-t", "t:1.0", "#P"])
+        .status
+        .success());
     assert_eq!(show(&server, "prefix"), "C-a");
     assert_eq!(show(&server, "history-limit"), "50000");
     assert_eq!(show(&server, "escape-time"), "0");
@@ -443,4 +455,55 @@ fn a_second_prefix_and_the_main_pane_size() {
         .status
         .success());
     assert_eq!(show(&server, "prefix2"), "None");
+}
+
+#[test]
+fn default_command_runs_in_new_panes_given_no_command() {
+    let server = TestServer::new("defcmd");
+    let mut args = vec!["new", "-d", "-s", "d", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    assert!(server.weft(&args).status.success());
+    // tmux runs it through the shell: the arithmetic proves a shell ran it.
+    let set = server.weft(&[
+        "set",
+        "-g",
+        "default-command",
+        "echo dc-$((2+3)); exec sleep 60",
+    ]);
+    assert!(set.status.success(), "{set:?}");
+    assert!(!stderr_of(&set).contains("does not use"), "{set:?}");
+    assert!(server
+        .weft(&["new-window", "-d", "-t", "d"])
+        .status
+        .success());
+    let waited = server.weft(&["wait", "-t", "d:1", "--text", "dc-5", "--timeout", "10"]);
+    assert!(waited.status.success(), "{waited:?}");
+    // A command given still wins, and unset again means the shell.
+    assert!(server
+        .weft(&[
+            "new-window",
+            "-d",
+            "-t",
+            "d",
+            "--",
+            "sh",
+            "-c",
+            "echo given; exec sleep 60"
+        ])
+        .status
+        .success());
+    let waited = server.weft(&["wait", "-t", "d:2", "--text", "given", "--timeout", "10"]);
+    assert!(waited.status.success(), "{waited:?}");
+    assert!(!stdout_of(&server.weft(&["capture", "-p", "-t", "d:2"])).contains("dc-5"));
+    assert!(server
+        .weft(&["set", "-gu", "default-command"])
+        .status
+        .success());
+    assert!(server
+        .weft(&["split-window", "-d", "-t", "d:0"])
+        .status
+        .success());
+    let panes =
+        stdout_of(&server.weft(&["list-panes", "-t", "d:0", "-F", "#{pane_current_command}"]));
+    assert!(!panes.contains("sleep"), "{panes}");
 }

@@ -80,14 +80,14 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("mode-keys", Window, Choice(&["emacs", "vi"]), "emacs", Some("mode-keys")),
     opt("status-keys", Session, Choice(&["emacs", "vi"]), "emacs", None),
     opt("base-index", Session, Number, "0", Some("base-index")),
-    opt("pane-base-index", Window, Number, "0", None),
+    opt("pane-base-index", Window, Number, "0", Some(USED_AS_TEXT)),
     opt("renumber-windows", Session, Flag, "off", Some("renumber-windows")),
     opt("escape-time", Server, Number, "10", Some("escape-time-ms")),
     opt("repeat-time", Session, Number, "500", Some("repeat-time")),
     opt("display-time", Session, Number, "750", Some(USED_AS_TEXT)),
     opt("history-limit", Session, Number, "2000", Some("scrollback-lines")),
     opt("default-shell", Session, Text, "", Some("default-shell")),
-    opt("default-command", Session, Text, "", None),
+    opt("default-command", Session, Text, "", Some(USED_AS_TEXT)),
     opt("default-terminal", Server, Text, "xterm-256color", Some("default-term")),
     opt("set-titles", Session, Flag, "off", Some(USED_AS_TEXT)),
     opt("set-titles-string", Session, Text, "#S:#I:#W - \"#T\" #{session_alerts}", Some(USED_AS_TEXT)),
@@ -334,6 +334,14 @@ impl Config {
             .and_then(|v| v.parse::<u64>().ok())
             .unwrap_or(0);
         std::time::Duration::from_millis(millis)
+    }
+
+    /// The first pane index (`pane-base-index`): `pane_index`, `.N` targets and
+    /// `display-panes` count from it.
+    pub fn pane_base_index(&self) -> usize {
+        self.option_value("pane-base-index")
+            .and_then(|v| v.parse::<usize>().ok())
+            .unwrap_or(0)
     }
 
     /// Every option and its value, as `show-options` lists them: tmux's, then user options.

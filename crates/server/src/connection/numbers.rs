@@ -24,6 +24,8 @@ const GLYPHS: [[&str; 5]; 10] = [
 /// The panes shown, in index order.
 pub(super) struct Numbers {
     panes: Vec<PaneId>,
+    /// `pane-base-index` when they were drawn: the first pane's number.
+    base: usize,
 }
 
 impl ClientLoop {
@@ -32,8 +34,9 @@ impl ClientLoop {
         let (lines, panes) = {
             let view = self.view.borrow();
             let panes: Vec<(PaneId, Rect)> = view.panes.iter().map(|(p, r)| (p.id(), *r)).collect();
+            let base = self.config.borrow().pane_base_index();
             (
-                draw(view.window, &panes),
+                draw(view.window, &panes, base),
                 panes.iter().map(|p| p.0).collect(),
             )
         };
@@ -41,7 +44,8 @@ impl ClientLoop {
             .render
             .send(RenderControl::Overlay(Some(Overlay::Lines(lines))))
             .await;
-        self.ui = Ui::Numbers(Numbers { panes });
+        let base = self.config.borrow().pane_base_index();
+        self.ui = Ui::Numbers(Numbers { panes, base });
         let shown_for = self.config.borrow().millis_option("display-panes-time");
         self.close_after(shown_for);
     }
@@ -57,6 +61,7 @@ impl ClientLoop {
         let chosen = name
             .parse::<usize>()
             .ok()
+            .and_then(|i| i.checked_sub(numbers.base))
             .and_then(|i| numbers.panes.get(i));
         match chosen {
             Some(pane) => self.run_line(&format!("select-pane -t {pane}")).await,
@@ -66,7 +71,7 @@ impl ClientLoop {
 }
 
 /// The window as lines: each pane's index in big digits at its centre, borders as lines.
-fn draw(window: Rect, panes: &[(PaneId, Rect)]) -> Vec<String> {
+fn draw(window: Rect, panes: &[(PaneId, Rect)], base: usize) -> Vec<String> {
     let (cols, rows) = (usize::from(window.cols), usize::from(window.rows));
     let top = usize::from(window.row);
     let left = usize::from(window.col);
@@ -93,6 +98,7 @@ fn draw(window: Rect, panes: &[(PaneId, Rect)]) -> Vec<String> {
         })
         .collect();
     for (i, (_, p)) in panes.iter().enumerate() {
+        let i = i + base;
         let text: Vec<usize> = i
             .to_string()
             .chars()
@@ -165,9 +171,12 @@ mod tests {
                 },
             ),
         ];
-        let lines = draw(window, &panes);
+        let lines = draw(window, &panes, 0);
         assert_eq!(lines.len(), 7);
         assert_eq!(lines[1], "   ███    │    █     ");
         assert!(lines.iter().all(|l| l.chars().nth(10) == Some('│')));
+        // pane-base-index 1: the same panes are 1 and 2.
+        let lines = draw(window, &panes, 1);
+        assert_eq!(lines[1], "    █     │   ███    ");
     }
 }

@@ -131,7 +131,7 @@ impl SessionState {
         set("window_flags", flags);
         let order = w.layout.panes();
         if let Some(i) = order.iter().position(|p| *p == pane) {
-            set("pane_index", i.to_string());
+            set("pane_index", (i + self.pane_base_index()).to_string());
         }
         set("pane_id", pane.to_string());
         set("pane_active", flag(w.active == pane));

@@ -134,7 +134,9 @@ impl SessionState {
                 cols: w.layout.cols(),
                 rows: w.layout.rows(),
             };
+            let base = self.pane_base_index();
             for (i, (id, r)) in w.layout.rects().into_iter().enumerate() {
+                let i = i + base;
                 let r = if w.zoomed && id == w.active { area } else { r };
                 let p = self.panes.get(&id);
                 let meta = self.pane_meta.get(&id);

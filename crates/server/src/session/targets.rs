@@ -82,6 +82,7 @@ impl SessionState {
                 let id = index
                     .parse::<usize>()
                     .ok()
+                    .and_then(|i| i.checked_sub(self.pane_base_index()))
                     .and_then(|i| window.layout.panes().get(i).copied())
                     .ok_or_else(|| not_found(TargetKind::Pane, index))?;
                 Ok((wpos, id))

@@ -52,6 +52,11 @@ impl SessionState {
         self.clipboard.config.borrow().base_index
     }
 
+    /// The first pane index (`pane-base-index`).
+    pub fn pane_base_index(&self) -> usize {
+        self.clipboard.config.borrow().pane_base_index()
+    }
+
     /// Whether windows are renumbered when one closes (`renumber-windows`).
     pub(super) fn renumber_on_close(&self) -> bool {
         self.clipboard.config.borrow().renumber_windows
