@@ -358,3 +358,45 @@ fn list_panes_and_windows_across_the_session_and_the_server() {
         "{windows}"
     );
 }
+
+#[test]
+fn detach_on_destroy_shows_another_session_when_the_shown_one_ends() {
+    let server = TestServer::new("dod");
+    for name in ["one", "two", "three", "four"] {
+        detached_session(&server, name);
+    }
+    let mut c = server.client(&["attach", "-t", "one"], 80, 24);
+    wait_session(&mut c, "one");
+    // off: the session shown before.
+    assert!(server
+        .weft(&["set", "-g", "detach-on-destroy", "off"])
+        .status
+        .success());
+    prompt(&mut c, "switch-client -t three");
+    wait_session(&mut c, "three");
+    assert!(server
+        .weft(&["kill-session", "-t", "three"])
+        .status
+        .success());
+    wait_session(&mut c, "one");
+    // next: the one after it by id.
+    assert!(server
+        .weft(&["set", "-g", "detach-on-destroy", "next"])
+        .status
+        .success());
+    assert!(server.weft(&["kill-session", "-t", "one"]).status.success());
+    wait_session(&mut c, "two");
+    c.send_text("echo $((6*8))-in-two").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("48-in-two").unwrap();
+    // on (tmux's default): the client leaves with the session.
+    assert!(server
+        .weft(&["set", "-g", "detach-on-destroy", "on"])
+        .status
+        .success());
+    assert!(server.weft(&["kill-session", "-t", "two"]).status.success());
+    c.wait_for_text("[exited]").unwrap();
+    assert_eq!(c.wait_exit().unwrap().code, 0);
+    let ls = stdout_of(&server.weft(&["ls"]));
+    assert!(ls.starts_with("four:"), "{ls}");
+}

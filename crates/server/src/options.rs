@@ -142,7 +142,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("terminal-features", Server, Text, "", None),
     opt("extended-keys", Server, Choice(&["on", "off", "always"]), "off", None),
     opt("allow-passthrough", Pane, Choice(&["on", "off", "all"]), "off", Some(USED_AS_TEXT)),
-    opt("detach-on-destroy", Session, Choice(&["on", "off", "no-detached", "previous", "next"]), "on", None),
+    opt("detach-on-destroy", Session, Choice(&["on", "off", "no-detached", "previous", "next"]), "on", Some(USED_AS_TEXT)),
     opt("display-panes-time", Session, Number, "1000", Some(USED_AS_TEXT)),
     opt("main-pane-width", Window, Text, "80", Some(USED_AS_TEXT)),
     opt("main-pane-height", Window, Text, "24", Some(USED_AS_TEXT)),

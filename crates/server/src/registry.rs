@@ -294,7 +294,7 @@ impl RegistryTask {
                     if self.sessions.is_empty() {
                         self.shut_down();
                     }
-                    let _ = acted.send(());
+                    let _ = acted.send(self.sessions.len());
                 }
             }
         }

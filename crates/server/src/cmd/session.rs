@@ -22,7 +22,19 @@ pub enum SwitchTo {
     Previous,
     /// The session the client showed before (`-l`).
     Last,
+    /// The client's session (id `ended`) has ended and `detach-on-destroy` says to show
+    /// another: `how` is the option's value (`off`: the one shown before, else the next).
+    Away {
+        /// The ended session's id number.
+        ended: u64,
+        /// `off`, `previous`, `next` or `no-detached`.
+        how: String,
+    },
 }
+
+/// Starts the encoding of [`SwitchTo::Away`]: a control character, which no session name
+/// holds (names are cleaned of them), so no target can be mistaken for it.
+const AWAY_PREFIX: &str = "\u{0}away ";
 
 impl SwitchTo {
     /// As carried to a client from the command line: `+`, `-`, `!`, or the target itself.
@@ -32,6 +44,7 @@ impl SwitchTo {
             SwitchTo::Next => "+".into(),
             SwitchTo::Previous => "-".into(),
             SwitchTo::Last => "!".into(),
+            SwitchTo::Away { ended, how } => format!("{AWAY_PREFIX}{ended} {how}"),
         }
     }
 
@@ -41,7 +54,13 @@ impl SwitchTo {
             "+" => SwitchTo::Next,
             "-" => SwitchTo::Previous,
             "!" => SwitchTo::Last,
-            t => SwitchTo::Target(t.to_string()),
+            t => match t.strip_prefix(AWAY_PREFIX).and_then(|r| r.split_once(' ')) {
+                Some((ended, how)) => SwitchTo::Away {
+                    ended: ended.parse().unwrap_or(0),
+                    how: how.to_string(),
+                },
+                None => SwitchTo::Target(t.to_string()),
+            },
         }
     }
 }
@@ -369,6 +388,25 @@ pub async fn switch_target(
                 (pos + n - 1) % n
             };
             all.get(next).cloned().ok_or(CommandError::NoSessions)
+        }
+        SwitchTo::Away { ended, how } => {
+            let all = ctx.registry.all().await;
+            if how == "off" {
+                if let Some(found) = match last {
+                    Some(id) => find_session(ctx, id).await.ok(),
+                    None => None,
+                } {
+                    return Ok(found);
+                }
+            }
+            let after = all.iter().find(|s| s.id.get() > *ended);
+            let before = all.iter().rev().find(|s| s.id.get() < *ended);
+            let chosen = if how == "previous" {
+                before.or(all.last())
+            } else {
+                after.or(all.first())
+            };
+            chosen.cloned().ok_or(CommandError::NoSessions)
         }
     }
 }

@@ -319,9 +319,24 @@ pub(super) async fn attached(
                     ClientControl::Exit(_) | ClientControl::Terminal(_) => continue,
                 };
                 let to = crate::cmd::session::SwitchTo::decode(&target);
+                let away = matches!(to, crate::cmd::session::SwitchTo::Away { .. });
+                let ended = state.session.id;
                 let request = crate::cmd::ClientRequest::Switch { client: None, to };
                 if let After::Switch(next) = state.session_request(request).await {
                     joining.switch(&mut state, &mut info, next).await;
+                }
+                if away && state.session.id == ended {
+                    // The session ended and no other could be shown: as if detach-on-destroy
+                    // were on.
+                    drop(tty_in.take());
+                    let notice = ExitNotice {
+                        message: "[exited]".into(),
+                        code: 0,
+                    };
+                    let _ = own_control.send(ClientControl::Exit(notice)).await;
+                    let _ = writer.await;
+                    stop.cancel();
+                    return;
                 }
                 continue;
             }

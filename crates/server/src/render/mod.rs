@@ -141,6 +141,7 @@ impl RenderTask {
                 Wake::Stop | Wake::Control(None) => break,
                 // Taken in by `follow_view` at the top of the loop.
                 Wake::View => {}
+                Wake::ViewClosed => task.view_open = false,
                 Wake::Config(Ok(())) => task.on_config(),
                 Wake::Config(Err(_)) => task.config_open = false,
                 Wake::PaneChanged => task.on_pane_change(),
@@ -161,6 +162,9 @@ enum Wake {
     Stop,
     /// The view changed.
     View,
+    /// The session behind the view ended; the client may be moving to another (a new
+    /// `RenderControl::View` follows) or be told to leave (the stop follows).
+    ViewClosed,
     /// The settings changed (`Ok`), or can no longer change (`Err`: the server is ending).
     Config(Result<(), watch::error::RecvError>),
     /// A watched pane changed.
@@ -184,6 +188,8 @@ struct RenderLoop {
     config: watch::Receiver<Arc<Config>>,
     /// The settings can still change (their sender is alive).
     config_open: bool,
+    /// The view's session is alive (its watch can still change).
+    view_open: bool,
     /// Where frames go when the terminal does not take them at once.
     frames: mpsc::Sender<Bytes>,
     /// Requests from the connection.
@@ -235,6 +241,7 @@ impl RenderLoop {
             view: task.view,
             config: task.config,
             config_open: true,
+            view_open: true,
             frames: task.frames,
             control: task.control,
             stopped: Box::pin(task.stop.cancelled_owned()),
@@ -328,9 +335,9 @@ impl RenderLoop {
     async fn wait(&mut self) -> Wake {
         tokio::select! {
             _ = &mut self.stopped => Wake::Stop,
-            changed = self.view.changed() => match changed {
+            changed = self.view.changed(), if self.view_open => match changed {
                 Ok(()) => Wake::View,
-                Err(_) => Wake::Stop,
+                Err(_) => Wake::ViewClosed,
             },
             changed = self.config.changed(), if self.config_open => Wake::Config(changed),
             _ = self.notify.notified() => Wake::PaneChanged,
@@ -423,6 +430,7 @@ impl RenderLoop {
                 // Taken in by `follow_view`: a new generation draws everything afresh. Panes
                 // already watched stay watched (their ids are unique to the server).
                 self.view = view;
+                self.view_open = true;
                 self.view.mark_changed();
                 self.generation = u64::MAX;
                 self.last_status = None;

@@ -44,8 +44,9 @@ pub const CLIENT_CONTROL_CAPACITY: usize = 8;
 /// Pane exit reports waiting for the session task.
 const PANE_EXIT_CAPACITY: usize = 16;
 
-/// A session's id when it ends, and where the registry answers once it has acted on it.
-pub type SessionEnded = (SessionId, oneshot::Sender<()>);
+/// A session's id when it ends, and where the registry answers, once it has acted on it,
+/// with how many sessions remain.
+pub type SessionEnded = (SessionId, oneshot::Sender<usize>);
 
 /// Where a command runs within a session: the window or pane part of its target, and the pane
 /// it was typed in (`$WEFT_PANE`, or the client's active pane).

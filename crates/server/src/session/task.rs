@@ -108,8 +108,28 @@ impl SessionState {
         // while it waits on the registry.
         drop(commands);
         let (done, acted) = oneshot::channel();
+        let mut remaining = 0;
         if ended.send((self.id, done)).await.is_ok() {
-            let _ = acted.await;
+            remaining = acted.await.unwrap_or(0);
+        }
+        let how = self
+            .config()
+            .option_value("detach-on-destroy")
+            .unwrap_or_default();
+        if remaining > 0 && how != "on" {
+            // detach-on-destroy: the clients show another session instead; one that finds
+            // none left by then hears "[exited]" from its own loop.
+            let away = crate::cmd::session::SwitchTo::Away {
+                ended: self.id.get(),
+                how,
+            }
+            .encode();
+            for (_, client) in std::mem::take(&mut self.clients) {
+                let _ = client
+                    .control
+                    .send(ClientControl::Switch(away.clone()))
+                    .await;
+            }
         }
         self.tell_clients("[exited]", 0, None).await;
     }
