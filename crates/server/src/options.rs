@@ -147,7 +147,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("main-pane-width", Window, Text, "80", Some(USED_AS_TEXT)),
     opt("main-pane-height", Window, Text, "24", Some(USED_AS_TEXT)),
     opt("wrap-search", Window, Flag, "on", Some(USED_AS_TEXT)),
-    opt("exit-empty", Server, Flag, "on", None),
+    opt("exit-empty", Server, Flag, "on", Some(USED_AS_TEXT)),
     opt("activity-action", Session, Choice(&["any", "none", "current", "other"]), "other", None),
     opt("silence-action", Session, Choice(&["any", "none", "current", "other"]), "other", None),
     opt("lock-after-time", Session, Number, "0", None),

@@ -291,7 +291,9 @@ impl RegistryTask {
                 Some((id, acted)) = ended.recv() => {
                     self.sessions.retain(|s| s.id != id);
                     self.session_closed(id).await;
-                    if self.sessions.is_empty() {
+                    // exit-empty off keeps the server for the next session (tmux's option).
+                    let exit_empty = self.config.borrow().option_value("exit-empty").as_deref() != Some("off");
+                    if self.sessions.is_empty() && exit_empty {
                         self.shut_down();
                     }
                     let _ = acted.send(self.sessions.len());
