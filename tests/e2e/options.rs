@@ -507,3 +507,40 @@ fn default_command_runs_in_new_panes_given_no_command() {
         stdout_of(&server.weft(&["list-panes", "-t", "d:0", "-F", "#{pane_current_command}"]));
     assert!(!panes.contains("sleep"), "{panes}");
 }
+
+#[test]
+fn allow_rename_lets_a_program_name_its_window_with_screens_escape() {
+    let server = TestServer::new("allowrename");
+    let mut c = session(&server, "r", None);
+    let name_it = |c: &mut TestTerminal, name: &str, done: &str| {
+        c.send_text(&format!(
+            "printf '\\033k{name}\\033\\\\'; echo {done}-$((1+1))"
+        ))
+        .unwrap();
+        c.send_keys("Enter").unwrap();
+        c.wait_for_text(&format!("{done}-2")).unwrap();
+    };
+    // Off (tmux's default): the name is swallowed, never printed, and the window keeps its own.
+    name_it(&mut c, "ignored", "first");
+    assert!(
+        !c.screen().text().contains("ignored\n"),
+        "{}",
+        c.screen().text()
+    );
+    let windows = stdout_of(&server.weft(&["list-windows", "-F", "#W"]));
+    assert_eq!(windows.trim(), "bash");
+    assert!(server
+        .weft(&["set", "-g", "allow-rename", "on"])
+        .status
+        .success());
+    name_it(&mut c, "editor", "second");
+    c.wait_until("status line shows the name", |s| {
+        s.text()
+            .lines()
+            .last()
+            .is_some_and(|l| l.contains("0:editor*"))
+    })
+    .unwrap();
+    let windows = stdout_of(&server.weft(&["list-windows", "-F", "#W #{automatic-rename}"]));
+    assert!(windows.starts_with("editor"), "{windows}");
+}

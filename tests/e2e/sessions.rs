@@ -120,16 +120,40 @@ fn exiting_the_shell_ends_the_session_and_the_server() {
 fn with_exit_empty_off_the_server_waits_for_the_next_session() {
     let server = TestServer::new("exitempty");
     assert!(server
-        .weft(&["new", "-d", "-s", "first", "--", "sh", "-c", "exec sleep 60"])
+        .weft(&[
+            "new",
+            "-d",
+            "-s",
+            "first",
+            "--",
+            "sh",
+            "-c",
+            "exec sleep 60"
+        ])
         .status
         .success());
-    assert!(server.weft(&["set", "-s", "exit-empty", "off"]).status.success());
-    assert!(server.weft(&["kill-session", "-t", "first"]).status.success());
+    assert!(server
+        .weft(&["set", "-s", "exit-empty", "off"])
+        .status
+        .success());
+    assert!(server
+        .weft(&["kill-session", "-t", "first"])
+        .status
+        .success());
     let ls = server.weft(&["ls"]);
     assert!(stdout_of(&ls).is_empty(), "{ls:?}");
     assert!(server.socket.exists(), "the server kept its socket");
     assert!(server
-        .weft(&["new", "-d", "-s", "second", "--", "sh", "-c", "exec sleep 60"])
+        .weft(&[
+            "new",
+            "-d",
+            "-s",
+            "second",
+            "--",
+            "sh",
+            "-c",
+            "exec sleep 60"
+        ])
         .status
         .success());
     assert!(stdout_of(&server.weft(&["ls"])).starts_with("second:"));

@@ -286,6 +286,10 @@ pub trait Handler {
     fn notification(&mut self, osc: &[u8]) {
         let _ = osc;
     }
+    /// screen's window-name string (`ESC k name ESC \`): the program names its window.
+    fn rename_window(&mut self, name: &str) {
+        let _ = name;
+    }
     /// XTVERSION (`CSI > q`): the terminal's name and version.
     fn report_version(&mut self) {}
     /// DECRQSS: `request` is the setting asked for (`m`, `r`, ` q`, ...).

@@ -91,7 +91,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("default-terminal", Server, Text, "xterm-256color", Some("default-term")),
     opt("set-titles", Session, Flag, "off", Some(USED_AS_TEXT)),
     opt("set-titles-string", Session, Text, "#S:#I:#W - \"#T\" #{session_alerts}", Some(USED_AS_TEXT)),
-    opt("allow-rename", Pane, Flag, "off", None),
+    opt("allow-rename", Pane, Flag, "off", Some(USED_AS_TEXT)),
     opt("automatic-rename", Window, Flag, "on", Some("automatic-rename")),
     opt("aggressive-resize", Window, Flag, "off", None),
     opt("focus-events", Server, Flag, "off", Some("focus-events")),

@@ -334,6 +334,10 @@ impl Handler for Screen {
         self.event(Event::Notification(clean));
     }
 
+    fn rename_window(&mut self, name: &str) {
+        self.event(Event::WindowNamed(name.to_string()));
+    }
+
     fn prompt_mark(&mut self, mark: PromptMark, status: Option<i32>) {
         let row = self.cursor.row;
         self.event(Event::Prompt { mark, row, status });

@@ -50,6 +50,9 @@ struct PerformState {
     /// vte is in its ground state with no partial UTF-8 character, so text may bypass it.
     /// False means "not known": vte gets the bytes until a dispatch returns it to ground.
     vte_in_ground: bool,
+    /// Inside screen's window-name string (`ESC k name ESC \`, which tmux reads too): the
+    /// name so far. Its text is taken, never printed.
+    pub(super) rename: Option<String>,
 }
 
 impl Default for PerformState {
@@ -60,6 +63,7 @@ impl Default for PerformState {
             in_dcs: false,
             // A new vte parser starts in the ground state.
             vte_in_ground: true,
+            rename: None,
         }
     }
 }
@@ -76,10 +80,10 @@ impl Parser {
         self.state.vte_in_ground && !self.osc_guard.in_osc && !self.osc_guard.esc_tail
     }
 
-    /// Whether the stream stopped inside an OSC or DCS string: everything printed after it is
-    /// swallowed until its terminator (ST, BEL, CAN or SUB) comes.
+    /// Whether the stream stopped inside an OSC, DCS or window-name string: everything
+    /// printed after it is swallowed until its terminator (ST, BEL, CAN or SUB) comes.
     pub fn in_string(&self) -> bool {
-        self.osc_guard.in_osc || self.state.in_dcs
+        self.osc_guard.in_osc || self.state.in_dcs || self.state.rename.is_some()
     }
 
     /// Gives up on an unterminated string and returns to the ground state, as if it had been

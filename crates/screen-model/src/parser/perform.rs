@@ -13,6 +13,9 @@ use vte::{Params, Perform};
 /// Longest DECRQSS request buffered; real requests are a few bytes.
 const MAX_DECRQSS_BYTES: usize = 16;
 
+/// Longest window name taken from `ESC k`; the rest is dropped.
+const MAX_RENAME_BYTES: usize = 256;
+
 /// Printable ASCII collected before it goes to the handler as one run.
 pub(super) const RUN_CAPACITY: usize = 256;
 
@@ -34,7 +37,11 @@ impl<H: Handler> Performer<'_, H> {
     #[inline]
     pub(super) fn flush(&mut self) {
         if self.run_len > 0 {
-            self.handler.print_ascii(&self.run[..self.run_len]);
+            if let Some(name) = self.state.rename.as_mut() {
+                take_name(name, &self.run[..self.run_len]);
+            } else {
+                self.handler.print_ascii(&self.run[..self.run_len]);
+            }
             self.run_len = 0;
         }
     }
@@ -43,8 +50,26 @@ impl<H: Handler> Performer<'_, H> {
     #[inline]
     pub(super) fn print_ascii(&mut self, text: &[u8]) {
         self.flush();
+        if let Some(name) = self.state.rename.as_mut() {
+            take_name(name, text);
+            return;
+        }
         self.handler.print_ascii(text);
     }
+
+    /// Ends a window-name string, if one is open: the handler hears the name.
+    fn end_rename(&mut self) {
+        self.flush();
+        if let Some(name) = self.state.rename.take() {
+            self.handler.rename_window(&name);
+        }
+    }
+}
+
+/// Adds printable ASCII to a window name being taken, up to [`MAX_RENAME_BYTES`].
+fn take_name(name: &mut String, text: &[u8]) {
+    let room = MAX_RENAME_BYTES.saturating_sub(name.len());
+    name.extend(text.iter().take(room).map(|&b| char::from(b)));
 }
 
 impl<H: Handler> Perform for Performer<'_, H> {
@@ -58,12 +83,28 @@ impl<H: Handler> Perform for Performer<'_, H> {
             }
         } else {
             self.flush();
+            if let Some(name) = self.state.rename.as_mut() {
+                if !c.is_control() && name.len() + c.len_utf8() <= MAX_RENAME_BYTES {
+                    name.push(c);
+                }
+                return;
+            }
             self.handler.print(c);
         }
     }
 
     fn execute(&mut self, byte: u8) {
         self.flush();
+        if self.state.rename.is_some() {
+            // BEL ends a window name as ST does; CAN and SUB cancel it; other controls
+            // inside it are dropped.
+            match byte {
+                0x07 => self.end_rename(),
+                0x18 | 0x1a => self.state.rename = None,
+                _ => {}
+            }
+            return;
+        }
         self.handler.forget_last_char();
         match byte {
             0x07 => self.handler.bell(),
@@ -78,7 +119,7 @@ impl<H: Handler> Perform for Performer<'_, H> {
     }
 
     fn hook(&mut self, _params: &Params, intermediates: &[u8], ignore: bool, action: char) {
-        self.flush();
+        self.end_rename();
         self.state.in_dcs = true;
         self.state.decrqss = (!ignore && intermediates == b"$" && action == 'q').then(Vec::new);
     }
@@ -106,7 +147,7 @@ impl<H: Handler> Perform for Performer<'_, H> {
     fn osc_dispatch(&mut self, params: &[&[u8]], bell_terminated: bool) {
         // After BEL vte is back in ground (after ESC it waits for the `\` of ST).
         self.dispatched |= bell_terminated;
-        self.flush();
+        self.end_rename();
         if std::mem::take(&mut self.state.osc_overflowed) {
             return;
         }
@@ -230,7 +271,7 @@ impl<H: Handler> Perform for Performer<'_, H> {
 
     fn csi_dispatch(&mut self, params: &Params, intermediates: &[u8], ignore: bool, action: char) {
         self.dispatched = true;
-        self.flush();
+        self.end_rename();
         if ignore {
             return;
         }
@@ -335,8 +376,21 @@ impl<H: Handler> Perform for Performer<'_, H> {
 
     fn esc_dispatch(&mut self, intermediates: &[u8], ignore: bool, byte: u8) {
         self.dispatched = true;
+        if self.state.rename.is_some() {
+            // ST (`ESC \`) ends the name; any other escape ends it and then acts.
+            self.end_rename();
+            if intermediates.is_empty() && byte == b'\\' {
+                return;
+            }
+        }
         self.flush();
         if ignore {
+            return;
+        }
+        if intermediates.is_empty() && byte == b'k' {
+            // screen's window-name string, as tmux reads it: the text up to ST names the
+            // window (the host decides whether to, with `allow-rename`); none of it prints.
+            self.state.rename = Some(String::new());
             return;
         }
         let h = &mut *self.handler;

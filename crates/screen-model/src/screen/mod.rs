@@ -81,6 +81,9 @@ pub enum Event {
     /// OSC 9, 777 or 99 for the user's terminal, as `command;rest`: cleaned of control
     /// characters and at most [`MAX_NOTIFICATION_BYTES`].
     Notification(String),
+    /// screen's window-name string (`ESC k name ESC \`): printable text only, at most 256
+    /// bytes. The host names the window only if it allows it (tmux's `allow-rename`).
+    WindowNamed(String),
     /// OSC 133 shell-integration mark at a row.
     Prompt {
         /// Which mark.

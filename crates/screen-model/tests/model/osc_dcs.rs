@@ -120,3 +120,29 @@ fn sized_text_is_drawn_at_normal_size_not_lost() {
     let s = screen(12, 1, "a\x1b]66;s=2;Hi;there\x07b\x1b]66;;\x08x\x1b\\");
     assert_eq!(rows(&s)[0].trim_end(), "aHi;therebx");
 }
+
+#[test]
+fn a_window_name_string_is_an_event_and_never_printed() {
+    // screen's `ESC k name ESC \`, which tmux reads: ended by ST or BEL, cancelled by CAN.
+    let mut s = screen(
+        20,
+        2,
+        "a\x1bkvim: x\x1b\\b\x1bk\u{e9}t\u{e9}\x07c\x1bklost\x18d",
+    );
+    assert_eq!(rows(&s)[0].trim_end(), "abcd");
+    assert_eq!(
+        s.take_events(),
+        vec![
+            Event::WindowNamed("vim: x".into()),
+            Event::WindowNamed("\u{e9}t\u{e9}".into())
+        ]
+    );
+    // Controls inside are dropped, the name is capped, and another escape ends it and acts.
+    let long = "n".repeat(400);
+    let mut s = screen(20, 2, &format!("\x1bk{long}\n\x1b[2Cx"));
+    assert_eq!(rows(&s)[0].trim_end(), "  x");
+    assert_eq!(s.take_events(), vec![Event::WindowNamed("n".repeat(256))]);
+    // Left open, the stream is inside a string (the host's idle timeout ends it).
+    let s = screen(20, 2, "\x1bkopen");
+    assert!(s.in_string());
+}

@@ -40,7 +40,8 @@ impl SessionState {
             Event::ClipboardWrite { .. }
             | Event::ClipboardRead { .. }
             | Event::Notification(_)
-            | Event::Passthrough(_) => return,
+            | Event::Passthrough(_)
+            | Event::WindowNamed(_) => return,
         };
         self.feed.publish(Some(self.id), Some(pane), kind);
     }

@@ -587,6 +587,7 @@ impl SessionState {
             }
             Event::Notification(text) => self.pane_notification(text),
             Event::Passthrough(payload) => self.pane_passthrough(pane, payload),
+            Event::WindowNamed(name) => self.program_named_window(pane, &name),
             Event::CwdChanged(url) => {
                 if let Some(path) = path_of_file_url(&url) {
                     self.pane_meta.entry(pane).or_default().cwd = Some(path);

@@ -33,6 +33,25 @@ impl SessionState {
         }
     }
 
+    /// Pane `pane`'s program named its window (`ESC k name ESC \`): with `allow-rename` on,
+    /// the window takes the name and, as tmux does, stops being named automatically.
+    pub(super) fn program_named_window(&mut self, pane: crate::ids::PaneId, name: &str) {
+        let allowed = self.config().option_value("allow-rename").as_deref() == Some("on");
+        let name = crate::names::clean_name(name);
+        if !allowed || name.is_empty() {
+            return;
+        }
+        let Some(wpos) = self.window_of(pane) else {
+            return;
+        };
+        let w = &mut self.windows[wpos];
+        w.auto_name = false;
+        if w.name != name {
+            w.name = name;
+            self.fire_hook("window-renamed", Some(pane));
+        }
+    }
+
     /// Ends pane `pane`'s program and takes the pane out of its window at once, so that a
     /// listing right after never shows it. The session's last pane only has its program ended:
     /// the session ends with it, as its task sees the exit.
