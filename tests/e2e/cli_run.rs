@@ -156,6 +156,34 @@ fn remain_keeps_the_pane_for_its_last_screen() {
 }
 
 #[test]
+fn wait_exit_closes_its_pane_even_under_remain_on_exit() {
+    let server = TestServer::new("runremainall");
+    base_session(&server);
+    let out = server.weft(&["set-option", "-g", "remain-on-exit", "on"]);
+    assert!(out.status.success(), "{out:?}");
+    let out = server.weft(&[
+        "run",
+        "-t",
+        "base",
+        "--wait-exit",
+        "--",
+        "sh",
+        "-c",
+        "echo bye",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    // The screen as the program left it, without the dead pane's note.
+    assert_eq!(stdout_of(&out), "bye\n", "{out:?}");
+    let out = server.weft(&["list-windows", "-t", "base", "-F", "#{window_index}"]);
+    assert_eq!(stdout_of(&out).lines().count(), 1, "{out:?}");
+    // Other panes still follow the option.
+    let out = server.weft(&["run", "-t", "base", "--", "true"]);
+    let pane = stdout_of(&out).trim().to_string();
+    let out = server.weft(&["wait", "-t", &pane, "--text", "Pane is dead"]);
+    assert!(out.status.success(), "{out:?}");
+}
+
+#[test]
 fn run_starts_where_the_caller_is() {
     let server = TestServer::new("runcwd");
     base_session(&server);

@@ -220,3 +220,12 @@ fn snapshots_are_written_compared_and_updated() {
     assert_eq!(std::fs::read_to_string(&snapshot).unwrap(), "one\ntwo\n");
     assert_eq!(sessions(&server), ["keep"]);
 }
+
+#[test]
+fn the_example_script_passes() {
+    let server = TestServer::new("scriptexample");
+    let example =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/examples/less.tape");
+    let out = script(&server, &example, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+}

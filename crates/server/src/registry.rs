@@ -27,7 +27,7 @@ const DEFAULT_SIZE: (u16, u16) = (80, 24);
 enum RegistryCommand {
     New {
         spec: NewSession,
-        first_pane_remains: bool,
+        first_pane_remains: Option<bool>,
         reply: oneshot::Sender<Result<(SessionHandle, PaneHandle), CommandError>>,
     },
     Find {
@@ -139,18 +139,18 @@ impl Registry {
 
     /// Creates a session.
     pub async fn new_session(&self, spec: NewSession) -> Result<SessionHandle, CommandError> {
-        self.new_session_with_pane(spec, false)
+        self.new_session_with_pane(spec, None)
             .await
             .map(|(session, _)| session)
     }
 
     /// Creates a session; also returns its first pane, taken before its program can end.
-    /// With `first_pane_remains`, that pane stays after its program exits, as with
-    /// `remain-on-exit`, until it is killed.
+    /// `first_pane_remains` says whether that pane stays after its program exits, as with
+    /// `remain-on-exit`, until it is killed (`None`: as the option says).
     pub async fn new_session_with_pane(
         &self,
         spec: NewSession,
-        first_pane_remains: bool,
+        first_pane_remains: Option<bool>,
     ) -> Result<(SessionHandle, PaneHandle), CommandError> {
         let (reply, answer) = oneshot::channel();
         self.commands
@@ -426,7 +426,7 @@ impl RegistryTask {
     fn create(
         &mut self,
         spec: NewSession,
-        first_pane_remains: bool,
+        first_pane_remains: Option<bool>,
     ) -> Result<(SessionHandle, PaneHandle), CommandError> {
         if self.killing {
             return Err(CommandError::ShuttingDown);

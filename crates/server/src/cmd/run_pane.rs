@@ -106,6 +106,19 @@ impl Drop for KillOnDrop {
 }
 
 impl RunPane {
+    /// Whether the pane stays after its program exits: with `--remain`; never with
+    /// `--wait-exit`, whose screen is read before the pane goes (so no `Pane is dead` line
+    /// is in it); otherwise as `remain-on-exit` says.
+    fn remains(&self) -> Option<bool> {
+        if self.wait_exit {
+            Some(false)
+        } else if self.remain {
+            Some(true)
+        } else {
+            None
+        }
+    }
+
     async fn run(self, ctx: ServerContext) -> Result<Output, CommandError> {
         let existing = match &self.target {
             Some(target) => find_session(&ctx, target).await?,
@@ -124,8 +137,6 @@ impl RunPane {
         // The pane task has drained the program's last output; the screen lives as long as
         // this handle, whether or not the session still shows the pane.
         let screen = pane.capture_now(&CaptureOptions::default());
-        // Closed now that its screen is read (it stays under a session-wide remain-on-exit).
-        pane.kill();
         let status = pane.exit_code().unwrap_or(1);
         Ok(Output {
             stdout: screen.trim_end_matches('\n').to_string(),
@@ -156,7 +167,7 @@ impl RunPane {
         };
         let (_, pane) = ctx
             .registry
-            .new_session_with_pane(spec, self.remain)
+            .new_session_with_pane(spec, self.remains())
             .await?;
         Ok(pane)
     }
@@ -169,7 +180,7 @@ impl RunPane {
     ) -> Result<PaneHandle, CommandError> {
         let made: Arc<Mutex<Option<PaneHandle>>> = Arc::default();
         let into = made.clone();
-        let (command, cwd, remain) = (self.command.clone(), self.cwd.clone(), self.remain);
+        let (command, cwd, remain) = (self.command.clone(), self.cwd.clone(), self.remains());
         session
             .run(
                 Box::new(move |state, _| {

@@ -267,9 +267,17 @@ pub struct SessionHandle {
     /// Name, shared by every handle (`rename-session` changes it).
     name: Arc<std::sync::RwLock<String>>,
     commands: mpsc::Sender<SessionCommand>,
+    /// Cancelled once the session has ended and the registry has forgotten it.
+    gone: tokio_util::sync::CancellationToken,
 }
 
 impl SessionHandle {
+    /// Resolves once the session has ended and the registry has forgotten it (no listing
+    /// shows it any more).
+    pub async fn gone(&self) {
+        self.gone.cancelled().await;
+    }
+
     /// The session's name now.
     pub fn name(&self) -> String {
         self.name.read().map(|n| n.clone()).unwrap_or_default()
@@ -366,8 +374,9 @@ pub struct SessionSpec {
     pub command: Vec<String>,
     /// Working directory.
     pub cwd: Option<String>,
-    /// The first pane stays after its program exits (`remain-on-exit` for it alone).
-    pub first_pane_remains: bool,
+    /// Whether the first pane stays after its program exits (`remain-on-exit` for it alone);
+    /// `None`: as the session's `remain-on-exit` says.
+    pub first_pane_remains: Option<bool>,
     /// New panes.
     pub template: PaneTemplate,
     /// Settings.
@@ -404,6 +413,7 @@ pub fn spawn_session(
     let (command, cwd) = (spec.command.clone(), spec.cwd.clone());
     let (job_tx, job_rx) = mpsc::channel(status_jobs::JOB_RESULT_CAPACITY);
     let remains = spec.first_pane_remains;
+    let gone = tokio_util::sync::CancellationToken::new();
     let mut state = SessionState::new(spec, ids, exit_tx, event_tx, job_tx);
     let first_pane = state.new_window_remaining(command, cwd, false, remains)?;
     tokio::spawn(state.run(
@@ -412,6 +422,7 @@ pub fn spawn_session(
             exits: exit_rx,
             events: event_rx,
             job_results: job_rx,
+            gone: gone.clone(),
         },
         ended,
     ));
@@ -419,6 +430,7 @@ pub fn spawn_session(
         id,
         name: Arc::new(std::sync::RwLock::new(name)),
         commands: command_tx,
+        gone,
     };
     Ok((handle, first_pane))
 }

@@ -337,18 +337,19 @@ impl SessionState {
         self.new_window_at(None, name, command, cwd, detached)
     }
 
-    /// A new window running `command` at the lowest free index, whose pane, with `remains`,
-    /// stays after its program exits until it is killed (`remain-on-exit` for that pane
-    /// alone). Returns the pane, taken before its program can end.
+    /// A new window running `command` at the lowest free index, whose pane stays after its
+    /// program exits until it is killed as `remains` says (`remain-on-exit` for that pane
+    /// alone; `None`: as the session's says). Returns the pane, taken before its program can
+    /// end.
     pub fn new_window_remaining(
         &mut self,
         command: Vec<String>,
         cwd: Option<String>,
         detached: bool,
-        remains: bool,
+        remains: Option<bool>,
     ) -> Result<PaneHandle, CommandError> {
         let session_wide = self.options.remain_on_exit;
-        self.options.remain_on_exit |= remains;
+        self.options.remain_on_exit = remains.unwrap_or(session_wide);
         let made = self.new_window(None, command, cwd, detached);
         self.options.remain_on_exit = session_wide;
         let id = made?;
