@@ -387,7 +387,11 @@ fn tokenize(line: &str) -> Result<Vec<Token>, (usize, String)> {
                 i = next;
                 (text, TokenKind::Quoted)
             }
-            '/' if !tokens.is_empty() => {
+            // A /regex/ only where one is expected: paths stay words.
+            '/' if tokens
+                .last()
+                .is_some_and(|t: &Token| t.kind == TokenKind::Word && t.text == "regex") =>
+            {
                 let (text, next) = regex_literal(&chars, i)?;
                 i = next;
                 (text, TokenKind::Regex)
@@ -536,6 +540,13 @@ mod tests {
             parse("run top\nwait exit").unwrap()[1].command,
             Command::Wait(Condition::Exit(None))
         );
+        // Paths are words; only `regex` takes a /regex/.
+        let steps = parse("spawn /bin/sh -c \"exit 0\"\nsnapshot /tmp/a.txt").unwrap();
+        assert_eq!(
+            steps[0].command,
+            Command::Spawn(vec!["/bin/sh".into(), "-c".into(), "exit 0".into()])
+        );
+        assert_eq!(steps[1].command, Command::Snapshot("/tmp/a.txt".into()));
     }
 
     #[test]

@@ -156,13 +156,19 @@ impl<'a> Runner<'a> {
         let pane = self.ok(&args).await?.stdout.trim().to_string();
         let session = self
             .ok(&["display-message", "-p", "-t", &pane, "#{session_id}"])
-            .await?
-            .stdout
-            .trim()
-            .to_string();
-        self.pane = pane;
-        self.session = Some(session);
-        Ok(())
+            .await;
+        match session {
+            Ok(session) => {
+                self.pane = pane;
+                self.session = Some(session.stdout.trim().to_string());
+                Ok(())
+            }
+            Err(failure) => {
+                // Nothing to kill at the end: the pane goes now.
+                let _ = self.command(&["kill-pane", "-t", &pane]).await;
+                Err(failure)
+            }
+        }
     }
 
     async fn wait(&mut self, condition: &Condition) -> Result<(), Failure> {
