@@ -4,6 +4,7 @@
 
 mod alerts;
 mod buffers;
+mod cli_run;
 mod commands;
 mod copy_mode;
 mod diag;
@@ -19,6 +20,7 @@ mod panes;
 mod reliability;
 mod render;
 mod replay;
+mod script;
 mod script_commands;
 mod scripting;
 mod sessions;

@@ -4,6 +4,7 @@
 use crate::config::Config;
 use crate::ids::{IdAllocator, PaneId, SessionId};
 use crate::outcome::CommandError;
+use crate::pane::PaneHandle;
 use crate::session::{
     spawn_session, ClipboardAccess, PaneTemplate, SessionCommand, SessionEnded, SessionHandle,
     SessionOptions, SessionSpec,
@@ -26,7 +27,8 @@ const DEFAULT_SIZE: (u16, u16) = (80, 24);
 enum RegistryCommand {
     New {
         spec: NewSession,
-        reply: oneshot::Sender<Result<SessionHandle, CommandError>>,
+        first_pane_remains: Option<bool>,
+        reply: oneshot::Sender<Result<(SessionHandle, PaneHandle), CommandError>>,
     },
     Find {
         target: Option<String>,
@@ -137,9 +139,26 @@ impl Registry {
 
     /// Creates a session.
     pub async fn new_session(&self, spec: NewSession) -> Result<SessionHandle, CommandError> {
+        self.new_session_with_pane(spec, None)
+            .await
+            .map(|(session, _)| session)
+    }
+
+    /// Creates a session; also returns its first pane, taken before its program can end.
+    /// `first_pane_remains` says whether that pane stays after its program exits, as with
+    /// `remain-on-exit`, until it is killed (`None`: as the option says).
+    pub async fn new_session_with_pane(
+        &self,
+        spec: NewSession,
+        first_pane_remains: Option<bool>,
+    ) -> Result<(SessionHandle, PaneHandle), CommandError> {
         let (reply, answer) = oneshot::channel();
         self.commands
-            .send(RegistryCommand::New { spec, reply })
+            .send(RegistryCommand::New {
+                spec,
+                first_pane_remains,
+                reply,
+            })
             .await
             .map_err(|_| CommandError::ShuttingDown)?;
         answer.await.map_err(|_| CommandError::ShuttingDown)?
@@ -313,8 +332,12 @@ impl RegistryTask {
 
     async fn handle(&mut self, command: RegistryCommand) {
         match command {
-            RegistryCommand::New { spec, reply } => {
-                let _ = reply.send(self.create(spec));
+            RegistryCommand::New {
+                spec,
+                first_pane_remains,
+                reply,
+            } => {
+                let _ = reply.send(self.create(spec, first_pane_remains));
             }
             RegistryCommand::Find { target, reply } => {
                 let found = match target {
@@ -402,7 +425,11 @@ impl RegistryTask {
         Ok(n)
     }
 
-    fn create(&mut self, spec: NewSession) -> Result<SessionHandle, CommandError> {
+    fn create(
+        &mut self,
+        spec: NewSession,
+        first_pane_remains: Option<bool>,
+    ) -> Result<(SessionHandle, PaneHandle), CommandError> {
         if self.killing {
             return Err(CommandError::ShuttingDown);
         }
@@ -460,7 +487,7 @@ impl RegistryTask {
             priority: self.priority.clone(),
             host_colors: self.host_colors.clone(),
         };
-        let handle = spawn_session(
+        let (handle, first_pane) = spawn_session(
             SessionSpec {
                 id,
                 name,
@@ -468,6 +495,7 @@ impl RegistryTask {
                 rows,
                 command: spec.command,
                 cwd: spec.cwd,
+                first_pane_remains,
                 template,
                 options: session_options(&config),
                 clipboard: ClipboardAccess {
@@ -484,7 +512,7 @@ impl RegistryTask {
         for hook in ["session-created", "after-new-session"] {
             self.fire(hook, Some(id));
         }
-        Ok(handle)
+        Ok((handle, first_pane))
     }
 
     /// Fires hook `name` for session `session`, if it is set.

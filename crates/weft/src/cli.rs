@@ -46,6 +46,9 @@ pub enum Command {
     /// Where the time goes: per pane and per client, each stage's busy/idle/blocked time and
     /// latency percentiles.
     Diag(DiagArgs),
+    /// Drive a program from a script: spawn it, type, press keys, wait for and check what it
+    /// shows, compare snapshots (one command a line; see the README's scripting section).
+    Script(ScriptArgs),
     /// Run the server (started by weft itself).
     #[command(name = "__server", hide = true)]
     Server,
@@ -110,6 +113,16 @@ pub struct DiagArgs {
     /// Start a new measuring window after printing.
     #[arg(long)]
     pub reset: bool,
+}
+
+/// Arguments of `weft script`.
+#[derive(Args, Debug)]
+pub struct ScriptArgs {
+    /// Rewrite snapshot files that differ from the screen instead of failing.
+    #[arg(long)]
+    pub update: bool,
+    /// The script; `-` for standard input.
+    pub file: PathBuf,
 }
 
 /// Arguments of `weft replay`.

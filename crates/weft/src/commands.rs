@@ -77,7 +77,11 @@ fn server_start(cli: &Cli, socket: &std::path::Path) -> std::io::Result<ServerSt
     })
 }
 
-async fn start_or_connect(cli: &Cli, socket: &std::path::Path) -> Result<Conn, ClientError> {
+/// A connection to the server, started first when none runs.
+pub(crate) async fn start_or_connect(
+    cli: &Cli,
+    socket: &std::path::Path,
+) -> Result<Conn, ClientError> {
     let start = server_start(cli, socket)?;
     crate::client::connect_or_start(socket, VERSION, &start).await
 }
@@ -320,7 +324,7 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
             attach_and_run(conn, Request::Attach(attach)).await
         }
         Some(Command::Diag(args)) => crate::diag::run(&socket, args).await,
-        Some(Command::Replay(_)) | Some(Command::Server) => Ok(0),
+        Some(Command::Replay(_)) | Some(Command::Server) | Some(Command::Script(_)) => Ok(0),
         Some(Command::Table(words)) => {
             let words = match buffer_words(words) {
                 Ok(w) => w,
@@ -330,7 +334,14 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
             // after them.
             let raw = weft_server::cmd::lookup(&words[0])
                 .is_some_and(|e| matches!(e.name, "save-buffer" | "subscribe"));
-            let mut conn = crate::client::connect(&socket, VERSION).await?;
+            // `run-pane` makes a session when it needs one, as `new` does: it starts the
+            // server too.
+            let mut conn =
+                if weft_server::cmd::lookup(&words[0]).is_some_and(|e| e.name == "run-pane") {
+                    start_or_connect(cli, &socket).await?
+                } else {
+                    crate::client::connect(&socket, VERSION).await?
+                };
             let request = Request::Command {
                 args: words,
                 pane: std::env::var("WEFT_PANE").ok(),

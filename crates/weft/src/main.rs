@@ -5,6 +5,8 @@ mod client;
 mod commands;
 mod diag;
 mod replay;
+mod run_alias;
+mod script;
 mod server_main;
 mod trace;
 
@@ -12,7 +14,7 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = match cli::Cli::try_parse() {
+    let mut cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
             // clap prints help/version to stdout with status 0, usage errors with status 2.
@@ -20,9 +22,13 @@ fn main() -> ExitCode {
             return ExitCode::from(if err.use_stderr() { 2 } else { 0 });
         }
     };
+    if let Some(cli::Command::Table(words)) = &mut cli.command {
+        *words = run_alias::table_words(std::mem::take(words));
+    }
     let result = match &cli.command {
         Some(cli::Command::Replay(args)) => replay::run(args).map(|()| 0),
         Some(cli::Command::Server) => server_main::run(&cli),
+        Some(cli::Command::Script(args)) => script::run(&cli, args),
         _ => commands::run(&cli),
     };
     match result {

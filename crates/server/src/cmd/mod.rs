@@ -27,6 +27,7 @@ mod pane;
 mod pipe;
 mod respawn;
 pub mod run;
+mod run_pane;
 mod server;
 pub mod session;
 pub mod shell;
@@ -124,6 +125,7 @@ pub static ENTRIES: &[&Entry] = &[
     &window::LAST_WINDOW,
     &window::KILL_WINDOW,
     &window::RENAME_WINDOW,
+    &window::RESIZE_WINDOW,
     &window::LIST_WINDOWS,
     &window::MOVE_WINDOW,
     &window::SWAP_WINDOW,
@@ -148,6 +150,7 @@ pub static ENTRIES: &[&Entry] = &[
     &bind::UNBIND_KEY,
     &display::DISPLAY_MESSAGE,
     &shell::RUN_SHELL,
+    &run_pane::RUN_PANE,
     &shell::IF_SHELL,
     &hooks::SET_HOOK,
     &hooks::SHOW_HOOKS,

@@ -74,7 +74,7 @@ pub static KILL_SESSION: Entry = Entry {
     name: "kill-session",
     aliases: &[],
     usage: "-t target-session",
-    about: "End a session and its programs.",
+    about: "End a session and its programs; returns once the session is gone.",
     flags: "t:",
     long: &[],
     read_only: false,
@@ -92,12 +92,19 @@ pub static KILL_SESSION: Entry = Entry {
                     .await
                     .ok_or_else(|| not_found(TargetKind::Session, target))?;
                 session.send(crate::session::SessionCommand::Kill).await;
+                // As tmux: once this returns, the session is gone from every listing. Its
+                // programs were hung up and are killed 500 ms later if still there.
+                let _ = tokio::time::timeout(KILL_SESSION_WAIT, session.gone()).await;
                 Ok(Output::none())
             }
             .boxed()
         })))
     },
 };
+
+/// How long `kill-session` waits for the session to be gone: its programs are killed 500 ms
+/// after their hang-up, so this is only reached when something else is stuck.
+const KILL_SESSION_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// `kill-server`.
 pub static KILL_SERVER: Entry = Entry {

@@ -299,7 +299,13 @@ async fn met(
 ) -> Option<Result<String, String>> {
     let shared = &pane.shared;
     match until {
-        WaitFor::Exit => return pane.exit_code().map(|code| Ok(code.to_string())),
+        // Exited, and what it printed last is on the screen.
+        WaitFor::Exit => {
+            return pane
+                .exit_code()
+                .filter(|_| pane.has_finished())
+                .map(|code| Ok(code.to_string()))
+        }
         WaitFor::Idle(_) => return None,
         WaitFor::CommandFinished(wanted) => {
             // The command the last keys started: a command-end mark newer than those keys.

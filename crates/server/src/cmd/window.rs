@@ -1,5 +1,5 @@
 //! Window commands: new-window, select-window (and next, previous, last), kill-window,
-//! rename-window, list-windows.
+//! rename-window, resize-window, list-windows.
 
 use super::{on_session, Action, Args, Entry, Long};
 use crate::outcome::{not_found, CommandError, Output, TargetKind};
@@ -198,6 +198,49 @@ pub static RENAME_WINDOW: Entry = Entry {
             s.windows[wpos].name = name;
             // A name given by hand stays (tmux turns automatic-rename off for the window).
             s.windows[wpos].auto_name = false;
+            Ok(Output::none())
+        }))
+    },
+};
+
+/// `resize-window`.
+pub static RESIZE_WINDOW: Entry = Entry {
+    name: "resize-window",
+    aliases: &["resizew"],
+    usage: "[-t target-window] [-x width] [-y height]",
+    about: "Set the size of a session's windows (weft's windows take their session's size), \
+            without the status line; a missing -x or -y keeps that side. An attached client's \
+            next resize sets it again.",
+    flags: "t:x:y:",
+    long: &[],
+    read_only: false,
+    target: Some(TargetKind::Window),
+    build: |args| {
+        args.no_arguments()?;
+        let side = |flag: char| -> Result<Option<u16>, CommandError> {
+            args.value(flag)
+                .map(|v| {
+                    v.parse::<u32>()
+                        .ok()
+                        .filter(|n| *n > 0)
+                        .map(|n| u16::try_from(n).unwrap_or(u16::MAX))
+                        .ok_or_else(|| {
+                            args.usage(format!("-{flag} takes a size from 1, not {v:?}"))
+                        })
+                })
+                .transpose()
+        };
+        let (width, height) = (side('x')?, side('y')?);
+        if width.is_none() && height.is_none() {
+            return Err(args.usage("-x or -y is needed"));
+        }
+        Ok(on_session(move |s, scope| {
+            // A pane (`%N`) names its window too.
+            if s.find_window(scope.target()).is_err() {
+                s.find_pane(scope)?;
+            }
+            let area = s.window_rect();
+            s.resize_windows_to(width.unwrap_or(area.cols), height.unwrap_or(area.rows));
             Ok(Output::none())
         }))
     },

@@ -234,6 +234,23 @@ impl PaneHandle {
         answer.await.ok()
     }
 
+    /// Resolves once the pane's program has ended and the output it printed last is on the
+    /// screen (the pane task drained its terminal).
+    pub async fn finished(&self) {
+        self.stop.cancelled().await;
+    }
+
+    /// Whether the program has ended and its last output is on the screen.
+    pub fn has_finished(&self) -> bool {
+        self.stop.is_cancelled()
+    }
+
+    /// The screen as [`crate::capture::capture`] renders it, read here under the screen's
+    /// lock: for a pane whose task may have ended (the screen lives as long as a handle).
+    pub fn capture_now(&self, options: &crate::capture::CaptureOptions) -> String {
+        crate::capture::capture(&self.shared.screen(), options)
+    }
+
     /// The program's exit code, once it exited.
     pub fn exit_code(&self) -> Option<i64> {
         let code = self.shared.exit_code.load(Ordering::Acquire);

@@ -268,9 +268,17 @@ pub struct SessionHandle {
     /// Name, shared by every handle (`rename-session` changes it).
     name: Arc<std::sync::RwLock<String>>,
     commands: mpsc::Sender<SessionCommand>,
+    /// Cancelled once the session has ended and the registry has forgotten it.
+    gone: tokio_util::sync::CancellationToken,
 }
 
 impl SessionHandle {
+    /// Resolves once the session has ended and the registry has forgotten it (no listing
+    /// shows it any more).
+    pub async fn gone(&self) {
+        self.gone.cancelled().await;
+    }
+
     /// The session's name now.
     pub fn name(&self) -> String {
         self.name.read().map(|n| n.clone()).unwrap_or_default()
@@ -367,6 +375,9 @@ pub struct SessionSpec {
     pub command: Vec<String>,
     /// Working directory.
     pub cwd: Option<String>,
+    /// Whether the first pane stays after its program exits (`remain-on-exit` for it alone);
+    /// `None`: as the session's `remain-on-exit` says.
+    pub first_pane_remains: Option<bool>,
     /// New panes.
     pub template: PaneTemplate,
     /// Settings.
@@ -389,33 +400,38 @@ pub struct ClipboardAccess {
     pub config: watch::Receiver<Arc<crate::config::Config>>,
 }
 
-/// Starts a session with its first window. `ended` hears the session id when it ends, and
+/// Starts a session with its first window; returns it and that window's pane. `ended` hears the session id when it ends, and
 /// answers once the server has acted on it (its socket gone if that was the last session).
 pub fn spawn_session(
     spec: SessionSpec,
     ids: Arc<IdAllocator>,
     ended: mpsc::Sender<SessionEnded>,
-) -> Result<SessionHandle, CommandError> {
+) -> Result<(SessionHandle, PaneHandle), CommandError> {
     let (exit_tx, exit_rx) = mpsc::channel(PANE_EXIT_CAPACITY);
     let (event_tx, event_rx) = mpsc::channel(crate::pane::PANE_EVENT_CAPACITY);
     let (command_tx, command_rx) = mpsc::channel(SESSION_COMMAND_CAPACITY);
     let (id, name) = (spec.id, spec.name.clone());
     let (command, cwd) = (spec.command.clone(), spec.cwd.clone());
     let (job_tx, job_rx) = mpsc::channel(status_jobs::JOB_RESULT_CAPACITY);
+    let remains = spec.first_pane_remains;
+    let gone = tokio_util::sync::CancellationToken::new();
     let mut state = SessionState::new(spec, ids, exit_tx, event_tx, job_tx);
-    state.new_window(None, command, cwd, false)?;
+    let first_pane = state.new_window_remaining(command, cwd, false, remains)?;
     tokio::spawn(state.run(
         task::Inputs {
             commands: command_rx,
             exits: exit_rx,
             events: event_rx,
             job_results: job_rx,
+            gone: gone.clone(),
         },
         ended,
     ));
-    Ok(SessionHandle {
+    let handle = SessionHandle {
         id,
         name: Arc::new(std::sync::RwLock::new(name)),
         commands: command_tx,
-    })
+        gone,
+    };
+    Ok((handle, first_pane))
 }

@@ -363,6 +363,30 @@ impl SessionState {
         self.new_window_at(None, name, command, cwd, detached)
     }
 
+    /// A new window running `command` at the lowest free index, whose pane stays after its
+    /// program exits until it is killed as `remains` says (`remain-on-exit` for that pane
+    /// alone; `None`: as the session's says). Returns the pane, taken before its program can
+    /// end.
+    pub fn new_window_remaining(
+        &mut self,
+        command: Vec<String>,
+        cwd: Option<String>,
+        detached: bool,
+        remains: Option<bool>,
+    ) -> Result<PaneHandle, CommandError> {
+        let session_wide = self.options.remain_on_exit;
+        self.options.remain_on_exit = remains.unwrap_or(session_wide);
+        let made = self.new_window(None, command, cwd, detached);
+        self.options.remain_on_exit = session_wide;
+        let id = made?;
+        self.windows
+            .iter()
+            .find(|w| w.id == id)
+            .and_then(|w| self.panes.get(&w.active))
+            .cloned()
+            .ok_or_else(|| CommandError::failed("the new window has no pane"))
+    }
+
     /// A new window at `index` (free: the caller checked), or the lowest free index.
     pub fn new_window_at(
         &mut self,
@@ -522,6 +546,14 @@ impl SessionState {
         }
         self.generation += 1;
         self.publish_view();
+    }
+
+    /// Sets the size windows have (`resize-window -x -y`): the session's size is that plus
+    /// its status line and pane-title row, clamped as every size is.
+    pub fn resize_windows_to(&mut self, cols: u16, rows: u16) {
+        let chrome = self.rows.saturating_sub(self.window_rect().rows);
+        let (cols, rows) = weft_protocol::clamp_size(cols, rows.saturating_add(chrome));
+        self.resize_to(cols, rows, false);
     }
 
     /// Tells each pane of window `wpos` its size from the layout (zoom: the whole window).

@@ -21,6 +21,9 @@ pub(super) struct Inputs {
     pub(super) events: mpsc::Receiver<(PaneId, PaneEvent)>,
     /// The status line's shell commands' output.
     pub(super) job_results: mpsc::Receiver<JobResult>,
+    /// Cancelled once the registry has acted on the session's end (see
+    /// [`super::SessionHandle::gone`]).
+    pub(super) gone: tokio_util::sync::CancellationToken,
 }
 
 impl SessionState {
@@ -31,6 +34,7 @@ impl SessionState {
             mut exits,
             mut events,
             mut job_results,
+            gone,
         } = inputs;
         self.publish_view();
         self.feed.publish(
@@ -131,6 +135,7 @@ impl SessionState {
                     .await;
             }
         }
+        gone.cancel();
         self.tell_clients("[exited]", 0, None).await;
     }
 
