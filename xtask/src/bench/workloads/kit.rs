@@ -1,7 +1,7 @@
 //! The test kit: how long a test takes that starts `sh -c 'printf …'`, waits for its text and
 //! ends it. Without a multiplexer: weft's test kit in-process (`weft-testkit`'s `kit_probe`
 //! example, a real pty and weft's screen model). weft: the same through a running weft server
-//! (`new -d`, `wait --text`, `kill-session`). tmux: as libtmux drives it (`new-session -d`,
+//! in one command (`weft run --wait-exit`, which prints the final screen). tmux: as libtmux drives it (`new-session -d`,
 //! `capture-pane -p` polled until the text shows, `kill-session`), polled without a pause,
 //! the best case for tmux.
 
@@ -32,8 +32,8 @@ pub fn table() -> Table {
     .about(
         "From starting the program until its text was seen and it ended. No multiplexer: \
          weft's test kit in-process (a real pty, weft's screen model). weft: through a \
-         running weft server (`new -d`, `wait --text`, `kill-session`). tmux: as libtmux does \
-         it (`new-session -d`, `capture-pane -p` polled without a pause until the text shows, \
+         running weft server in one command (`weft run --wait-exit`, which prints the final \
+         screen). tmux: as libtmux does it (`new-session -d`, `capture-pane -p` polled without a pause until the text shows, \
          `kill-session`).",
     )
     .target(verdict)
@@ -126,9 +126,14 @@ fn through_server(ctx: &Ctx, c: &Contender) -> Result<Vec<f64>, Failure> {
         let t0 = Instant::now();
         match c.kind {
             Kind::Weft => {
-                s.control(&["new", "-d", "-s", &name, "--", "sh", "-c", &script])?;
-                let timeout = TEXT_TIMEOUT.as_secs().to_string();
-                s.control(&["wait", "-t", &name, "--text", &text, "--timeout", &timeout])?;
+                // One command: the program's final screen, printed once it has exited.
+                let once = format!("printf 'kit-%s-%s\\n' {run} done");
+                let screen = s.control(&["run", "--wait-exit", "--", "sh", "-c", &once])?;
+                if !screen.contains(&text) {
+                    return Err(Failure::Failed(format!("`{text}` was not on the screen")));
+                }
+                samples.push(t0.elapsed().as_secs_f64() * 1e3);
+                continue;
             }
             _ => {
                 s.control(&[
