@@ -8,6 +8,7 @@ mod cli_run;
 mod commands;
 mod copy_mode;
 mod diag;
+mod examples;
 mod focus;
 mod formats;
 mod input;
