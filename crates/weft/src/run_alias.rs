@@ -27,10 +27,11 @@ pub fn table_words(mut words: Vec<String>) -> Vec<String> {
 }
 
 /// Whether `weft run`'s arguments are `run-pane`'s: they hold `--`, `--wait-exit`, `--size`
-/// or `--remain`.
+/// or `--remain`; or `--help`, since on the command line `weft run` is mostly that (its help
+/// says what `run` is without them).
 fn means_run_pane(args: &[String]) -> bool {
     args.iter().any(|w| {
-        matches!(w.as_str(), "--" | "--wait-exit" | "--size" | "--remain")
+        matches!(w.as_str(), "--" | "--wait-exit" | "--size" | "--remain" | "--help")
             || w.starts_with("--size=")
     })
 }

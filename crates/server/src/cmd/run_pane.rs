@@ -32,7 +32,8 @@ pub static RUN_PANE: Entry = Entry {
             until the program exits instead, prints its last screen and exits with its status \
             (128+N for signal N); the pane goes with it. With --remain, the pane stays after \
             its program exits until it is killed (remain-on-exit for that pane). On the \
-            command line: weft run [...] -- command.",
+            command line: weft run [...] -- command; weft run without -- (or these flags) is \
+            run-shell, as in tmux.",
     flags: "t:c:",
     long: &[
         Long::value("size"),
