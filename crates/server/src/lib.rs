@@ -36,6 +36,7 @@ pub mod layout;
 mod lease;
 pub mod limits;
 pub mod listener;
+pub mod memory;
 pub mod metrics;
 pub mod names;
 pub mod options;

@@ -31,8 +31,10 @@ pub fn table_words(mut words: Vec<String>) -> Vec<String> {
 /// says what `run` is without them).
 fn means_run_pane(args: &[String]) -> bool {
     args.iter().any(|w| {
-        matches!(w.as_str(), "--" | "--wait-exit" | "--size" | "--remain" | "--help")
-            || w.starts_with("--size=")
+        matches!(
+            w.as_str(),
+            "--" | "--wait-exit" | "--size" | "--remain" | "--help"
+        ) || w.starts_with("--size=")
     })
 }
 

@@ -29,13 +29,19 @@ use tracing::Instrument;
 use weft_protocol::{Attach, ExitNotice, Message, Reply};
 use weft_pty_io::{PtyReader, PtyWriter};
 
-/// The terminal loop of an attached client.
+/// The terminal loop of an attached client; once it ends, the memory its frames held goes
+/// back to the system.
 pub(super) async fn attached(
-    mut conn: Conn,
+    conn: Conn,
     ctx: ServerContext,
     session: SessionHandle,
     attach: Attach,
 ) {
+    attached_loop(conn, ctx, session, attach).await;
+    crate::memory::return_freed_memory();
+}
+
+async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandle, attach: Attach) {
     let client = ctx.ids.client();
     let (control_tx, mut control_rx) = mpsc::channel(CLIENT_CONTROL_CAPACITY);
     let (mut cols, mut rows) = weft_protocol::clamp_size(attach.cols, attach.rows);
