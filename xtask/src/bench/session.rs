@@ -190,6 +190,11 @@ impl<'a> Session<'a> {
             .ok_or_else(|| Failure::Failed("no client started".into()))
     }
 
+    /// The session's name (for targets such as `NAME:2`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     /// Runs `args` of the contender's CLI on this session's running server and returns what
     /// it printed (see [`Contender::control`]). Waits for the command without polling, so
     /// only use it once the server runs (a server it started would hold no pipe: output goes

@@ -1,9 +1,10 @@
 //! Memory: the server's resident set with one idle pane, after 100,000 lines of 80 plain
 //! columns went through one pane (every contender keeps 100,000 lines of scrollback), and
-//! with 10 idle panes (one first pane plus 9 windows). The scrollback cost per line is the
-//! difference of the first two divided by the lines.
+//! with 10 idle panes (one first pane plus 9 windows), and (weft and tmux) with 100 idle panes
+//! in 10 windows. The scrollback cost per line is the difference of the first two divided by
+//! the lines; the cost of an idle pane, that of the first and the last divided by 99.
 
-use crate::bench::contenders::{Contender, PaneKind};
+use crate::bench::contenders::{Contender, Kind, PaneKind};
 use crate::bench::procs::{rss_kib, wait_idle};
 use crate::bench::results::{Table, Unit};
 use crate::bench::session::Session;
@@ -20,6 +21,10 @@ const IDLE1: &str = "server RSS, 1 idle pane, MB";
 const FILLED: &str = "server RSS, 1 pane after 100,000 lines, MB";
 const PER_LINE: &str = "scrollback, bytes per 80-column line";
 const TEN: &str = "server RSS, 10 idle panes, MB";
+const HUNDRED: &str = "server RSS, 100 idle panes in 10 windows, MB";
+const PER_PANE: &str = "each further idle pane, bytes";
+/// Windows, and panes in each, of the hundred-panes case.
+const GRID: (usize, usize) = (10, 10);
 
 /// The memory table.
 pub fn table() -> Table {
@@ -31,10 +36,14 @@ pub fn table() -> Table {
     .metric(FILLED, Unit::MegaBytes, true)
     .metric(PER_LINE, Unit::Bytes, true)
     .metric(TEN, Unit::MegaBytes, true)
+    .metric(HUNDRED, Unit::MegaBytes, true)
+    .metric(PER_PANE, Unit::Bytes, true)
     .about(
         "VmRSS of the server once its CPU time has stood still for 0.5 s. Bytes per line = \
          (RSS after 100,000 lines of 80 columns went through the pane − RSS with 1 idle pane) \
-         ÷ 100,000. 10 panes = the first pane plus 9 `new-window -d`. GNU screen allocates a \
+         ÷ 100,000. 10 panes = the first pane plus 9 `new-window -d`. 100 panes = 10 windows \
+         of 10 panes (`split-window -d`, then `select-layout tiled`), weft and tmux only; a \
+         further pane = (RSS with 100 − RSS with 1) ÷ 99. GNU screen allocates a \
          window's whole scrollback when the window opens, so its idle figures include it and \
          its per-line difference is about 0.",
     )
@@ -46,6 +55,7 @@ enum Scenario {
     Idle,
     Filled,
     TenPanes,
+    HundredPanes,
 }
 
 /// The three scenarios of `c`, recorded in `table`.
@@ -60,6 +70,7 @@ pub fn round(ctx: &Ctx, c: &Contender, fill: &Path, table: &mut Table, round: us
         (Scenario::Idle, IDLE1),
         (Scenario::Filled, FILLED),
         (Scenario::TenPanes, TEN),
+        (Scenario::HundredPanes, HUNDRED),
     ] {
         let started = Instant::now();
         match measure(ctx, c, scenario, fill) {
@@ -81,8 +92,15 @@ pub fn round(ctx: &Ctx, c: &Contender, fill: &Path, table: &mut Table, round: us
                         }
                     }
                     Scenario::TenPanes => {}
+                    Scenario::HundredPanes => {
+                        if let Some(idle) = idle_kib {
+                            let per_pane = (kib as f64 - idle as f64) * 1024.0 / 99.0;
+                            table.add(PER_PANE, name, per_pane);
+                        }
+                    }
                 }
             }
+            Err(Failure::NotApplicable) => table.fail(name, round, &Failure::NotApplicable),
             Err(f) => {
                 ctx.progress("memory", c, round, started, &format!("{metric}: {f}"));
                 table.fail(name, round, &f);
@@ -95,6 +113,40 @@ pub fn round(ctx: &Ctx, c: &Contender, fill: &Path, table: &mut Table, round: us
 fn measure(ctx: &Ctx, c: &Contender, scenario: Scenario, fill: &Path) -> Result<u64, Failure> {
     let mut s = Session::new(ctx, c, Some(LINES))?;
     let info = match scenario {
+        Scenario::HundredPanes => {
+            if !matches!(s.contender.kind, Kind::Weft | Kind::Tmux) {
+                return Err(Failure::NotApplicable);
+            }
+            let argv = s.runner("hold", "h0", None);
+            s.start(&argv, None)?;
+            let first = s.wait_info("h0", Duration::from_secs(30))?;
+            for w in 0..GRID.0 {
+                if w > 0 {
+                    let key = format!("h{w}-0");
+                    let argv = s.runner("hold", &key, None);
+                    s.add_pane(PaneKind::Window, &argv)?;
+                    s.wait_info(&key, Duration::from_secs(30))?;
+                }
+                let window = format!("{}:{w}", s.name());
+                for p in 1..GRID.1 {
+                    let key = format!("h{w}-{p}");
+                    let argv = s.runner("hold", &key, None);
+                    let mut split = vec!["split-window", "-d", "-t", &window];
+                    let line = argv.join(" ");
+                    match s.contender.kind {
+                        Kind::Weft => {
+                            split.push("--");
+                            split.extend(argv.iter().map(String::as_str));
+                        }
+                        _ => split.push(&line),
+                    }
+                    s.control(&split)?;
+                    s.control(&["select-layout", "-t", &window, "tiled"])?;
+                    s.wait_info(&key, Duration::from_secs(30))?;
+                }
+            }
+            first
+        }
         Scenario::Idle | Scenario::TenPanes => {
             let argv = s.runner("hold", "h0", None);
             s.start(&argv, None)?;
@@ -122,12 +174,32 @@ fn measure(ctx: &Ctx, c: &Contender, scenario: Scenario, fill: &Path) -> Result<
     rss_kib(server).ok_or_else(|| Failure::Failed("the server is gone".into()))
 }
 
-/// At most 100 bytes per 80-column line.
+/// At most 100 bytes per 80-column line; a further idle pane at most 100 KB and 100 idle panes
+/// under 20 MB.
 fn verdict(table: &Table) -> String {
-    let target = "scrollback at most 100 bytes per 80-column line";
-    match table.median(PER_LINE, "weft") {
-        None => format!("Target: {target}. Not measured."),
-        Some(b) if b <= 100.0 => format!("Target: {target}. **Met** ({b:.0} bytes)."),
-        Some(b) => format!("Target: {target}. **Missed**: {b:.0} bytes."),
+    let target = "scrollback at most 100 bytes per 80-column line; a further idle pane at most \
+                  100 KB; 100 idle panes under 20 MB";
+    let checks = [
+        (table.median(PER_LINE, "weft"), 100.0, "bytes a line"),
+        (
+            table.median(PER_PANE, "weft").map(|b| b / 1e3),
+            100.0,
+            "KB a pane",
+        ),
+        (table.median(HUNDRED, "weft"), 20.0, "MB for 100 panes"),
+    ];
+    let mut met = Vec::new();
+    let mut missed = Vec::new();
+    for (value, limit, what) in checks {
+        match value {
+            Some(v) if v <= limit => met.push(format!("{v:.0} {what}")),
+            Some(v) => missed.push(format!("{v:.0} {what}")),
+            None => missed.push(format!("{what} not measured")),
+        }
+    }
+    if missed.is_empty() {
+        format!("Target: {target}. **Met** ({}).", met.join(", "))
+    } else {
+        format!("Target: {target}. **Missed**: {}.", missed.join("; "))
     }
 }
