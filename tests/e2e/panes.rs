@@ -418,3 +418,44 @@ fn echoes_drawn_at_once_and_paced_frames_keep_the_terminal_exact() {
         "cursor after the echo"
     );
 }
+
+#[test]
+fn synchronize_panes_types_into_every_pane_of_the_window_or_all_windows_with_g() {
+    let server = TestServer::new("syncpanes");
+    let mut c = session(&server, "s", 80, 24);
+    let mut split = vec!["split-window", "-d", "-t", "s", "--"];
+    split.extend_from_slice(TEST_SHELL);
+    assert!(server.weft(&split).status.success());
+    let both_show = |server: &TestServer, text: &str| {
+        for pane in ["s:0.0", "s:0.1"] {
+            let out = server.weft(&["wait", "-t", pane, "--text", text, "--timeout", "10"]);
+            assert!(out.status.success(), "{pane}: {out:?}");
+        }
+    };
+    let typed = |c: &mut TestTerminal, line: &str| {
+        c.send_text(line).unwrap();
+        c.send_keys("Enter").unwrap();
+    };
+    assert!(server
+        .weft(&["setw", "-t", "s:0", "synchronize-panes", "on"])
+        .status
+        .success());
+    typed(&mut c, "echo syn-$((3+4))");
+    both_show(&server, "syn-7");
+    assert!(server
+        .weft(&["setw", "-t", "s:0", "synchronize-panes", "off"])
+        .status
+        .success());
+    typed(&mut c, "echo one-$((4+4))");
+    c.wait_for_text("one-8").unwrap();
+    let other = stdout_of(&server.weft(&["capture", "-p", "-t", "s:0.1"]));
+    assert!(!other.contains("one-8"), "{other}");
+    // Globally, as a .tmux.conf's `setw -g synchronize-panes on` says it.
+    let set = server.weft(&["set", "-g", "synchronize-panes", "on"]);
+    assert!(
+        set.status.success() && stderr_of(&set).is_empty(),
+        "{set:?}"
+    );
+    typed(&mut c, "echo all-$((4+5))");
+    both_show(&server, "all-9");
+}

@@ -107,7 +107,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("visual-silence", Session, Choice(&["on", "off", "both"]), "off", Some(USED_AS_TEXT)),
     opt("bell-action", Session, Choice(&["any", "none", "current", "other"]), "any", Some(USED_AS_TEXT)),
     opt("remain-on-exit", Pane, Flag, "off", Some("remain-on-exit")),
-    opt("synchronize-panes", Window, Flag, "off", None),
+    opt("synchronize-panes", Window, Flag, "off", Some(USED_AS_TEXT)),
     opt("status", Session, Choice(&["on", "off", "2", "3", "4", "5"]), "on", Some("status")),
     opt("status-position", Session, Choice(&["top", "bottom"]), "bottom", Some("status-position")),
     opt("status-interval", Session, Number, "15", Some(USED_AS_TEXT)),

@@ -28,12 +28,6 @@ pub fn run_config_line(config: &mut Config, words: &[String]) -> Result<LineEffe
         "set-option" => {
             let (option, value, how) =
                 super::options::set_args(&args).map_err(|e| e.to_string())?;
-            if option == "synchronize-panes" {
-                return Ok(LineEffect::Note(
-                    "synchronize-panes is a window's own: turn it on with setw in that window"
-                        .into(),
-                ));
-            }
             match config.set_option(&option, value.as_deref(), how) {
                 Ok(Applied::Stored) => Ok(LineEffect::Note(format!(
                     "{option} is kept but weft does not use it yet"

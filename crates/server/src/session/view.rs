@@ -181,7 +181,9 @@ impl SessionState {
             panes,
             active: Some(w.active),
             zoomed: w.zoomed,
-            sync_panes: w.sync_panes,
+            // A window's own setting, or the global one (`set -g synchronize-panes on`).
+            sync_panes: w.sync_panes
+                || self.config().option_value("synchronize-panes").as_deref() == Some("on"),
             status,
             window_name: w.name.clone(),
             generation: self.generation,
