@@ -15,6 +15,8 @@ pub struct CaptureOptions {
     pub scrollback: usize,
     /// Soft-wrapped rows as one line.
     pub join_wrapped: bool,
+    /// The visible screen as an SVG picture (`weft_artifacts::svg`).
+    pub svg: bool,
 }
 
 /// At most this much output per piece of a capture (a row may overrun it): the pane task
@@ -133,6 +135,13 @@ impl CaptureState {
     fn start(&mut self, screen: &Screen, out: &mut String) {
         self.started = true;
         self.revision = screen.seqno();
+        if self.options.svg {
+            // A picture of the visible screen, in one piece (its size is the screen's).
+            out.push_str(&weft_artifacts::svg::screen_svg(screen));
+            self.next = 0;
+            self.end = 0;
+            return;
+        }
         let history = screen.scrollback();
         let lines = self.options.scrollback.min(history.len()) as u64;
         self.end = history.pushed();
@@ -229,6 +238,52 @@ fn push_ansi_row(out: &mut String, row: &Row, joined: bool) {
     if current != "0" {
         out.push_str("\x1b[0m");
     }
+}
+
+/// The visible screen as escapes that draw it on a blank terminal of its size: each row's text
+/// with its colours and attributes (soft-wrapped rows printed through, so the rows stay joined
+/// for a resize), then the cursor (with a pending wrap, and hidden if it is), the pen, and the
+/// alternate screen if it is shown. What a recording starts with (`record-pane`).
+pub fn screen_frame(screen: &Screen) -> String {
+    let mut out = String::new();
+    if screen.is_alternate_screen() {
+        out.push_str("\x1b[?1049h");
+    }
+    out.push_str("\x1b[0m\x1b[H\x1b[2J");
+    let rows = screen.rows();
+    let mut after_joined = false;
+    for (r, row) in screen.visible_rows().enumerate() {
+        let joined = row.is_wrapped() && r + 1 < rows;
+        if !after_joined {
+            if row.used_len() == 0 && !joined {
+                continue;
+            }
+            out.push_str(&format!("\x1b[{};1H", r + 1));
+        }
+        push_ansi_row(&mut out, row, joined);
+        after_joined = joined;
+    }
+    let cursor = screen.cursor_state();
+    out.push_str(&format!("\x1b[{};{}H", cursor.row + 1, cursor.col + 1));
+    if cursor.pending_wrap {
+        // Printing the last cell again leaves the cursor waiting to wrap, as it was.
+        if let Some(cell) = screen
+            .cell(cursor.row, cursor.col)
+            .filter(|c| c.width() == 1 && !c.is_spacer())
+        {
+            out.push_str(&format!("\x1b[{}m", sgr_params(&cell.pen())));
+            cell.push_text(&mut out);
+            out.push_str("\x1b[0m");
+        }
+    }
+    if !cursor.visible {
+        out.push_str("\x1b[?25l");
+    }
+    let pen = sgr_params(screen.pen());
+    if pen != "0" {
+        out.push_str(&format!("\x1b[{pen}m"));
+    }
+    out
 }
 
 /// The JSON form of a screen: size, cursor, modes, title, and every row's cells.
@@ -399,6 +454,7 @@ mod tests {
                 json,
                 scrollback,
                 join_wrapped,
+                svg: false,
             });
         }
         out
@@ -472,5 +528,41 @@ mod tests {
         assert_eq!(numbers.last(), Some(&(2 * PIECE_ROWS - 1)));
         // Lines printed after the capture started are not part of it.
         assert!(!out.contains("new"), "{out}");
+    }
+
+    #[test]
+    fn a_frame_draws_the_screen_again() {
+        let mut screen = Screen::with_scrollback(12, 4, 100);
+        screen.feed(
+            "\x1b[1;31mred\x1b[0m 世界 and a line that wraps\r\n\x1b[44mblue\x1b[7m".as_bytes(),
+        );
+        screen.feed(b"\x1b[?25l");
+        let frame = screen_frame(&screen);
+        let mut copy = Screen::new(12, 4);
+        copy.feed(frame.as_bytes());
+        assert_eq!(copy.text(), screen.text());
+        assert_eq!(copy.cursor_state(), screen.cursor_state());
+        assert_eq!(sgr_params(copy.pen()), sgr_params(screen.pen()));
+        let rows = |s: &Screen| {
+            s.visible_rows()
+                .map(|r| (r.is_wrapped(), r.cells().to_vec()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(rows(&copy), rows(&screen));
+        // Joined rows stay joined: both reflow alike.
+        screen.resize(20, 4);
+        copy.resize(20, 4);
+        assert_eq!(copy.text(), screen.text());
+    }
+
+    #[test]
+    fn a_pending_wrap_is_drawn_again() {
+        let mut screen = Screen::new(5, 3);
+        screen.feed(b"abcde");
+        let mut copy = Screen::new(5, 3);
+        copy.feed(screen_frame(&screen).as_bytes());
+        copy.feed(b"f");
+        screen.feed(b"f");
+        assert_eq!(copy.text(), screen.text());
     }
 }

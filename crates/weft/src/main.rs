@@ -4,6 +4,8 @@ mod cli;
 mod client;
 mod commands;
 mod diag;
+mod play;
+mod record;
 mod replay;
 mod server_main;
 mod trace;
@@ -21,7 +23,8 @@ fn main() -> ExitCode {
         }
     };
     let result = match &cli.command {
-        Some(cli::Command::Replay(args)) => replay::run(args).map(|()| 0),
+        Some(cli::Command::Replay(args)) => replay::run(args),
+        Some(cli::Command::Play(args)) => play::run(args),
         Some(cli::Command::Server) => server_main::run(&cli),
         _ => commands::run(&cli),
     };
