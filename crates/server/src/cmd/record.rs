@@ -4,9 +4,9 @@
 //! The recording starts with the screen as it is (drawn as escapes at time 0), then every
 //! piece of output the screen is given, every resize, and with `--input` what was sent to the
 //! program. The pane never waits for the recorder: its tap holds at most
-//! [`crate::pane::MAX_RECORD_QUEUED_BYTES`], and what would not fit is dropped; a marker
-//! event (`"m"`) says how much, and the whole screen is drawn again after it (see
-//! [`crate::pane::RecordTap`]).
+//! [`crate::pane::MAX_RECORD_QUEUED_BYTES`], and past that output is dropped until the
+//! recorder has caught up; a marker event (`"m"`) then says how much, and the whole screen is
+//! drawn again after it (see [`crate::pane::RecordTap::close_gap`]).
 
 use super::io::pane_server_action;
 use super::{Entry, Long};
@@ -92,7 +92,7 @@ async fn stream_events(tap: RecordTap, tx: mpsc::Sender<Bytes>) {
             }
             continue;
         }
-        if took {
+        if took || tap.close_gap() {
             continue;
         }
         if ended {

@@ -8,9 +8,10 @@
 //!
 //! Each tap's queue holds at most [`MAX_RECORD_QUEUED_BYTES`]; the pane never waits for a
 //! recorder. Past the bound, output is dropped (counted in `weft diag` as
-//! `dropped_record_bytes`) and the tap is in a gap; the first piece after the recorder has
-//! drained half its queue closes the gap with a [`RecordEvent::Gap`] (how much was lost, the
-//! size) and the whole screen as it is after that piece, so a player shows the pane again.
+//! `dropped_record_bytes`) and the tap is in a gap, dropping everything, until the recorder
+//! has taken all that was queued: it then closes the gap ([`RecordTap::close_gap`]) with a
+//! [`RecordEvent::Gap`] (how much was lost), the size and the whole screen as it is, taken
+//! under the screen's lock, so a player shows the pane again from there.
 
 use super::shared::PaneShared;
 use std::collections::VecDeque;
@@ -99,38 +100,44 @@ impl RecordQueue {
         state.events.push_back(event);
     }
 
-    /// Offers output the screen was just given (`screen`, locked by the caller, shows it).
-    /// Returns the bytes dropped.
-    fn offer_output(&self, chunk: &[u8], screen: &Screen) -> u64 {
+    /// Offers output the screen was just given. Returns the bytes dropped.
+    fn offer_output(&self, chunk: &[u8]) -> u64 {
         let Ok(mut state) = self.state.lock() else {
             return 0;
         };
-        let at = self.started.elapsed();
-        if state.dropped > 0 {
-            // In a gap: only the whole screen can close it, once the recorder made room.
-            if state.bytes <= MAX_RECORD_QUEUED_BYTES / 2 {
-                let dropped = state.dropped;
-                state.dropped = 0;
-                let (cols, rows) = (screen.cols() as u16, screen.rows() as u16);
-                self.push(&mut state, RecordEvent::Gap(at, dropped));
-                self.push(&mut state, RecordEvent::Resize(at, cols, rows));
-                let frame = crate::capture::screen_frame(screen).into_bytes();
-                self.push(&mut state, RecordEvent::Output(at, frame));
-                drop(state);
-                self.ready.notify_one();
-                return 0;
-            }
-            state.dropped += chunk.len() as u64;
-            return chunk.len() as u64;
-        }
-        if state.bytes + chunk.len() + EVENT_COST > MAX_RECORD_QUEUED_BYTES {
+        // In a gap only the whole screen can follow (see `close_gap`); a full queue opens one.
+        if state.dropped > 0 || state.bytes + chunk.len() + EVENT_COST > MAX_RECORD_QUEUED_BYTES {
             state.dropped += chunk.len().max(1) as u64;
             return chunk.len() as u64;
         }
+        let at = self.started.elapsed();
         self.push(&mut state, RecordEvent::Output(at, chunk.to_vec()));
         drop(state);
         self.ready.notify_one();
         0
+    }
+
+    /// Closes a gap, if the queue is in one: a [`RecordEvent::Gap`], the size and the whole
+    /// of `screen` (locked by the caller, so no output is fed meanwhile). True if it did.
+    fn close_gap(&self, screen: &Screen) -> bool {
+        let Ok(mut state) = self.state.lock() else {
+            return false;
+        };
+        if state.dropped == 0 {
+            return false;
+        }
+        let at = self.started.elapsed();
+        let dropped = std::mem::take(&mut state.dropped);
+        let (cols, rows) = (screen.cols() as u16, screen.rows() as u16);
+        self.push(&mut state, RecordEvent::Gap(at, dropped));
+        self.push(&mut state, RecordEvent::Resize(at, cols, rows));
+        let frame = crate::capture::screen_frame(screen).into_bytes();
+        self.push(&mut state, RecordEvent::Output(at, frame));
+        true
+    }
+
+    fn in_gap(&self) -> bool {
+        self.state.lock().is_ok_and(|s| s.dropped > 0)
     }
 
     fn offer_resize(&self, cols: u16, rows: u16) {
@@ -171,9 +178,9 @@ impl RecordSlot {
     }
 
     /// Offers output the screen was just given to every tap; returns the bytes dropped.
-    pub(super) fn offer_output(&self, chunk: &[u8], screen: &Screen) -> u64 {
+    pub(super) fn offer_output(&self, chunk: &[u8]) -> u64 {
         let Ok(taps) = self.taps.lock() else { return 0 };
-        taps.iter().map(|t| t.offer_output(chunk, screen)).sum()
+        taps.iter().map(|t| t.offer_output(chunk)).sum()
     }
 
     /// Offers a resize the screen just took to every tap.
@@ -214,6 +221,19 @@ pub struct RecordTap {
     pub frame: String,
     /// Resolves when the pane's program has ended (every piece of its output is queued by then).
     pub stop: tokio_util::sync::CancellationToken,
+}
+
+impl RecordTap {
+    /// Once the recorder has taken every event: if output was dropped, queues the gap's
+    /// marker and the whole screen as it is now, so what follows draws on the right screen.
+    /// True if it did (there is more to take).
+    pub fn close_gap(&self) -> bool {
+        if !self.queue.in_gap() {
+            return false;
+        }
+        let screen = self.shared.screen();
+        self.queue.close_gap(&screen)
+    }
 }
 
 impl Drop for RecordTap {
@@ -288,18 +308,21 @@ mod tests {
         let mut dropped = 0;
         for _ in 0..100 {
             screen.feed(&chunk);
-            let d = q.offer_output(&chunk, &screen);
+            let d = q.offer_output(&chunk);
             dropped += d;
             kept += u64::from(d == 0);
         }
         assert!(dropped > 0 && kept > 0);
         let bytes = q.state.lock().map(|s| s.bytes).unwrap_or(usize::MAX);
         assert!(bytes <= MAX_RECORD_QUEUED_BYTES, "{bytes}");
-        // The recorder catches up: the next piece closes the gap.
+        // The recorder catches up; output still arriving is dropped until it closes the gap.
         while q.pop().is_some() {}
         screen.feed(b"\r\nend");
-        assert_eq!(q.offer_output(b"\r\nend", &screen), 0);
-        assert!(matches!(q.pop(), Some(RecordEvent::Gap(_, n)) if n == dropped));
+        assert_eq!(q.offer_output(b"\r\nend"), 5);
+        assert!(q.pop().is_none());
+        assert!(q.close_gap(&screen));
+        assert!(!q.close_gap(&screen));
+        assert!(matches!(q.pop(), Some(RecordEvent::Gap(_, n)) if n == dropped + 5));
         assert!(matches!(q.pop(), Some(RecordEvent::Resize(_, 10, 2))));
         match q.pop() {
             Some(RecordEvent::Output(_, frame)) => {
@@ -310,8 +333,7 @@ mod tests {
             other => panic!("expected the screen, got {other:?}"),
         }
         // And output flows again.
-        screen.feed(b"!");
-        q.offer_output(b"!", &screen);
+        assert_eq!(q.offer_output(b"!"), 0);
         assert!(matches!(q.pop(), Some(RecordEvent::Output(_, b)) if b == b"!"));
     }
 }

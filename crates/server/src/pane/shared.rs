@@ -197,7 +197,7 @@ impl PaneShared {
         screen.feed(chunk);
         if self.record.is_tapped() {
             // Under the lock: a recording holds exactly what the screen was given.
-            let dropped = self.record.offer_output(chunk, &screen);
+            let dropped = self.record.offer_output(chunk);
             if dropped > 0 {
                 self.metrics
                     .dropped_record_bytes
