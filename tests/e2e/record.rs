@@ -36,11 +36,17 @@ fn type_line(server: &TestServer, target: &str, line: &str) {
 /// Starts `weft record -t TARGET -o FILE` and waits until the recording has begun (its header
 /// and first screen are in the file).
 fn start_recorder(server: &TestServer, target: &str, file: &Path) -> Child {
+    start_recorder_with(server, target, file, &[])
+}
+
+/// [`start_recorder`] with more arguments.
+fn start_recorder_with(server: &TestServer, target: &str, file: &Path, more: &[&str]) -> Child {
     let mut cmd = Command::new(weft_binary());
     cmd.arg("-S")
         .arg(&server.socket)
         .args(["record", "-t", target, "-o"])
-        .arg(file);
+        .arg(file)
+        .args(more);
     for (k, v) in TEST_ENV {
         cmd.env(k, v);
     }
@@ -250,11 +256,11 @@ fn a_recording_of_colours_and_resizes_replays_to_the_panes_screen() {
 }
 
 #[test]
-fn a_recording_ends_with_its_pane_and_refuses_a_missing_one() {
+fn a_recording_ends_with_its_pane_keeps_input_and_refuses_a_missing_one() {
     let server = TestServer::new("rec-end");
     shell_session(&server, "e", "40", "8");
     let file = temp_file(&server, "end.cast");
-    let recorder = start_recorder(&server, "e", &file);
+    let recorder = start_recorder_with(&server, "e", &file, &["--input"]);
     type_line(&server, "e", "printf 'bye\\n'; exit");
     let out = recorder.wait_with_output().expect("wait for the recorder");
     assert!(out.status.success(), "{out:?}");
@@ -265,6 +271,12 @@ fn a_recording_ends_with_its_pane_and_refuses_a_missing_one() {
         .filter_map(|e| e[2].as_str())
         .collect();
     assert!(output.contains("bye\r\n"), "{output:?}");
+    let input: String = events
+        .iter()
+        .filter(|e| e[1] == "i")
+        .filter_map(|e| e[2].as_str())
+        .collect();
+    assert_eq!(input, "printf 'bye\\n'; exit\r", "{events:?}");
 
     let server = TestServer::new("rec-missing");
     shell_session(&server, "m", "40", "8");

@@ -32,7 +32,9 @@ pub static RECORD_PANE: Entry = Entry {
             `weft record -o FILE` writes one to a file.",
     flags: "t:",
     long: &[Long::switch("input")],
-    read_only: true,
+    // With --input it sees what others type (a password at a prompt that does not echo too):
+    // not for read-only clients.
+    read_only: false,
     target: Some(TargetKind::Pane),
     build: |args| {
         args.no_arguments()?;
