@@ -242,8 +242,10 @@ fn push_ansi_row(out: &mut String, row: &Row, joined: bool) {
 
 /// The visible screen as escapes that draw it on a blank terminal of its size: each row's text
 /// with its colours and attributes (soft-wrapped rows printed through, so the rows stay joined
-/// for a resize), then the cursor (with a pending wrap, and hidden if it is), the pen, and the
-/// alternate screen if it is shown. What a recording starts with (`record-pane`).
+/// for a resize), then the scrolling region, the cursor (with a pending wrap, and hidden if it
+/// is), the modes that change what later output draws (origin, autowrap, insert, reverse
+/// video), the pen, and the alternate screen if it is shown. What a recording starts with
+/// (`record-pane`). Not carried: hyperlinks, tab stops, charsets, left and right margins.
 pub fn screen_frame(screen: &Screen) -> String {
     let mut out = String::new();
     if screen.is_alternate_screen() {
@@ -263,9 +265,21 @@ pub fn screen_frame(screen: &Screen) -> String {
         push_ansi_row(&mut out, row, joined);
         after_joined = joined;
     }
+    let (top, bottom) = screen.scroll_region();
+    if (top, bottom) != (0, rows.saturating_sub(1)) {
+        out.push_str(&format!("\x1b[{};{}r", top + 1, bottom + 1));
+    }
+    let modes = screen.modes();
     let cursor = screen.cursor_state();
-    out.push_str(&format!("\x1b[{};{}H", cursor.row + 1, cursor.col + 1));
-    if cursor.pending_wrap {
+    if modes.origin {
+        // Origin mode counts rows from the region's top (and setting it homes the cursor).
+        out.push_str("\x1b[?6h");
+        let row = cursor.row.saturating_sub(top);
+        out.push_str(&format!("\x1b[{};{}H", row + 1, cursor.col + 1));
+    } else {
+        out.push_str(&format!("\x1b[{};{}H", cursor.row + 1, cursor.col + 1));
+    }
+    if cursor.pending_wrap && modes.autowrap {
         // Printing the last cell again leaves the cursor waiting to wrap, as it was.
         if let Some(cell) = screen
             .cell(cursor.row, cursor.col)
@@ -278,6 +292,15 @@ pub fn screen_frame(screen: &Screen) -> String {
     }
     if !cursor.visible {
         out.push_str("\x1b[?25l");
+    }
+    if !modes.autowrap {
+        out.push_str("\x1b[?7l");
+    }
+    if modes.insert {
+        out.push_str("\x1b[4h");
+    }
+    if modes.reverse_video {
+        out.push_str("\x1b[?5h");
     }
     let pen = sgr_params(screen.pen());
     if pen != "0" {
@@ -564,5 +587,20 @@ mod tests {
         copy.feed(b"f");
         screen.feed(b"f");
         assert_eq!(copy.text(), screen.text());
+    }
+
+    #[test]
+    fn a_frame_keeps_the_region_and_modes_later_output_depends_on() {
+        let mut screen = Screen::new(10, 5);
+        screen.feed(b"top\x1b[2;4r\x1b[?6h\x1b[2;3Hin\x1b[?7l\x1b[4h");
+        let mut copy = Screen::new(10, 5);
+        copy.feed(screen_frame(&screen).as_bytes());
+        assert_eq!(copy.cursor_state(), screen.cursor_state());
+        // Scrolling inside the region, inserting, and not wrapping: alike on both.
+        let more = b"XY\r\n1\r\n2\r\n3\r\n4 long line past the edge";
+        screen.feed(more);
+        copy.feed(more);
+        assert_eq!(copy.text(), screen.text());
+        assert_eq!(copy.cursor_state(), screen.cursor_state());
     }
 }
