@@ -227,6 +227,59 @@ pub fn rss_kib(pid: u32) -> u64 {
         .expect("VmRSS")
 }
 
+/// The highest resident memory a process reaches while it is watched, sampled every 5 ms by
+/// a thread of its own.
+#[derive(Debug)]
+pub struct RssPeak {
+    before: u64,
+    peak: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    sampler: std::thread::JoinHandle<()>,
+}
+
+impl RssPeak {
+    /// Starts watching process `pid`.
+    ///
+    /// # Panics
+    /// When the process is gone.
+    pub fn watch(pid: u32) -> RssPeak {
+        use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+        use std::sync::Arc;
+        let before = rss_kib(pid);
+        let peak = Arc::new(AtomicU64::new(before));
+        let stop = Arc::new(AtomicBool::new(false));
+        let sampler = {
+            let (peak, stop) = (peak.clone(), stop.clone());
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    peak.fetch_max(rss_kib(pid), Ordering::Relaxed);
+                    std::thread::sleep(std::time::Duration::from_millis(5)); // deadline-ok: memory sampling
+                }
+            })
+        };
+        RssPeak {
+            before,
+            peak,
+            stop,
+            sampler,
+        }
+    }
+
+    /// Stops watching; how many MiB the process grew at its peak over where it started.
+    ///
+    /// # Panics
+    /// When the sampling thread panicked (the process went away).
+    pub fn grown_mib(self) -> u64 {
+        use std::sync::atomic::Ordering;
+        self.stop.store(true, Ordering::Relaxed);
+        self.sampler.join().expect("the memory sampler");
+        self.peak
+            .load(Ordering::Relaxed)
+            .saturating_sub(self.before)
+            / 1024
+    }
+}
+
 /// The JSON array a listing command (`list-panes --json`, ...) prints.
 ///
 /// # Panics

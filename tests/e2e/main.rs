@@ -18,6 +18,7 @@ mod options;
 mod pane_events;
 mod pane_sizes;
 mod panes;
+mod record;
 mod reliability;
 mod render;
 mod replay;

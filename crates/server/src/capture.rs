@@ -15,6 +15,8 @@ pub struct CaptureOptions {
     pub scrollback: usize,
     /// Soft-wrapped rows as one line.
     pub join_wrapped: bool,
+    /// The visible screen as an SVG picture (`weft_artifacts::svg`).
+    pub svg: bool,
 }
 
 /// At most this much output per piece of a capture (a row may overrun it): the pane task
@@ -133,6 +135,13 @@ impl CaptureState {
     fn start(&mut self, screen: &Screen, out: &mut String) {
         self.started = true;
         self.revision = screen.seqno();
+        if self.options.svg {
+            // A picture of the visible screen, in one piece (its size is the screen's).
+            out.push_str(&weft_artifacts::svg::screen_svg(screen));
+            self.next = 0;
+            self.end = 0;
+            return;
+        }
         let history = screen.scrollback();
         let lines = self.options.scrollback.min(history.len()) as u64;
         self.end = history.pushed();
@@ -229,6 +238,75 @@ fn push_ansi_row(out: &mut String, row: &Row, joined: bool) {
     if current != "0" {
         out.push_str("\x1b[0m");
     }
+}
+
+/// The visible screen as escapes that draw it on a blank terminal of its size: each row's text
+/// with its colours and attributes (soft-wrapped rows printed through, so the rows stay joined
+/// for a resize), then the scrolling region, the cursor (with a pending wrap, and hidden if it
+/// is), the modes that change what later output draws (origin, autowrap, insert, reverse
+/// video), the pen, and the alternate screen if it is shown. What a recording starts with
+/// (`record-pane`). Not carried: hyperlinks, tab stops, charsets, left and right margins.
+pub fn screen_frame(screen: &Screen) -> String {
+    let mut out = String::new();
+    if screen.is_alternate_screen() {
+        out.push_str("\x1b[?1049h");
+    }
+    out.push_str("\x1b[0m\x1b[H\x1b[2J");
+    let rows = screen.rows();
+    let mut after_joined = false;
+    for (r, row) in screen.visible_rows().enumerate() {
+        let joined = row.is_wrapped() && r + 1 < rows;
+        if !after_joined {
+            if row.used_len() == 0 && !joined {
+                continue;
+            }
+            out.push_str(&format!("\x1b[{};1H", r + 1));
+        }
+        push_ansi_row(&mut out, row, joined);
+        after_joined = joined;
+    }
+    let (top, bottom) = screen.scroll_region();
+    if (top, bottom) != (0, rows.saturating_sub(1)) {
+        out.push_str(&format!("\x1b[{};{}r", top + 1, bottom + 1));
+    }
+    let modes = screen.modes();
+    let cursor = screen.cursor_state();
+    if modes.origin {
+        // Origin mode counts rows from the region's top (and setting it homes the cursor).
+        out.push_str("\x1b[?6h");
+        let row = cursor.row.saturating_sub(top);
+        out.push_str(&format!("\x1b[{};{}H", row + 1, cursor.col + 1));
+    } else {
+        out.push_str(&format!("\x1b[{};{}H", cursor.row + 1, cursor.col + 1));
+    }
+    if cursor.pending_wrap && modes.autowrap {
+        // Printing the last cell again leaves the cursor waiting to wrap, as it was.
+        if let Some(cell) = screen
+            .cell(cursor.row, cursor.col)
+            .filter(|c| c.width() == 1 && !c.is_spacer())
+        {
+            out.push_str(&format!("\x1b[{}m", sgr_params(&cell.pen())));
+            cell.push_text(&mut out);
+            out.push_str("\x1b[0m");
+        }
+    }
+    if !cursor.visible {
+        out.push_str("\x1b[?25l");
+    }
+    if !modes.autowrap {
+        out.push_str("\x1b[?7l");
+    }
+    if modes.insert {
+        out.push_str("\x1b[4h");
+    }
+    if modes.reverse_video {
+        out.push_str("\x1b[?5h");
+    }
+    let pen = sgr_params(screen.pen());
+    if pen != "0" {
+        out.push_str(&format!("\x1b[{pen}m"));
+    }
+    out
 }
 
 /// The JSON form of a screen: size, cursor, modes, title, and every row's cells.
@@ -399,6 +477,7 @@ mod tests {
                 json,
                 scrollback,
                 join_wrapped,
+                svg: false,
             });
         }
         out
@@ -472,5 +551,56 @@ mod tests {
         assert_eq!(numbers.last(), Some(&(2 * PIECE_ROWS - 1)));
         // Lines printed after the capture started are not part of it.
         assert!(!out.contains("new"), "{out}");
+    }
+
+    #[test]
+    fn a_frame_draws_the_screen_again() {
+        let mut screen = Screen::with_scrollback(12, 4, 100);
+        screen.feed(
+            "\x1b[1;31mred\x1b[0m 世界 and a line that wraps\r\n\x1b[44mblue\x1b[7m".as_bytes(),
+        );
+        screen.feed(b"\x1b[?25l");
+        let frame = screen_frame(&screen);
+        let mut copy = Screen::new(12, 4);
+        copy.feed(frame.as_bytes());
+        assert_eq!(copy.text(), screen.text());
+        assert_eq!(copy.cursor_state(), screen.cursor_state());
+        assert_eq!(sgr_params(copy.pen()), sgr_params(screen.pen()));
+        let rows = |s: &Screen| {
+            s.visible_rows()
+                .map(|r| (r.is_wrapped(), r.cells().to_vec()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(rows(&copy), rows(&screen));
+        // Joined rows stay joined: both reflow alike.
+        screen.resize(20, 4);
+        copy.resize(20, 4);
+        assert_eq!(copy.text(), screen.text());
+    }
+
+    #[test]
+    fn a_pending_wrap_is_drawn_again() {
+        let mut screen = Screen::new(5, 3);
+        screen.feed(b"abcde");
+        let mut copy = Screen::new(5, 3);
+        copy.feed(screen_frame(&screen).as_bytes());
+        copy.feed(b"f");
+        screen.feed(b"f");
+        assert_eq!(copy.text(), screen.text());
+    }
+
+    #[test]
+    fn a_frame_keeps_the_region_and_modes_later_output_depends_on() {
+        let mut screen = Screen::new(10, 5);
+        screen.feed(b"top\x1b[2;4r\x1b[?6h\x1b[2;3Hin\x1b[?7l\x1b[4h");
+        let mut copy = Screen::new(10, 5);
+        copy.feed(screen_frame(&screen).as_bytes());
+        assert_eq!(copy.cursor_state(), screen.cursor_state());
+        // Scrolling inside the region, inserting, and not wrapping: alike on both.
+        let more = b"XY\r\n1\r\n2\r\n3\r\n4 long line past the edge";
+        screen.feed(more);
+        copy.feed(more);
+        assert_eq!(copy.text(), screen.text());
+        assert_eq!(copy.cursor_state(), screen.cursor_state());
     }
 }

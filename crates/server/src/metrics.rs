@@ -325,6 +325,8 @@ pub struct PaneMetrics {
     pub abandoned_strings: AtomicU64,
     /// Output bytes `pipe-pane` dropped because its command did not read them in time.
     pub dropped_pipe_bytes: AtomicU64,
+    /// Output bytes a recording (`record-pane`) dropped because its recorder fell behind.
+    pub dropped_record_bytes: AtomicU64,
 }
 
 impl PaneMetrics {
@@ -383,6 +385,7 @@ impl PaneMetrics {
         self.dropped_events.store(0, Ordering::Relaxed);
         self.abandoned_strings.store(0, Ordering::Relaxed);
         self.dropped_pipe_bytes.store(0, Ordering::Relaxed);
+        self.dropped_record_bytes.store(0, Ordering::Relaxed);
     }
 }
 
@@ -472,6 +475,8 @@ pub struct PaneReport {
     pub abandoned_strings: u64,
     /// Output `pipe-pane` dropped for a command that did not keep up.
     pub dropped_pipe_bytes: u64,
+    /// Output a recording dropped for a recorder that fell behind.
+    pub dropped_record_bytes: u64,
 }
 
 /// A client's figures.
@@ -566,6 +571,7 @@ impl MetricsRegistry {
                         dropped_events: m.dropped_events.load(Ordering::Relaxed),
                         abandoned_strings: m.abandoned_strings.load(Ordering::Relaxed),
                         dropped_pipe_bytes: m.dropped_pipe_bytes.load(Ordering::Relaxed),
+                        dropped_record_bytes: m.dropped_record_bytes.load(Ordering::Relaxed),
                     })
                 })
                 .collect(),

@@ -9,6 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use weft_artifacts::asciicast::{push_event, Header, Utf8Carry};
 
 /// Default bound on recorded bytes.
 pub(crate) const DEFAULT_LIMIT: usize = 8 << 20;
@@ -101,10 +102,14 @@ impl Recording {
 
     /// The recording as asciicast v2 text.
     pub(crate) fn to_asciicast(&self) -> String {
-        let mut out = format!(
-            "{{\"version\": 2, \"width\": {}, \"height\": {}, \"timestamp\": {}, \"title\": \"weft-testkit\"}}\n",
-            self.cols, self.rows, self.unix_start
-        );
+        let mut out = Header {
+            width: self.cols,
+            height: self.rows,
+            timestamp: Some(self.unix_start),
+            title: Some("weft-testkit".into()),
+            term: None,
+        }
+        .to_line();
         if self.dropped_bytes > 0 {
             let note = format!(
                 "weft-testkit: {} bytes of the oldest events were dropped to bound memory",
@@ -113,13 +118,12 @@ impl Recording {
             push_event(&mut out, 0.0, "m", &note);
         }
         // Output may split a UTF-8 sequence between reads: carry the unfinished tail.
-        let mut pending: Vec<u8> = Vec::new();
+        let mut carry = Utf8Carry::new();
         for entry in &self.entries {
             let at = entry.at.as_secs_f64();
             match entry.kind {
                 Kind::Output => {
-                    pending.extend_from_slice(&entry.data);
-                    let text = take_utf8(&mut pending);
+                    let text = carry.push(&entry.data);
                     if !text.is_empty() {
                         push_event(&mut out, at, "o", &text);
                     }
@@ -130,9 +134,9 @@ impl Recording {
                 }
             }
         }
-        if !pending.is_empty() {
+        if !carry.is_empty() {
             let at = self.entries.back().map_or(0.0, |e| e.at.as_secs_f64());
-            push_event(&mut out, at, "o", &String::from_utf8_lossy(&pending));
+            push_event(&mut out, at, "o", &carry.finish());
         }
         out
     }
@@ -161,64 +165,6 @@ impl Recording {
         file.write_all(self.to_asciicast().as_bytes())?;
         file.flush()
     }
-}
-
-/// Takes the longest valid UTF-8 prefix of `pending` (invalid bytes become U+FFFD), leaving an
-/// unfinished sequence at the end in place.
-fn take_utf8(pending: &mut Vec<u8>) -> String {
-    let mut text = String::new();
-    let mut rest: &[u8] = pending;
-    loop {
-        match std::str::from_utf8(rest) {
-            Ok(s) => {
-                text.push_str(s);
-                rest = &[];
-                break;
-            }
-            Err(e) => {
-                let valid = e.valid_up_to();
-                text.push_str(&String::from_utf8_lossy(&rest[..valid]));
-                match e.error_len() {
-                    Some(bad) => {
-                        text.push('\u{fffd}');
-                        rest = &rest[valid + bad..];
-                    }
-                    None => {
-                        rest = &rest[valid..];
-                        break;
-                    }
-                }
-            }
-        }
-    }
-    let keep = rest.to_vec();
-    *pending = keep;
-    text
-}
-
-fn push_event(out: &mut String, at: f64, code: &str, data: &str) {
-    out.push_str(&format!("[{at:.6}, \"{code}\", "));
-    push_json_string(out, data);
-    out.push_str("]\n");
-}
-
-/// Appends `s` as a JSON string literal.
-fn push_json_string(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                out.push_str(&format!("\\u{:04x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }
 
 /// `<target>/weft-testkit/<name>.cast`: the test binary and test name (from its thread) when

@@ -197,6 +197,12 @@ impl TestTerminal {
         &self.screen
     }
 
+    /// The screen as an SVG picture (colours, attributes, wide characters, the cursor), for a
+    /// test's artifacts or docs: `weft capture --svg`'s writer on this terminal's screen.
+    pub fn screen_svg(&self) -> String {
+        weft_artifacts::svg::screen_svg(&self.screen)
+    }
+
     /// The events the output raised so far (bells, titles, clipboard writes) that no wait
     /// took, oldest first; they are not seen again.
     pub fn take_events(&mut self) -> Vec<Event> {

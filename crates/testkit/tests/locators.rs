@@ -189,3 +189,13 @@ fn the_guide_example() -> Result<(), WaitError> {
     term.expect_absent("Saved").in_region(0, 0, 0, 10).wait()?;
     Ok(())
 }
+
+#[test]
+fn the_screen_as_an_svg_picture() {
+    let mut term = sh_staying("printf '\\033[32mgreen\\033[0m & <b>\\n'");
+    term.expect_text("green").wait().unwrap();
+    let svg = term.screen_svg();
+    assert!(svg.starts_with("<svg"), "{svg}");
+    assert!(svg.contains("fill=\"#00cd00\">green</text>"), "{svg}");
+    assert!(svg.contains("> &amp; &lt;b&gt;</text>"), "{svg}");
+}

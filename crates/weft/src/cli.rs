@@ -41,8 +41,14 @@ pub enum Command {
     /// Attach to a session.
     #[command(visible_alias = "a", alias = "attach-session")]
     Attach(AttachArgs),
-    /// Feed a byte stream to a fresh screen and print the final screen.
+    /// Feed a byte stream (or an asciicast recording) to a fresh screen and print the final
+    /// screen.
     Replay(ReplayArgs),
+    /// Record a pane's output to an asciicast v2 file until its program ends or this is
+    /// interrupted (Ctrl-C, SIGTERM), which finishes the file cleanly.
+    Record(RecordArgs),
+    /// Play an asciicast recording in this terminal, at its own speed or scaled.
+    Play(PlayArgs),
     /// Where the time goes: per pane and per client, each stage's busy/idle/blocked time and
     /// latency percentiles.
     Diag(DiagArgs),
@@ -125,22 +131,58 @@ pub struct ScriptArgs {
     pub file: PathBuf,
 }
 
+/// Arguments of `weft record`.
+#[derive(Args, Debug)]
+pub struct RecordArgs {
+    /// The pane to record; the current one (inside weft) without.
+    #[arg(short = 't', value_name = "PANE")]
+    pub target: Option<String>,
+    /// The recording's file (asciicast v2, `.cast`).
+    #[arg(short = 'o', value_name = "FILE")]
+    pub output: PathBuf,
+    /// Record what is sent to the program too (keys, pastes), as input events.
+    #[arg(long)]
+    pub input: bool,
+}
+
+/// Arguments of `weft play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// Play this many times faster (0.5: half speed).
+    #[arg(long, default_value_t = 1.0, value_parser = positive_number)]
+    pub speed: f64,
+    /// Shorten pauses longer than this many seconds to it.
+    #[arg(long, value_name = "SECS", value_parser = positive_number)]
+    pub max_idle: Option<f64>,
+    /// The recording (asciicast v2).
+    pub file: PathBuf,
+}
+
+/// A finite number above zero.
+fn positive_number(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(n) if n.is_finite() && n > 0.0 => Ok(n),
+        _ => Err(format!("{text:?} is not a number above zero")),
+    }
+}
+
 /// Arguments of `weft replay`.
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
-    /// Screen width in columns.
+    /// Screen width in columns (an asciicast recording carries its own).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=4096))]
-    pub cols: u16,
-    /// Screen height in rows.
+    pub cols: Option<u16>,
+    /// Screen height in rows (an asciicast recording carries its own).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=4096))]
-    pub rows: u16,
+    pub rows: Option<u16>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReplayFormat::Text)]
     pub format: ReplayFormat,
     /// Also print the scrollback, oldest line first, before the screen.
     #[arg(long)]
     pub scrollback: bool,
-    /// Input file; standard input when absent or `-`.
+    /// Input file (bytes, or an asciicast v2 recording, told apart by its first line);
+    /// standard input when absent or `-`.
     pub file: Option<PathBuf>,
 }
 

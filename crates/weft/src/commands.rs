@@ -7,7 +7,7 @@ use anyhow::Context;
 use std::path::PathBuf;
 use weft_protocol::{Attach, NewSession, Reply, Request};
 
-const VERSION: &str = env!("CARGO_PKG_VERSION");
+pub(crate) const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Runs a client command; returns the exit status.
 pub fn run(cli: &Cli) -> anyhow::Result<u8> {
@@ -16,7 +16,8 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         if words.iter().skip(1).any(|w| w == "--help") {
             return Ok(table_help(&words[0]));
         }
-        if let Err(e) = weft_server::cmd::parse(words) {
+        let (words, _) = take_output_file(words);
+        if let Err(e) = weft_server::cmd::parse(&words) {
             eprintln!("weft: {e}");
             return Ok(e.exit_code());
         }
@@ -110,7 +111,7 @@ fn attach_params(target: Option<String>, read_only: bool) -> Attach {
 }
 
 /// The session weft runs inside, from `$WEFT` (`socket,pid,session`).
-fn current_session() -> Option<String> {
+pub(crate) fn current_session() -> Option<String> {
     let value = std::env::var("WEFT").ok().filter(|v| !v.is_empty())?;
     let session = value.rsplit(',').next()?;
     Some(format!("${session}"))
@@ -152,7 +153,7 @@ async fn attach_and_run(mut conn: Conn, request: Request) -> Result<u8, ClientEr
 }
 
 async fn simple(conn: &mut Conn, request: Request) -> Result<u8, ClientError> {
-    simple_output(conn, request, false).await
+    simple_output(conn, request, false, None).await
 }
 
 /// The most of standard input `load-buffer -` sends: the request must fit in one protocol
@@ -222,9 +223,19 @@ fn buffer_words(words: &[String]) -> Result<Vec<String>, String> {
 }
 
 /// Sends `request` and prints its answer; with `raw`, streamed output is printed as it is,
-/// without the newline that ends other output.
-async fn simple_output(conn: &mut Conn, request: Request, raw: bool) -> Result<u8, ClientError> {
-    let (reply, streamed) = crate::client::request_streamed(conn, request).await?;
+/// without the newline that ends other output. With `to_file`, what it prints goes there
+/// instead (made only once the command succeeded).
+async fn simple_output(
+    conn: &mut Conn,
+    request: Request,
+    raw: bool,
+    to_file: Option<&std::path::Path>,
+) -> Result<u8, ClientError> {
+    if let Some(path) = to_file {
+        return output_to_file(conn, request, path).await;
+    }
+    let (reply, streamed) =
+        crate::client::request_streamed(conn, request, &mut std::io::stdout()).await?;
     match reply {
         Reply::Ok | Reply::Attached { .. } => Ok(0),
         Reply::Text { text } => {
@@ -254,6 +265,77 @@ async fn simple_output(conn: &mut Conn, request: Request, raw: bool) -> Result<u
         }
         Reply::Error { message, code } => Err(ClientError::Refused { message, code }),
     }
+}
+
+/// Sends `request` and writes what it prints to `path`, as it arrives and as it is (no
+/// newline added); a command that fails leaves no file. Standard error and the status as for
+/// printed output.
+async fn output_to_file(
+    conn: &mut Conn,
+    request: Request,
+    path: &std::path::Path,
+) -> Result<u8, ClientError> {
+    use std::io::Write;
+    let cannot = |e: std::io::Error| ClientError::Refused {
+        message: format!("cannot write {}: {e}", path.display()),
+        code: 1,
+    };
+    let mut file = std::fs::File::create(path).map_err(cannot)?;
+    let answer = crate::client::request_streamed(conn, request, &mut file).await;
+    let (stdout, stderr, code) = match answer {
+        Ok((Reply::Ok | Reply::Attached { .. }, _)) => (String::new(), String::new(), 0),
+        Ok((Reply::Text { text }, _)) => (text, String::new(), 0),
+        Ok((
+            Reply::Output {
+                stdout,
+                stderr,
+                code,
+            },
+            _,
+        )) => (stdout, stderr, code),
+        Ok((Reply::Error { message, code }, _)) => {
+            let _ = std::fs::remove_file(path);
+            return Err(ClientError::Refused { message, code });
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(path);
+            return Err(e);
+        }
+    };
+    file.write_all(stdout.as_bytes()).map_err(cannot)?;
+    file.flush().map_err(cannot)?;
+    if !stderr.is_empty() {
+        eprintln!("{stderr}");
+    }
+    Ok(code)
+}
+
+/// `capture-pane -o FILE` (or `--output FILE`): the words without it, and the file. The
+/// client writes the file, so a relative path is the caller's.
+pub(crate) fn take_output_file(words: &[String]) -> (Vec<String>, Option<PathBuf>) {
+    let is_capture = weft_server::cmd::lookup(&words[0]).is_some_and(|e| e.name == "capture-pane");
+    if !is_capture {
+        return (words.to_vec(), None);
+    }
+    let mut kept = vec![words[0].clone()];
+    let mut file = None;
+    let mut rest = words[1..].iter();
+    while let Some(word) = rest.next() {
+        match word.as_str() {
+            "-o" | "--output" => match rest.next() {
+                Some(path) => file = Some(PathBuf::from(path)),
+                None => kept.push(word.clone()),
+            },
+            w if w.starts_with("--output=") => file = Some(PathBuf::from(&w[9..])),
+            w if w.starts_with("-o") && w.len() > 2 => file = Some(PathBuf::from(&w[2..])),
+            "--" => {
+                kept.push(word.clone());
+                kept.extend(rest.by_ref().cloned());
+            }
+            _ => kept.push(word.clone()),
+        }
+    }
+    (kept, file)
 }
 
 async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
@@ -324,16 +406,21 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
             attach_and_run(conn, Request::Attach(attach)).await
         }
         Some(Command::Diag(args)) => crate::diag::run(&socket, args).await,
-        Some(Command::Replay(_)) | Some(Command::Server) | Some(Command::Script(_)) => Ok(0),
+        Some(Command::Record(args)) => crate::record::run(&socket, args).await,
+        Some(Command::Replay(_))
+        | Some(Command::Play(_))
+        | Some(Command::Server)
+        | Some(Command::Script(_)) => Ok(0),
         Some(Command::Table(words)) => {
-            let words = match buffer_words(words) {
+            let (words, to_file) = take_output_file(words);
+            let words = match buffer_words(&words) {
                 Ok(w) => w,
                 Err(message) => return Err(ClientError::Refused { message, code: 1 }),
             };
             // `save-buffer` prints the buffer as it is, `subscribe` its JSON lines: no newline
             // after them.
             let raw = weft_server::cmd::lookup(&words[0])
-                .is_some_and(|e| matches!(e.name, "save-buffer" | "subscribe"));
+                .is_some_and(|e| matches!(e.name, "save-buffer" | "subscribe" | "record-pane"));
             // `run-pane` makes a session when it needs one, as `new` does: it starts the
             // server too.
             let mut conn =
@@ -347,7 +434,7 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
                 pane: std::env::var("WEFT_PANE").ok(),
                 session: current_session(),
             };
-            let code = simple_output(&mut conn, request, raw).await?;
+            let code = simple_output(&mut conn, request, raw, to_file.as_deref()).await?;
             // The server closes the connection once the command is done; `kill-server` keeps
             // it open until the server process is gone, so this returns only then.
             use futures::StreamExt;

@@ -114,6 +114,12 @@ pub fn table(report: &Value) -> String {
                 "  pipe-pane bytes dropped (command too slow) {dropped}\n"
             ));
         }
+        let dropped = p["dropped_record_bytes"].as_u64().unwrap_or(0);
+        if dropped > 0 {
+            out.push_str(&format!(
+                "  recording bytes dropped (recorder behind) {dropped}\n"
+            ));
+        }
     }
     for c in report["clients"].as_array().into_iter().flatten() {
         out.push_str(&format!(

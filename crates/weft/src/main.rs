@@ -4,6 +4,8 @@ mod cli;
 mod client;
 mod commands;
 mod diag;
+mod play;
+mod record;
 mod replay;
 mod run_alias;
 mod script;
@@ -26,7 +28,8 @@ fn main() -> ExitCode {
         *words = run_alias::table_words(std::mem::take(words));
     }
     let result = match &cli.command {
-        Some(cli::Command::Replay(args)) => replay::run(args).map(|()| 0),
+        Some(cli::Command::Replay(args)) => replay::run(args),
+        Some(cli::Command::Play(args)) => play::run(args),
         Some(cli::Command::Server) => server_main::run(&cli),
         Some(cli::Command::Script(args)) => script::run(&cli, args),
         _ => commands::run(&cli),

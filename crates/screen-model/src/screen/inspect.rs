@@ -45,6 +45,11 @@ impl Screen {
         }
     }
 
+    /// The scrolling region (DECSTBM): its top and bottom rows, from 0, inclusive.
+    pub fn scroll_region(&self) -> (usize, usize) {
+        (self.top, self.bottom)
+    }
+
     /// The pen characters are printed with now.
     pub fn pen(&self) -> &Pen {
         &self.cursor.pen

@@ -109,15 +109,17 @@ fn encode_send_keys(
 pub static CAPTURE_PANE: Entry = Entry {
     name: "capture-pane",
     aliases: &["capture", "capturep"],
-    usage: "[-t target-pane] [--ansi] [--json] [--scrollback N] [--join-wrapped]",
-    about: "Print a pane's screen as text, with its escapes (--ansi) or as cells (--json); \
-            the revision goes to standard error.",
+    usage: "[-t target-pane] [--ansi] [--json] [--svg] [--scrollback N] [--join-wrapped]",
+    about: "Print a pane's screen as text, with its escapes (--ansi), as cells (--json) or \
+            as an SVG picture of the visible screen (--svg); the revision goes to standard \
+            error. `weft capture -o FILE` writes it to a file.",
     flags: "eJpS:t:",
     long: &[
         Long::alias("ansi", 'e', false),
         Long::alias("join-wrapped", 'J', false),
         Long::alias("scrollback", 'S', true),
         Long::switch("json"),
+        Long::switch("svg"),
     ],
     read_only: true,
     target: Some(TargetKind::Pane),
@@ -135,7 +137,14 @@ pub static CAPTURE_PANE: Entry = Entry {
             json: args.json(),
             scrollback,
             join_wrapped: args.has('J'),
+            svg: args.has_long("svg"),
         };
+        if options.svg && (options.ansi || options.json || options.scrollback > 0) {
+            return Err(args.usage(
+                "--svg draws the visible screen: it goes with neither --ansi, --json nor \
+                 --scrollback",
+            ));
+        }
         args.no_arguments()?;
         Ok(pane_action(move |pane| async move {
             let state = Box::new(crate::capture::CaptureState::new(options));

@@ -25,6 +25,7 @@ mod listing;
 mod options;
 mod pane;
 mod pipe;
+mod record;
 mod respawn;
 pub mod run;
 mod run_pane;
@@ -146,6 +147,7 @@ pub static ENTRIES: &[&Entry] = &[
     &layout::NEXT_LAYOUT,
     &io::SEND_KEYS,
     &pipe::PIPE_PANE,
+    &record::RECORD_PANE,
     &bind::BIND_KEY,
     &bind::UNBIND_KEY,
     &display::DISPLAY_MESSAGE,

@@ -24,12 +24,16 @@ mod copy;
 mod order;
 mod pipe;
 mod reader;
+mod record;
 mod shared;
 mod snapshot;
 mod task;
 
 pub use copy::{CopyResult, MouseSelect};
 pub use pipe::{PipeSpec, MAX_PIPE_QUEUED_BYTES};
+pub use record::{
+    RecordEvent, RecordQueue, RecordTap, MAX_RECORDERS_PER_PANE, MAX_RECORD_QUEUED_BYTES,
+};
 pub use shared::{PaneShared, NO_STATUS};
 pub(crate) use snapshot::outer_modes;
 #[cfg(test)]
@@ -200,6 +204,9 @@ impl PaneHandle {
             .input_revision
             .store(revision, Ordering::Release);
         self.shared.priority.key_sent(self.id());
+        if self.shared.record.is_tapped() {
+            self.shared.record.offer_input(&bytes);
+        }
         match self.pty_in.write_or_queue(bytes) {
             None => true,
             Some(rest) => self.input.send(rest).await.is_ok(),
@@ -369,6 +376,7 @@ pub fn spawn_pane(
         in_copy_mode: AtomicBool::new(false),
         prompts: Mutex::new(std::collections::VecDeque::new()),
         pipe: pipe::PipeSlot::default(),
+        record: record::RecordSlot::default(),
         activity_wanted: AtomicBool::new(false),
         last_output_ms: AtomicU64::new(output_clock_ms()),
     });

@@ -112,6 +112,8 @@ pub struct PaneShared {
     pub(super) prompts: super::copy::PromptMarks,
     /// The pane's `pipe-pane`, if one is open.
     pub(crate) pipe: super::pipe::PipeSlot,
+    /// The pane's recordings, if any are open.
+    pub(super) record: super::record::RecordSlot,
     /// The session wants to hear of the next output (`monitor-activity`).
     pub(super) activity_wanted: AtomicBool,
     /// When the program last printed something ([`super::output_clock_ms`]); when it started,
@@ -193,6 +195,15 @@ impl PaneShared {
     pub(super) fn feed(&self, chunk: &[u8], read_at: Option<u64>, quiet: bool) {
         let mut screen = self.screen();
         screen.feed(chunk);
+        if self.record.is_tapped() {
+            // Under the lock: a recording holds exactly what the screen was given.
+            let dropped = self.record.offer_output(chunk);
+            if dropped > 0 {
+                self.metrics
+                    .dropped_record_bytes
+                    .fetch_add(dropped, Ordering::Relaxed);
+            }
+        }
         // Under the screen's lock, before any renderer can draw it (an idle one does so just
         // below): the frame that shows this output ends its bytes-to-screen time.
         if let Some(read_at) = read_at {

@@ -380,9 +380,14 @@ impl PaneTask {
     fn apply_wanted_size(&mut self) {
         let packed = self.shared.wanted_size.load(Ordering::Acquire);
         let (cols, rows) = (((packed >> 16) as u16).max(1), (packed as u16).max(1));
-        self.shared
-            .screen()
-            .resize(usize::from(cols), usize::from(rows));
+        let mut screen = self.shared.screen();
+        let changed = screen.cols() != usize::from(cols) || screen.rows() != usize::from(rows);
+        screen.resize(usize::from(cols), usize::from(rows));
+        if changed && self.shared.record.is_tapped() {
+            let size = (screen.cols() as u16, screen.rows() as u16);
+            self.shared.record.offer_resize(size.0, size.1);
+        }
+        drop(screen);
         let _ = self.pty.resize(cols, rows);
         self.shared
             .size

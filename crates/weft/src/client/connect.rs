@@ -185,17 +185,18 @@ async fn start_server(
 /// Sends one request and waits for its reply. Output that streams before the reply (a long
 /// capture) is written to standard output as it arrives.
 pub async fn request(conn: &mut Conn, request: Request) -> Result<Reply, ClientError> {
-    request_streamed(conn, request)
+    request_streamed(conn, request, &mut std::io::stdout())
         .await
         .map(|(reply, _)| reply)
 }
 
 /// [`request`], also saying whether any output streamed before the reply.
+/// Streamed output goes to `out`.
 pub async fn request_streamed(
     conn: &mut Conn,
     request: Request,
+    out: &mut dyn std::io::Write,
 ) -> Result<(Reply, bool), ClientError> {
-    use std::io::Write;
     conn.send(Message::Request(request))
         .await
         .map_err(|e| ClientError::Lost(e.to_string()))?;
@@ -207,7 +208,7 @@ pub async fn request_streamed(
                 streamed |= !bytes.is_empty();
                 // Blocking on stdout is this client's whole job meanwhile; it is what holds
                 // the server back when the reader is slow.
-                std::io::stdout().lock().write_all(&bytes)?;
+                out.write_all(&bytes)?;
             }
             Some(Ok(_)) => continue,
             Some(Err(e)) => return Err(ClientError::Lost(e.to_string())),
