@@ -309,7 +309,7 @@ fn unknown_session_and_bad_arguments_fail_clearly() {
     assert_eq!(out.status.code(), Some(1));
     let out = server.weft(&["new", "-x", "0"]);
     assert_eq!(out.status.code(), Some(2));
-    let out = server.weft(&["kill-session"]);
+    let out = server.weft(&["kill-session", "extra"]);
     assert_eq!(out.status.code(), Some(2));
     let out = server.weft(&["new", "-d", "-s", "only", "--", "true"]);
     assert_eq!(out.status.code(), Some(1));
@@ -571,4 +571,31 @@ fn attaching_a_session_to_its_own_pane_is_refused_by_the_server() {
         c.screen().text()
     );
     run(&mut c, "echo $((7*7))-back", "49-back");
+}
+
+#[test]
+fn new_names_the_first_window_and_kill_session_defaults_to_the_current_one() {
+    let server = TestServer::new("newn");
+    let out = server.weft(&["new", "-d", "-s", "q", "-n", "first", "--", "sleep", "60"]);
+    assert!(out.status.success(), "{out:?}");
+    let out = server.weft(&["new", "-d", "-s", "r", "--", "sleep", "60"]);
+    assert!(out.status.success(), "{out:?}");
+    // Named by hand: automatic-rename leaves it.
+    let names = stdout_of(&server.weft(&["list-windows", "-t", "q", "-F", "#W"]));
+    assert_eq!(names.trim(), "first");
+    // A session target that names no session is an error, not a window of another session.
+    let out = server.weft(&["list-windows", "-t", "nosuch"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(
+        stderr_of(&out).contains("can't find session: nosuch"),
+        "{out:?}"
+    );
+    // Without -t, the current session goes: the one a command used last (q, listed above).
+    // It ends as its program does, once hung up.
+    let mut events = crate::subscribe::Subscription::start(&server, &[]);
+    let out = server.weft(&["kill-session"]);
+    assert!(out.status.success(), "{out:?}");
+    events.wait_for("session-closed", |e| e["event"] == "session-closed");
+    let left = stdout_of(&server.weft(&["ls", "-F", "#S"]));
+    assert_eq!(left.trim(), "r");
 }

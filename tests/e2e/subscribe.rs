@@ -19,7 +19,7 @@ const EVENT_WAIT: Duration = Duration::from_secs(15);
 /// A running `weft subscribe`, read line by line. Its lines pass through a channel of one, so
 /// when the test stops taking them the reader stops reading the pipe: the subscriber's output
 /// backs up into the server as it would for a stalled program.
-struct Subscription {
+pub(crate) struct Subscription {
     child: Child,
     lines: Receiver<String>,
     /// Every event read so far, for failure messages.
@@ -28,7 +28,7 @@ struct Subscription {
 
 impl Subscription {
     /// Starts `weft subscribe ARGS` and waits until it says it is subscribed.
-    fn start(server: &TestServer, args: &[&str]) -> Subscription {
+    pub(crate) fn start(server: &TestServer, args: &[&str]) -> Subscription {
         let mut cmd = Command::new(weft_binary());
         cmd.arg("-S")
             .arg(&server.socket)
@@ -80,7 +80,7 @@ impl Subscription {
     }
 
     /// Reads until an event named `name` for which `matches` holds, and returns it.
-    fn wait_for(&mut self, name: &str, matches: impl Fn(&Value) -> bool) -> Value {
+    pub(crate) fn wait_for(&mut self, name: &str, matches: impl Fn(&Value) -> bool) -> Value {
         let deadline = Instant::now() + EVENT_WAIT;
         while Instant::now() < deadline {
             match self.next() {

@@ -35,6 +35,9 @@ pub struct NewSession {
     /// Attach to the session of this name instead if it exists (`new -A`).
     #[serde(default)]
     pub attach_existing: bool,
+    /// The first window's name (`new -n`); named after its program when absent.
+    #[serde(default)]
+    pub window_name: Option<String>,
 }
 
 /// `weft attach`, or the attach half of `weft new`.

@@ -495,6 +495,7 @@ impl RegistryTask {
                 rows,
                 command: spec.command,
                 cwd: spec.cwd,
+                window_name: spec.window_name,
                 first_pane_remains,
                 template,
                 options: session_options(&config),

@@ -85,6 +85,9 @@ pub struct NewArgs {
     /// Working directory of the first pane.
     #[arg(short = 'c', value_name = "DIR")]
     pub cwd: Option<PathBuf>,
+    /// Name of the first window (else it is named after its program).
+    #[arg(short = 'n', value_name = "WINDOW")]
+    pub window_name: Option<String>,
     /// Program and arguments (after --); the default shell without.
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,

@@ -376,6 +376,7 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
                 command: args.command.clone(),
                 env: Vec::new(),
                 attach_existing: args.attach_existing,
+                window_name: args.window_name.clone(),
             };
             if args.detached {
                 simple(

@@ -97,6 +97,8 @@ pub enum ClientRequest {
         cwd: Option<String>,
         /// The first pane's program (empty: the shell).
         command: Vec<String>,
+        /// The first window's name (`-n`).
+        window_name: Option<String>,
     },
     /// Ask y/n, then run the command on `y`.
     Confirm {

@@ -88,6 +88,18 @@ async fn execute_in(
     } else {
         None
     };
+    // A command that takes a session refuses a name no session has, rather than reading it as
+    // a window of the current session (`list-windows -t nosuch`). Client commands' -t names a
+    // client. Looked up without making the session the most recent.
+    let client_target = parsed.entry.name.ends_with("-client");
+    if parsed.entry.target == Some(TargetKind::Session) && !client_target {
+        if let Some(t) = parsed.target.as_deref().filter(|t| !t.is_empty()) {
+            let plain = !t.contains(':') && PaneId::parse(t).is_none();
+            if plain && !session_exists(ctx, t).await {
+                return Err(not_found(TargetKind::Session, t));
+            }
+        }
+    }
     match parsed.action {
         Action::Server(action) => action(ctx.clone()).await.map(|o| (Ran::Output(o), None)),
         Action::Client(request) => Ok((Ran::Client(request), None)),
@@ -144,6 +156,16 @@ pub async fn resolve_target(
         .await
         .ok_or_else(|| not_found(TargetKind::Session, t.as_str()))?;
     Ok((h, Some(t)))
+}
+
+/// Whether a session has the name or `$id` `target`.
+async fn session_exists(ctx: &ServerContext, target: &str) -> bool {
+    let id = crate::ids::SessionId::parse(target);
+    ctx.registry
+        .all()
+        .await
+        .iter()
+        .any(|s| Some(s.id) == id || s.name() == target)
 }
 
 /// The session a command comes from: the one holding its pane, the one it names, or the most

@@ -73,17 +73,25 @@ pub(super) fn created(secs: u64) -> String {
 pub static KILL_SESSION: Entry = Entry {
     name: "kill-session",
     aliases: &[],
-    usage: "-t target-session",
-    about: "End a session and its programs; returns once the session is gone.",
+    usage: "[-t target-session]",
+    about: "End a session and its programs (without -t: the current one); from the command \
+            line, returns once the session is gone.",
     flags: "t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Session),
     build: |args| {
         args.no_arguments()?;
-        let target = args
-            .target()
-            .ok_or_else(|| args.usage("-t target-session is needed"))?;
+        let Some(target) = args.target() else {
+            // The session the command comes from, as tmux: its programs are hung up, and the
+            // session ends with the last of them.
+            return Ok(super::on_session(|s, _| {
+                for pane in s.panes.values() {
+                    pane.kill();
+                }
+                Ok(Output::none())
+            }));
+        };
         Ok(Action::Server(Box::new(move |ctx| {
             async move {
                 let session = ctx

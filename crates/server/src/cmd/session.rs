@@ -239,15 +239,16 @@ pub static RENAME_SESSION: Entry = Entry {
 pub static NEW_SESSION: Entry = Entry {
     name: "new-session",
     aliases: &["new"],
-    usage: "[-Ad] [-s session-name] [-c start-directory] [command ...]",
+    usage: "[-Ad] [-s session-name] [-n window-name] [-c start-directory] [command ...]",
     about: "Create a session and switch this client to it (-d: stay); -A switches to the \
             session if it exists already.",
-    flags: "Adc:s:",
+    flags: "Adc:n:s:",
     long: &[],
     read_only: false,
     target: None,
     build: |args| {
         Ok(Action::Client(ClientRequest::NewSession {
+            window_name: args.value('n').map(str::to_string),
             name: args.value('s').map(str::to_string),
             detached: args.has('d'),
             existing: args.has('A'),

@@ -31,9 +31,17 @@ impl ClientLoop {
                 existing,
                 cwd,
                 command,
+                window_name,
             } => {
-                self.new_session(name, detached, existing, cwd, command)
-                    .await
+                let spec = NewSession {
+                    name,
+                    detached,
+                    cwd,
+                    command,
+                    window_name,
+                    ..NewSession::default()
+                };
+                self.new_session(spec, existing).await
             }
             ClientRequest::Detach { others, session } => self.detach(others, session).await,
             ClientRequest::FindWindow { text } => {
@@ -74,30 +82,24 @@ impl ClientLoop {
             .ok_or_else(|| not_found(TargetKind::Session, target))
     }
 
+    /// `new-session` from the prompt: `spec` at this client's size, shown unless detached.
     async fn new_session(
         &mut self,
-        name: Option<String>,
-        detached: bool,
+        spec: NewSession,
         existing: bool,
-        cwd: Option<String>,
-        command: Vec<String>,
     ) -> Result<After, CommandError> {
         if existing {
-            if let Some(n) = &name {
+            if let Some(n) = &spec.name {
                 if let Ok(found) = self.find(n).await {
                     return Ok(self.show(found));
                 }
             }
         }
+        let detached = spec.detached;
         let spec = NewSession {
-            name,
-            detached,
             cols: Some(self.view.borrow().cols),
             rows: Some(self.view.borrow().rows),
-            cwd,
-            command,
-            env: Vec::new(),
-            attach_existing: false,
+            ..spec
         };
         let created = self.ctx.registry.new_session(spec).await?;
         if detached {

@@ -375,6 +375,8 @@ pub struct SessionSpec {
     pub command: Vec<String>,
     /// Working directory.
     pub cwd: Option<String>,
+    /// The first window's name (`new -n`); named after its program when `None`.
+    pub window_name: Option<String>,
     /// Whether the first pane stays after its program exits (`remain-on-exit` for it alone);
     /// `None`: as the session's `remain-on-exit` says.
     pub first_pane_remains: Option<bool>,
@@ -414,9 +416,15 @@ pub fn spawn_session(
     let (command, cwd) = (spec.command.clone(), spec.cwd.clone());
     let (job_tx, job_rx) = mpsc::channel(status_jobs::JOB_RESULT_CAPACITY);
     let remains = spec.first_pane_remains;
+    let window_name = spec.window_name.clone();
     let gone = tokio_util::sync::CancellationToken::new();
     let mut state = SessionState::new(spec, ids, exit_tx, event_tx, job_tx);
     let first_pane = state.new_window_remaining(command, cwd, false, remains)?;
+    if let Some(w) = window_name.and_then(|n| state.windows.first_mut().map(|w| (w, n))) {
+        // A name given by hand stays, as `rename-window`'s does.
+        w.0.name = crate::names::clean_name(&w.1);
+        w.0.auto_name = false;
+    }
     tokio::spawn(state.run(
         task::Inputs {
             commands: command_rx,
