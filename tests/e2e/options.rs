@@ -544,3 +544,36 @@ fn allow_rename_lets_a_program_name_its_window_with_screens_escape() {
     let windows = stdout_of(&server.weft(&["list-windows", "-F", "#W #{automatic-rename}"]));
     assert!(windows.starts_with("editor"), "{windows}");
 }
+
+#[test]
+fn unbind_a_n_and_t_empty_tables_that_still_list() {
+    let server = TestServer::new("unbindall");
+    let _c = session(&server, "u", None);
+    let listed = |table: &str| {
+        let out = server.weft(&["list-keys", "-T", table]);
+        assert!(out.status.success(), "{table}: {out:?}");
+        stdout_of(&out)
+    };
+    assert!(listed("copy-mode").contains("bind-key -T copy-mode"));
+    assert!(server
+        .weft(&["bind", "-n", "M-x", "new-window"])
+        .status
+        .success());
+    assert!(listed("root").contains("M-x"));
+    assert!(server.weft(&["unbind", "-n", "M-x"]).status.success());
+    assert!(!listed("root").contains("M-x"));
+    assert!(server
+        .weft(&["unbind", "-a", "-T", "copy-mode"])
+        .status
+        .success());
+    assert_eq!(
+        listed("copy-mode").trim(),
+        "",
+        "an emptied table lists nothing"
+    );
+    assert!(server.weft(&["unbind", "-a"]).status.success());
+    assert_eq!(listed("prefix").trim(), "");
+    // A table of nobody's making is still an error that says which exist.
+    let out = server.weft(&["list-keys", "-T", "nosuch"]);
+    assert!(stderr_of(&out).contains("no key table"), "{out:?}");
+}

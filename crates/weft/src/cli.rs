@@ -20,7 +20,8 @@ pub struct Cli {
     /// Socket path, instead of a label in the private socket directory.
     #[arg(short = 'S', value_name = "SOCKET")]
     pub socket: Option<PathBuf>,
-    /// Configuration file (TOML) for a server this command starts.
+    /// Configuration file (tmux's command syntax, or the older TOML) for a server this command
+    /// starts.
     #[arg(short = 'f', value_name = "CONFIG")]
     pub config: Option<PathBuf>,
     /// Write a Chrome trace-event file (Perfetto, chrome://tracing) from a server this command

@@ -183,7 +183,12 @@ pub static LIST_KEYS: Entry = Entry {
                     .into_iter()
                     .filter(|l| l.starts_with("bind-key ") && l.contains(&wanted))
                     .collect();
-                if shown.is_empty() {
+                // The built-in tables exist even when every key was unbound.
+                let builtin = matches!(
+                    table.as_str(),
+                    "prefix" | "root" | "copy-mode" | "copy-mode-vi"
+                );
+                if shown.is_empty() && !builtin {
                     return Err(CommandError::Invalid(format!(
                         "list-keys: no key table {table:?} (prefix, root, copy-mode, copy-mode-vi)"
                     )));
