@@ -395,3 +395,34 @@ fn a_long_history_captures_whole_in_bounded_memory() {
     eprintln!("server peak RSS while capturing: {peak_mib} MiB");
     assert!(peak_mib < 150, "the server reached {peak_mib} MiB");
 }
+
+#[test]
+fn capture_pane_takes_tmuxs_s_dash_and_e_dash_as_scripts_write_them() {
+    let server = TestServer::new("capflags");
+    let ok = server.weft(&[
+        "new",
+        "-d",
+        "-s",
+        "c",
+        "-x",
+        "40",
+        "-y",
+        "5",
+        "--",
+        "sh",
+        "-c",
+        "seq 1 30; exec sleep 60",
+    ]);
+    assert!(ok.status.success(), "{ok:?}");
+    let waited = server.weft(&["wait", "-t", "c", "--text", "30"]);
+    assert!(waited.status.success(), "{waited:?}");
+    // `capture-pane -pJ -S - -E -`: the whole history and the screen.
+    let all = stdout_of(&server.weft(&["capture-pane", "-pJ", "-S", "-", "-E", "-", "-t", "c"]));
+    let lines: Vec<&str> = all.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.first(), Some(&"1"), "{all}");
+    assert!(lines.contains(&"30"), "{all}");
+    // A numbered -E is not weft's: said, not ignored.
+    let out = server.weft(&["capture-pane", "-p", "-E", "3", "-t", "c"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(stderr_of(&out).contains("-E takes only -"), "{out:?}");
+}

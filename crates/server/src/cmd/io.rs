@@ -109,11 +109,12 @@ fn encode_send_keys(
 pub static CAPTURE_PANE: Entry = Entry {
     name: "capture-pane",
     aliases: &["capture", "capturep"],
-    usage: "[-t target-pane] [--ansi] [--json] [--svg] [--scrollback N] [--join-wrapped]",
+    usage: "[-t target-pane] [--ansi] [--json] [--svg] [--scrollback N|-S -N|-S -] [-E -] \
+            [--join-wrapped]",
     about: "Print a pane's screen as text, with its escapes (--ansi), as cells (--json) or \
             as an SVG picture of the visible screen (--svg); the revision goes to standard \
             error. `weft capture -o FILE` writes it to a file.",
-    flags: "eJpS:t:",
+    flags: "eJpE:S:t:",
     long: &[
         Long::alias("ansi", 'e', false),
         Long::alias("join-wrapped", 'J', false),
@@ -125,6 +126,8 @@ pub static CAPTURE_PANE: Entry = Entry {
     target: Some(TargetKind::Pane),
     build: |args| {
         let scrollback = match args.value('S') {
+            // tmux's `-S -`: from the start of the history.
+            Some("-") => usize::MAX,
             // tmux's -S counts lines back as a negative start line.
             Some(n) => n
                 .trim_start_matches('-')
@@ -132,6 +135,12 @@ pub static CAPTURE_PANE: Entry = Entry {
                 .map_err(|_| args.usage(format!("--scrollback takes a line count, not {n:?}")))?,
             None => 0,
         };
+        // tmux's `-E -` (to the end of the screen) is what weft always does.
+        if let Some(end) = args.value('E').filter(|e| *e != "-") {
+            return Err(args.usage(format!(
+                "weft captures down to the screen's last row: -E takes only -, not {end:?}"
+            )));
+        }
         let options = CaptureOptions {
             ansi: args.has('e'),
             json: args.json(),
