@@ -413,3 +413,26 @@ fn a_sessions_own_hook_replaces_the_global_one_there_only() {
     ok(&weft_within(&server, &["wait-for", "global"]));
     assert_eq!(ok(&server.weft(&["show", "-gv", "@by"])).trim(), "global");
 }
+
+#[test]
+fn run_shell_expands_formats_for_its_target_and_waits_with_d() {
+    let server = TestServer::new("runfmt");
+    for args in [
+        &["new", "-d", "-s", "rs", "--", "sleep", "60"][..],
+        &["new-window", "-d", "-t", "rs", "--", "sleep", "60"][..],
+    ] {
+        assert!(server.weft(args).status.success());
+    }
+    let out = server.weft(&[
+        "run-shell",
+        "-t",
+        "rs:1",
+        "echo #{session_name}-#{window_index}",
+    ]);
+    assert_eq!(stdout_of(&out).trim(), "rs-1", "{out:?}");
+    // Without a format it needs no session: the shell does its own expansion.
+    let out = server.weft(&["run-shell", "-d", "0.01", "echo $((20+22))"]);
+    assert_eq!(stdout_of(&out).trim(), "42", "{out:?}");
+    let out = server.weft(&["run-shell", "-d", "forever", "true"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+}

@@ -17,40 +17,98 @@ const SHELL_DEADLINE: Duration = Duration::from_secs(30);
 pub static RUN_SHELL: Entry = Entry {
     name: "run-shell",
     aliases: &["run"],
-    usage: "[-b] [-t target-pane] shell-command",
-    about: "Run a shell command (sh -c) and show what it printed; -b in the background, \\
-            without waiting. Killed after 30 s.",
+    usage: "[-b] [-d delay] [-t target-pane] shell-command",
+    about: "Run a shell command (sh -c) and show what it printed; -b in the background, \
+            without waiting; -d waits that many seconds first. The command is expanded as a \
+            format for the pane (-t, else the current one) first: `run 'echo #{session_name}'`. \
+            Killed after 30 s.",
     flags: "bCEd:c:t:",
     long: &[],
     read_only: false,
-    target: None,
+    target: Some(crate::outcome::TargetKind::Pane),
     build: |args| {
         let command = args.positional.join(" ");
         if command.is_empty() {
             return Err(args.usage("a shell command is needed"));
         }
+        let delay = match args.value('d') {
+            Some(d) => match d.parse::<f64>() {
+                Ok(secs) if secs.is_finite() && (0.0..=MAX_DELAY_SECS).contains(&secs) => {
+                    Duration::from_secs_f64(secs)
+                }
+                _ => {
+                    return Err(args.usage(format!(
+                        "-d takes seconds from 0 to {MAX_DELAY_SECS}, not {d:?}"
+                    )))
+                }
+            },
+            None => Duration::ZERO,
+        };
         let background = args.has('b');
-        Ok(Action::Server(Box::new(move |_ctx| {
+        // Only a command with a format in it needs a pane to expand it for; the others run
+        // even on a server with no session, as tmux's do.
+        if !command.contains('#') {
+            return Ok(Action::Server(Box::new(move |_ctx| {
+                run_shell(command, delay, background).boxed()
+            })));
+        }
+        Ok(Action::Pane(Box::new(move |pane, ctx| {
             async move {
-                if background {
-                    tokio::spawn(async move {
-                        if let Err(e) = run(&command).await {
-                            tracing::warn!("run-shell -b {command:?}: {e}");
-                        }
-                    });
-                    return Ok(Output::none());
-                }
-                let done = run(&command).await.map_err(CommandError::failed)?;
-                let mut out = Output::text(done.stdout.trim_end().to_string());
-                if done.code != 0 {
-                    out.stderr = format!("'{command}' returned {}", done.code);
-                }
-                Ok(out)
+                let session = ctx
+                    .registry
+                    .find_pane(pane.id())
+                    .await
+                    .ok_or(CommandError::PaneGone)?;
+                let template = command.clone();
+                let target = pane.id().to_string();
+                let expanded = session
+                    .run(
+                        Box::new(move |s, _| {
+                            let scope = crate::session::Scope {
+                                target: Some(target),
+                                from: None,
+                            };
+                            let (wpos, p) = s.find_pane(&scope)?;
+                            let text = crate::format::expand(&template, &s.format_context(wpos, p));
+                            Ok(Output::text(text))
+                        }),
+                        crate::session::Scope::default(),
+                    )
+                    .await?;
+                run_shell(expanded.stdout, delay, background).await
             }
             .boxed()
         })))
     },
 };
+
+/// The longest `run-shell -d` waits, in seconds (a day).
+const MAX_DELAY_SECS: f64 = 86_400.0;
+
+/// Runs `command` after `delay`; in the background (reported to the log only) with
+/// `background`, else returning what it printed.
+async fn run_shell(
+    command: String,
+    delay: Duration,
+    background: bool,
+) -> Result<Output, CommandError> {
+    if background {
+        tokio::spawn(async move {
+            tokio::time::sleep(delay).await;
+            if let Err(e) = run(&command).await {
+                tracing::warn!("run-shell -b {command:?}: {e}");
+            }
+        });
+        return Ok(Output::none());
+    }
+    tokio::time::sleep(delay).await;
+    let done = run(&command).await.map_err(CommandError::failed)?;
+    let mut out = Output::text(done.stdout.trim_end().to_string());
+    if done.code != 0 {
+        out.stderr = format!("'{command}' returned {}", done.code);
+    }
+    Ok(out)
+}
 
 /// `if-shell`.
 pub static IF_SHELL: Entry = Entry {
