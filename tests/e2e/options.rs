@@ -311,7 +311,9 @@ fn other_published_config_shapes_start_and_list_what_weft_skips() {
     assert_eq!(show(&server, "escape-time"), "10");
     let keys = stdout_of(&server.weft(&["list-keys", "-T", "copy-mode-vi"]));
     assert!(keys.contains("copy-pipe-and-cancel"), "{keys}");
-    // A framework-style config: if-shell is listed, the rest (its hook too) applies.
+    // A framework-style config: everything applies, its hook and its if-shell too (the test
+    // runs in the server's environment, where HOME is the test's directory).
+    std::fs::write(server.dir.join(".tmux.conf.local"), "set -g @local yes\n").unwrap();
     let framework = concat!(env!("CARGO_MANIFEST_DIR"), "/data/tmux-framework.conf");
     let out = server.weft(&["source-file", framework]);
     let said = stderr_of(&out);
@@ -321,14 +323,8 @@ fn other_published_config_shapes_start_and_list_what_weft_skips() {
         hooks.contains("after-new-window[0] display \"new window\""),
         "{hooks}"
     );
-    assert!(
-        said.contains("tmux-framework.conf:12: if-shell is not run from a configuration file"),
-        "{said}"
-    );
-    assert!(
-        !said.contains(":13:"),
-        "source-file -q of a missing file is quiet: {said}"
-    );
+    assert!(!said.contains(":12:"), "if-shell runs: {said}");
+    assert_eq!(show(&server, "@local"), "yes");
     assert_eq!(show(&server, "@continuum-restore"), "on");
     assert_eq!(show(&server, "prefix2"), "C-a");
 }
@@ -576,4 +572,35 @@ fn unbind_a_n_and_t_empty_tables_that_still_list() {
     // A table of nobody's making is still an error that says which exist.
     let out = server.weft(&["list-keys", "-T", "nosuch"]);
     assert!(stderr_of(&out).contains("no key table"), "{out:?}");
+}
+
+#[test]
+fn if_shell_in_a_configuration_file_chooses_lines_by_a_test_or_a_format() {
+    let server = TestServer::new("confif");
+    let conf = server.dir.join("if.conf");
+    std::fs::write(
+        &conf,
+        "if-shell 'true' 'set -g @a yes' 'set -g @a no'\n\
+         if 'test 1 = 2' 'set -g @b yes' 'set -g @b no'\n\
+         if-shell -F '#{==:#{@a},yes}' 'set -g @c yes'\n\
+         if-shell 'false' 'set -g @d yes'\n",
+    )
+    .unwrap();
+    let out = server.weft(&[
+        "-f",
+        conf.to_str().unwrap(),
+        "new",
+        "-d",
+        "-s",
+        "i",
+        "--",
+        "sleep",
+        "60",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(stderr_of(&out).is_empty(), "{out:?}");
+    assert_eq!(show(&server, "@a"), "yes");
+    assert_eq!(show(&server, "@b"), "no");
+    assert_eq!(show(&server, "@c"), "yes");
+    assert_eq!(show(&server, "@d"), "");
 }
