@@ -397,12 +397,25 @@ fn pane_border_status_shows_titles_in_the_borders() {
         // The escape is taken out: the title cannot act on the terminal.
         lines
             .first()
-            .is_some_and(|l| l.starts_with(" 0: build") && l.contains("[31mlogs"))
+            .is_some_and(|l| l.starts_with(" 0 \"build") && l.ends_with("[31mlogs\""))
     })
     .unwrap();
-    // A title set later shows at once, in the border between the panes.
+    // A title set later shows at once, in the border between the panes (tmux's default
+    // pane-border-format: the index, then the title in quotes).
     ok(&server, &["select-pane", "-t", &second, "-T", "tests"]);
-    c.wait_for(|s| s.text().lines().any(|l| l.starts_with(" 1: tests ─")))
+    c.wait_for(|s| s.text().lines().any(|l| l.starts_with(" 1 \"tests\" ─")))
+        .unwrap();
+    // The format is the user's to change, at once.
+    ok(
+        &server,
+        &[
+            "set",
+            "-g",
+            "pane-border-format",
+            "#{pane_index}/#{window_panes} #{pane_title}",
+        ],
+    );
+    c.wait_for(|s| s.text().lines().any(|l| l.starts_with(" 1/2 tests ─")))
         .unwrap();
     // The window keeps a row for the first title: panes start below it.
     let list = panes(&server);

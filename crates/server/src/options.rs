@@ -130,7 +130,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("pane-border-style", Window, Text, "default", Some(USED_AS_TEXT)),
     opt("pane-active-border-style", Window, Text, "fg=green", Some(USED_AS_TEXT)),
     opt("pane-border-status", Window, Choice(&["off", "top", "bottom"]), "off", Some("pane-border-status")),
-    opt("pane-border-format", Window, Text, "#{?pane_active,#[reverse],}#{pane_index}#[default] \"#{pane_title}\"", None),
+    opt("pane-border-format", Window, Text, "#{?pane_active,#[reverse],}#{pane_index}#[default] \"#{pane_title}\"", Some(USED_AS_TEXT)),
     opt("message-style", Session, Text, "bg=yellow,fg=black", Some(USED_AS_TEXT)),
     opt("mode-style", Window, Text, "bg=yellow,fg=black", Some(USED_AS_TEXT)),
     opt("clock-mode-colour", Window, Text, "blue", None),
@@ -422,7 +422,7 @@ mod tests {
             .unwrap();
         assert_eq!(c.keys.prefix, "C-a");
         assert_eq!(
-            c.set_option("pane-border-format", Some("[#S]"), SetHow::default()),
+            c.set_option("clock-mode-colour", Some("red"), SetHow::default()),
             Ok(Applied::Stored)
         );
         assert_eq!(

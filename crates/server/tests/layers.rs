@@ -14,6 +14,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("outcome", 0),
     ("deadline", 0),
     ("direct", 0),
+    ("memory", 0),
     ("metrics", 0),
     ("priority", 0),
     ("sched", 0),

@@ -7,7 +7,7 @@ use super::{Action, ClientRequest, Entry, Long};
 use crate::context::ServerContext;
 use crate::ids::ClientId;
 use crate::outcome::{not_found, CommandError, Output, TargetKind};
-use crate::session::{ClientInfo, SessionHandle};
+use crate::session::{ClientInfo, SessionHandle, AWAY_PREFIX};
 use futures::FutureExt;
 use std::sync::{Arc, Mutex};
 
@@ -31,10 +31,6 @@ pub enum SwitchTo {
         how: String,
     },
 }
-
-/// Starts the encoding of [`SwitchTo::Away`]: a control character, which no session name
-/// holds (names are cleaned of them), so no target can be mistaken for it.
-const AWAY_PREFIX: &str = "\u{0}away ";
 
 impl SwitchTo {
     /// As carried to a client from the command line: `+`, `-`, `!`, or the target itself.

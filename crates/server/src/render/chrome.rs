@@ -10,7 +10,6 @@ use super::compose::mouse_modes;
 use super::status::{compose, option_pen, yellow};
 use super::Overlay;
 use crate::config::Config;
-use crate::names::clean_name;
 use crate::session::{StatusLine, View};
 use weft_renderer::Frame;
 use weft_screen_model::{Cell, CellFlags, Color, Pen};
@@ -122,33 +121,25 @@ fn draw_titles(view: &View, frame: &mut Frame, place: crate::config::BorderStatu
         let Some(row) = row.filter(|r| *r < frame.rows()) else {
             continue;
         };
-        let title = pane.shared.title();
-        let title = if title.is_empty() {
-            pane.shared.program()
-        } else {
-            title
-        };
-        let text = format!(" {i}: {} ", clean_name(&title));
         let style = if view.active == Some(pane.id()) {
             pen(Color::Indexed(2), Color::Default)
         } else {
             Pen::default()
         };
+        // tmux's `pane-border-format`, expanded by the session, between a blank each side.
+        let text = view.border_titles.get(i).map_or("", String::as_str);
+        let mut cells = vec![Cell::new(' ', &style, CellFlags::empty())];
+        cells.extend(super::status::styled_cells(text, &style));
+        cells.push(Cell::new(' ', &style, CellFlags::empty()));
         let room = usize::from(rect.cols);
-        let mut cells = Vec::with_capacity(room);
-        for c in text.chars().map(shown) {
-            let w = weft_screen_model::width::char_width(c);
-            if w == 0 {
-                continue;
-            }
-            if cells.len() + w > room {
-                break;
-            }
-            if w == 2 {
-                cells.push(Cell::new(c, &style, CellFlags::WIDE));
-                cells.push(Cell::spacer(&style));
-            } else {
-                cells.push(Cell::new(c, &style, CellFlags::empty()));
+        if cells.len() > room {
+            cells.truncate(room);
+            // A wide character cut in half leaves no half behind.
+            if cells
+                .last()
+                .is_some_and(|c| c.flags().contains(CellFlags::WIDE))
+            {
+                cells.pop();
             }
         }
         frame.put(row, usize::from(rect.col), &cells);
@@ -325,6 +316,7 @@ mod tests {
             active: None,
             zoomed: false,
             sync_panes: false,
+            border_titles: Vec::new(),
             status: Some(StatusLine {
                 row: ROWS - 1,
                 left: format!("[{session}] "),

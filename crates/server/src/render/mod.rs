@@ -217,6 +217,8 @@ struct RenderLoop {
     repaint: u64,
     /// The status line last drawn (the session expands it again when its clock turns).
     last_status: Option<StatusLine>,
+    /// The pane titles last drawn in the borders.
+    last_border_titles: Vec<String>,
     /// The focused pane's revision at the last pane wake-up.
     focused_seq: u64,
     /// The timer behind the pacer's deadline, kept across turns of the loop.
@@ -255,6 +257,7 @@ impl RenderLoop {
             generation: u64::MAX,
             repaint: 0,
             last_status: None,
+            last_border_titles: Vec::new(),
             focused_seq: 0,
             frame_timer: Deadline::new(),
             passthrough: Vec::new(),
@@ -269,6 +272,10 @@ impl RenderLoop {
         let view = self.view.borrow_and_update();
         if view.status != self.last_status {
             self.last_status = view.status.clone();
+            self.scene.chrome_changed();
+        }
+        if view.border_titles != self.last_border_titles {
+            self.last_border_titles.clone_from(&view.border_titles);
             self.scene.chrome_changed();
         }
         if self.alerts.pending(&view) {

@@ -19,6 +19,15 @@ pub struct StatusCells {
     pub places: Vec<(usize, usize, u32)>,
 }
 
+/// `text` (an expanded format with `#[style]` runs) as cells over `base`, every part of it in
+/// order (`align=` is not a border's: it is ignored there).
+pub fn styled_cells(text: &str, base: &Pen) -> Vec<Cell> {
+    runs(text, base, Align::Left)
+        .into_iter()
+        .flat_map(|(_, cells)| cells)
+        .collect()
+}
+
 /// The pen of the status line's base: tmux's default cell with `status-style` over it.
 pub fn base_pen(status: &StatusLine) -> Pen {
     style::pen_or(&status.style, &Pen::default())

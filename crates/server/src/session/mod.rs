@@ -44,6 +44,16 @@ pub const CLIENT_CONTROL_CAPACITY: usize = 8;
 /// Pane exit reports waiting for the session task.
 const PANE_EXIT_CAPACITY: usize = 16;
 
+/// Starts what a session that ended tells its clients to switch to (`detach-on-destroy`):
+/// a control character, which no session name holds (names are cleaned of them), so no
+/// target can be mistaken for it. `switch-client`'s targets read it back.
+pub const AWAY_PREFIX: &str = "\u{0}away ";
+
+/// The switch target for the clients of session `ended` as `detach-on-destroy` (`how`) says.
+pub fn away_target(ended: SessionId, how: &str) -> String {
+    format!("{AWAY_PREFIX}{} {how}", ended.get())
+}
+
 /// A session's id when it ends, and where the registry answers, once it has acted on it,
 /// with how many sessions remain.
 pub type SessionEnded = (SessionId, oneshot::Sender<usize>);

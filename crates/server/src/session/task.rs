@@ -123,11 +123,7 @@ impl SessionState {
         if remaining > 0 && how != "on" {
             // detach-on-destroy: the clients show another session instead; one that finds
             // none left by then hears "[exited]" from its own loop.
-            let away = crate::cmd::session::SwitchTo::Away {
-                ended: self.id.get(),
-                how,
-            }
-            .encode();
+            let away = super::away_target(self.id, &how);
             for (_, client) in std::mem::take(&mut self.clients) {
                 let _ = client
                     .control

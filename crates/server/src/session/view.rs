@@ -68,6 +68,9 @@ pub struct View {
     pub sync_panes: bool,
     /// The status line, when on.
     pub status: Option<StatusLine>,
+    /// Each pane's `pane-border-format` expanded, in the order of `panes`, when
+    /// `pane-border-status` shows them; empty otherwise.
+    pub border_titles: Vec<String>,
     /// The current window's name (for `#W` in prompts).
     pub window_name: String,
     /// Bumped when every client should repaint fully.
@@ -124,6 +127,7 @@ impl View {
             zoomed: false,
             sync_panes: false,
             status: None,
+            border_titles: Vec::new(),
             window_name: String::new(),
             generation: 0,
             repaint: 0,
@@ -174,11 +178,27 @@ impl SessionState {
                 .filter_map(|(id, r)| self.panes.get(&id).map(|p| (p.clone(), offset(r))))
                 .collect()
         };
+        let border_titles =
+            if self.options.pane_border_status != crate::config::BorderStatus::Off && !w.zoomed {
+                let format = self
+                    .config()
+                    .option_value("pane-border-format")
+                    .unwrap_or_default();
+                panes
+                    .iter()
+                    .map(|(p, _)| {
+                        crate::format::expand(&format, &self.format_context(self.current, p.id()))
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
         let view = View {
             cols: self.cols,
             rows: self.rows,
             window: area,
             panes,
+            border_titles,
             active: Some(w.active),
             zoomed: w.zoomed,
             // A window's own setting, or the global one (`set -g synchronize-panes on`).
