@@ -202,7 +202,11 @@ fn windows_panes_and_sessions_are_told_as_they_change() {
     ok(&server.weft(&["kill-pane", "-t", &second_pane]));
     sub.wait_for("pane-removed", |e| e["pane"] == second_pane.as_str());
     let exited = sub.wait_for("pane-exited", |e| e["pane"] == second_pane.as_str());
-    assert_eq!(exited["signal"], "SIGHUP", "{exited}");
+    // Hung up; a shell slow to go under load is killed 500 ms later.
+    assert!(
+        exited["signal"] == "SIGHUP" || exited["signal"] == "SIGKILL",
+        "{exited}"
+    );
 
     ok(&server.weft(&["kill-window", "-t", &window]));
     sub.wait_for("pane-removed", |e| e["pane"] == first_pane.as_str());

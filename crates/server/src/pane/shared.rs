@@ -210,6 +210,9 @@ impl PaneShared {
             self.metrics.output_applied(read_at);
         }
         let replies = screen.has_replies().then(|| screen.take_replies());
+        // The revision first: whoever hears of an event below (a shell's mark, an exit) finds
+        // the output that came before it already counted (subscribers send it first).
+        self.publish_from(&screen);
         for event in screen.take_events() {
             match event {
                 Event::Prompt {
@@ -255,7 +258,6 @@ impl PaneShared {
             }
         }
         self.note_string(&screen);
-        self.publish_from(&screen);
         // Inside a synchronized update nothing is drawn before it ends.
         // In copy mode the view is drawn, not the screen.
         let quiet = quiet
