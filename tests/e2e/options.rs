@@ -291,6 +291,12 @@ fn set_environment_reaches_new_panes() {
         shown.contains("WEFT_T_SESSION=from-session") && shown.contains("-XDG_CONFIG_HOME"),
         "{shown}"
     );
+    // -g: the server's own environment (HOME is the test's directory there) under the
+    // global changes.
+    let global = stdout_of(&server.weft(&["show-environment", "-g"]));
+    let home = format!("HOME={}", server.dir.display());
+    assert!(global.lines().any(|l| l == home), "{global}");
+    assert!(!global.contains("WEFT_T_SESSION"), "{global}");
     assert!(server.weft(&["new-window", "-t", "e"]).status.success());
     c.wait_for(|_| stdout_of(&server.weft(&["list-windows"])).lines().count() == 2)
         .unwrap();

@@ -599,3 +599,22 @@ fn new_names_the_first_window_and_kill_session_defaults_to_the_current_one() {
     let left = stdout_of(&server.weft(&["ls", "-F", "#S"]));
     assert_eq!(left.trim(), "r");
 }
+
+#[test]
+fn has_session_answers_with_its_exit_status_as_scripts_test_it() {
+    let server = TestServer::new("hassess");
+    let out = server.weft(&["has-session", "-t", "work"]);
+    assert_eq!(out.status.code(), Some(1), "no server: {out:?}");
+    assert!(server
+        .weft(&["new", "-d", "-s", "work", "--", "sleep", "60"])
+        .status
+        .success());
+    assert!(server.weft(&["has-session", "-t", "work"]).status.success());
+    assert!(server.weft(&["has", "-t", "work:"]).status.success());
+    let out = server.weft(&["has-session", "-t", "play"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(
+        stderr_of(&out).contains("can't find session: play"),
+        "{out:?}"
+    );
+}

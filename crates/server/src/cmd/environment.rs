@@ -104,8 +104,9 @@ pub static SHOW_ENVIRONMENT: Entry = Entry {
     name: "show-environment",
     aliases: &["showenv"],
     usage: "[-g] [-t target-session] [name]",
-    about: "Print the environment changes new panes get: the session's, or -g every \\
-            session's (NAME=value, -NAME for a variable removed).",
+    about: "Print the environment new panes get: the session's changes, or -g the global \\
+            environment (the server's, with every session's changes: NAME=value, -NAME for a \\
+            variable removed).",
     flags: "ghst:",
     long: &[],
     read_only: true,
@@ -115,7 +116,12 @@ pub static SHOW_ENVIRONMENT: Entry = Entry {
         if args.has('g') {
             return Ok(Action::Server(Box::new(move |ctx| {
                 async move {
-                    let env = ctx.config.borrow().environment.clone();
+                    // As tmux: the environment the server started with, under the changes.
+                    let mut env: BTreeMap<String, Option<String>> = std::env::vars()
+                        .filter(|(k, _)| !matches!(k.as_str(), "TMUX" | "WEFT" | "WEFT_PANE"))
+                        .map(|(k, v)| (k, Some(v)))
+                        .collect();
+                    env.extend(ctx.config.borrow().environment.clone());
                     show(&env, name.as_deref())
                 }
                 .boxed()

@@ -189,6 +189,7 @@ pub static ENTRIES: &[&Entry] = &[
     &session::CHOOSE_TREE,
     &server::LIST_SESSIONS,
     &server::KILL_SESSION,
+    &server::HAS_SESSION,
     &server::KILL_SERVER,
     &server::LIST_COMMANDS,
 ];

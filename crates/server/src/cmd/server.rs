@@ -110,6 +110,41 @@ pub static KILL_SESSION: Entry = Entry {
     },
 };
 
+/// `has-session`: scripts test for a session before creating it.
+pub static HAS_SESSION: Entry = Entry {
+    name: "has-session",
+    aliases: &["has"],
+    usage: "[-t target-session]",
+    about: "Exit 0 if the session exists (without -t: any session), else 1 with a message.",
+    flags: "t:",
+    long: &[],
+    read_only: true,
+    target: None,
+    build: |args| {
+        args.no_arguments()?;
+        let target = args.target();
+        Ok(Action::Server(Box::new(move |ctx| {
+            async move {
+                let all = ctx.registry.all().await;
+                let found = match &target {
+                    None => !all.is_empty(),
+                    Some(t) => {
+                        let name = t.strip_suffix(':').unwrap_or(t);
+                        let id = crate::ids::SessionId::parse(name);
+                        all.iter().any(|s| Some(s.id) == id || s.name() == name)
+                    }
+                };
+                match (found, target) {
+                    (true, _) => Ok(Output::none()),
+                    (false, Some(t)) => Err(not_found(TargetKind::Session, t)),
+                    (false, None) => Err(CommandError::NoSessions),
+                }
+            }
+            .boxed()
+        })))
+    },
+};
+
 /// How long `kill-session` waits for the session to be gone: its programs are killed 500 ms
 /// after their hang-up, so this is only reached when something else is stuck.
 const KILL_SESSION_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
