@@ -459,3 +459,31 @@ fn synchronize_panes_types_into_every_pane_of_the_window_or_all_windows_with_g()
     typed(&mut c, "echo all-$((4+5))");
     both_show(&server, "all-9");
 }
+
+#[test]
+fn rotate_window_moves_every_pane_one_place_and_focus_stays_put() {
+    let server = TestServer::new("rotate");
+    let _c = session(&server, "r", 80, 24);
+    for _ in 0..2 {
+        let mut split = vec!["split-window", "-d", "-t", "r", "--"];
+        split.extend_from_slice(TEST_SHELL);
+        assert!(server.weft(&split).status.success());
+    }
+    let order = |server: &TestServer| -> Vec<String> {
+        stdout_of(&server.weft(&["list-panes", "-t", "r", "-F", "#{pane_id}"]))
+            .lines()
+            .map(str::to_string)
+            .collect()
+    };
+    let before = order(&server);
+    assert_eq!(before.len(), 3);
+    assert_eq!(active_pane(&server), before[0]);
+    // Up (C-b C-o): the first goes last; focus stays in the first place.
+    assert!(server.weft(&["rotate-window", "-t", "r"]).status.success());
+    let up = order(&server);
+    assert_eq!(up, [before[1].clone(), before[2].clone(), before[0].clone()]);
+    assert_eq!(active_pane(&server), up[0]);
+    // Down (C-b M-o) undoes it.
+    assert!(server.weft(&["rotatew", "-D", "-t", "r"]).status.success());
+    assert_eq!(order(&server), before);
+}

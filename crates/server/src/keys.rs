@@ -481,6 +481,8 @@ impl Default for KeyTables {
         bind("!", "break-pane");
         bind("{", "swap-pane -U");
         bind("}", "swap-pane -D");
+        bind("C-o", "rotate-window");
+        bind("M-o", "rotate-window -D");
         bind("Space", "next-layout");
         bind("c", "new-window");
         bind("n", "next-window");

@@ -190,6 +190,7 @@ pub static ENTRIES: &[&Entry] = &[
     &server::LIST_SESSIONS,
     &server::KILL_SESSION,
     &server::HAS_SESSION,
+    &pane::ROTATE_WINDOW,
     &server::KILL_SERVER,
     &server::LIST_COMMANDS,
 ];

@@ -272,6 +272,53 @@ pub static SWAP_PANE: Entry = Entry {
     },
 };
 
+/// `rotate-window`.
+pub static ROTATE_WINDOW: Entry = Entry {
+    name: "rotate-window",
+    aliases: &["rotatew"],
+    usage: "[-DU] [-t target-window]",
+    about: "Move every pane of the window one place: up (-U, the default: the first goes \
+            last) or down (-D). Focus stays in the same place, on the pane that moved there.",
+    flags: "DUZt:",
+    long: &[],
+    read_only: false,
+    target: Some(TargetKind::Window),
+    build: |args| {
+        args.no_arguments()?;
+        let down = args.has('D');
+        Ok(on_session(move |s, scope| {
+            let (wpos, _) = s.find_pane(scope)?;
+            let w = &mut s.windows[wpos];
+            let order = w.layout.panes();
+            let n = order.len();
+            if n < 2 {
+                return Ok(Output::none());
+            }
+            let place = order.iter().position(|p| *p == w.active).unwrap_or(0);
+            // Each swap carries one pane a place along; n - 1 of them rotate the lot.
+            if down {
+                for k in (0..n - 1).rev() {
+                    w.layout.swap(order[n - 1], order[k]);
+                }
+            } else {
+                for &other in &order[1..] {
+                    w.layout.swap(order[0], other);
+                }
+            }
+            if let Some(&now) = w.layout.panes().get(place) {
+                if wpos == s.current {
+                    s.focus(wpos, now);
+                } else {
+                    w.active = now;
+                }
+            }
+            s.resize_panes_of(wpos);
+            s.generation += 1;
+            Ok(Output::none())
+        }))
+    },
+};
+
 /// `break-pane`.
 pub static BREAK_PANE: Entry = Entry {
     name: "break-pane",
