@@ -71,7 +71,7 @@ fn options_change_at_once_on_an_attached_client() {
     assert!(server.weft(&["set", "-gu", "prefix"]).status.success());
     assert_eq!(show(&server, "prefix"), "C-b");
     // An option weft keeps but does not use says so; an unknown one is a sentence.
-    let out = server.weft(&["set", "-g", "clock-mode-colour", "red"]);
+    let out = server.weft(&["set", "-g", "lock-after-time", "60"]);
     assert!(out.status.success());
     assert!(stderr_of(&out).contains("does not use it yet"), "{out:?}");
     let out = server.weft(&["set", "-g", "no-such-option", "1"]);

@@ -422,3 +422,37 @@ fn pane_border_status_shows_titles_in_the_borders() {
     let top = json_list(&server, &["list-panes", "-t", "p", "--json"])[0]["top"].as_u64();
     assert_eq!(top, Some(0), "layout coordinates: {list:?}");
 }
+
+#[test]
+fn clock_mode_shows_the_time_in_big_digits_until_a_key() {
+    let server = TestServer::new("clock");
+    let mut args = vec!["new", "-d", "-s", "k", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server, &args);
+    ok(&server, &["set", "-g", "clock-mode-colour", "red"]);
+    let mut c = server.client(&["attach", "-t", "k"], 80, 24);
+    c.wait_for_text("[k]").unwrap();
+    c.send_keys("C-b t").unwrap();
+    c.wait_for_text("███").unwrap();
+    // In clock-mode-colour: the first block's cell is red.
+    let red = c
+        .screen()
+        .text()
+        .lines()
+        .enumerate()
+        .find_map(|(r, l)| l.find('█').map(|at| (r, l[..at].chars().count())));
+    let (row, col) = red.expect("a block of the clock");
+    let cell = c.screen().cell(row, col).unwrap();
+    assert_eq!(cell.pen().fg, weft_testkit::Color::Indexed(1), "{cell:?}");
+    // Any key leaves; it does not reach the shell.
+    c.send_keys("x").unwrap();
+    c.wait_for(|s| !s.text().contains("███")).unwrap();
+    c.send_text("echo back-$((5*5))").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("back-25").unwrap();
+    assert!(
+        !c.screen().text().contains("xecho"),
+        "{}",
+        c.screen().text()
+    );
+}

@@ -481,7 +481,10 @@ fn rotate_window_moves_every_pane_one_place_and_focus_stays_put() {
     // Up (C-b C-o): the first goes last; focus stays in the first place.
     assert!(server.weft(&["rotate-window", "-t", "r"]).status.success());
     let up = order(&server);
-    assert_eq!(up, [before[1].clone(), before[2].clone(), before[0].clone()]);
+    assert_eq!(
+        up,
+        [before[1].clone(), before[2].clone(), before[0].clone()]
+    );
     assert_eq!(active_pane(&server), up[0]);
     // Down (C-b M-o) undoes it.
     assert!(server.weft(&["rotatew", "-D", "-t", "r"]).status.success());

@@ -133,7 +133,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("pane-border-format", Window, Text, "#{?pane_active,#[reverse],}#{pane_index}#[default] \"#{pane_title}\"", Some(USED_AS_TEXT)),
     opt("message-style", Session, Text, "bg=yellow,fg=black", Some(USED_AS_TEXT)),
     opt("mode-style", Window, Text, "bg=yellow,fg=black", Some(USED_AS_TEXT)),
-    opt("clock-mode-colour", Window, Text, "blue", None),
+    opt("clock-mode-colour", Window, Text, "blue", Some(USED_AS_TEXT)),
     opt("word-separators", Session, Text, "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~", Some(USED_AS_TEXT)),
     opt("update-environment", Session, Text, "DISPLAY KRB5CCNAME SSH_ASKPASS SSH_AUTH_SOCK SSH_AGENT_PID SSH_CONNECTION WINDOWID XAUTHORITY", Some(USED_AS_TEXT)),
     opt("status-bg", Session, Text, "default", Some(USED_AS_TEXT)),
@@ -422,7 +422,7 @@ mod tests {
             .unwrap();
         assert_eq!(c.keys.prefix, "C-a");
         assert_eq!(
-            c.set_option("clock-mode-colour", Some("red"), SetHow::default()),
+            c.set_option("lock-after-time", Some("60"), SetHow::default()),
             Ok(Applied::Stored)
         );
         assert_eq!(

@@ -56,6 +56,8 @@ pub enum ClientRequest {
     ChooseBuffer,
     /// Show each pane's index over it; a digit focuses that pane (`display-panes`).
     DisplayPanes,
+    /// Show the clock over the active pane (`clock-mode`).
+    ClockMode,
     /// Show the sessions, windows and panes as a tree to choose from (`choose-tree`).
     ChooseTree {
         /// Sessions start expanded, showing their windows (`-w`).
@@ -206,6 +208,23 @@ pub static DISPLAY_PANES: Entry = Entry {
     build: |args| {
         args.no_arguments()?;
         Ok(Action::Client(ClientRequest::DisplayPanes))
+    },
+};
+
+/// `clock-mode`.
+pub static CLOCK_MODE: Entry = Entry {
+    name: "clock-mode",
+    aliases: &[],
+    usage: "[-t target-pane]",
+    about: "Show the time in big digits over the active pane (in clock-mode-colour) until a \
+            key is pressed.",
+    flags: "t:",
+    long: &[],
+    read_only: true,
+    target: None,
+    build: |args| {
+        args.no_arguments()?;
+        Ok(Action::Client(ClientRequest::ClockMode))
     },
 };
 

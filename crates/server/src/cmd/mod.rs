@@ -174,6 +174,7 @@ pub static ENTRIES: &[&Entry] = &[
     &client::COMMAND_PROMPT,
     &client::CONFIRM_BEFORE,
     &client::DISPLAY_PANES,
+    &client::CLOCK_MODE,
     &buffers::LIST_BUFFERS,
     &buffers::SHOW_BUFFER,
     &buffers::SET_BUFFER,

@@ -8,6 +8,7 @@
 
 mod attached;
 mod chooser;
+mod clock;
 mod line_edit;
 mod mouse;
 mod numbers;

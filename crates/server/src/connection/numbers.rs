@@ -7,19 +7,7 @@ use crate::keys::Input;
 use crate::layout::Rect;
 use crate::render::{Overlay, RenderControl};
 
-/// Digits 0-9, five rows of three cells each (`#` is drawn).
-const GLYPHS: [[&str; 5]; 10] = [
-    ["###", "# #", "# #", "# #", "###"],
-    [" # ", "## ", " # ", " # ", "###"],
-    ["###", "  #", "###", "#  ", "###"],
-    ["###", "  #", "###", "  #", "###"],
-    ["# #", "# #", "###", "  #", "  #"],
-    ["###", "#  ", "###", "  #", "###"],
-    ["###", "#  ", "###", "# #", "###"],
-    ["###", "  #", "  #", "  #", "  #"],
-    ["###", "# #", "###", "# #", "###"],
-    ["###", "# #", "###", "  #", "###"],
-];
+use crate::render::clock::DIGIT_GLYPHS as GLYPHS;
 
 /// The panes shown, in index order.
 pub(super) struct Numbers {

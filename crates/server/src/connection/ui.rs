@@ -56,6 +56,8 @@ pub(super) enum Ui {
     Tree(super::tree::Tree),
     /// Pane numbers over the window (`display-panes`; see `numbers.rs`).
     Numbers(super::numbers::Numbers),
+    /// The clock over the active pane (`clock-mode`; see `clock.rs`): any key leaves.
+    Clock,
 }
 
 /// The per-client state of the terminal loop.
@@ -134,6 +136,9 @@ impl ClientLoop {
         if matches!(self.ui, Ui::Numbers(_)) {
             self.ui = Ui::Normal;
             self.overlay(None).await;
+        }
+        if matches!(self.ui, Ui::Clock) {
+            self.clock_tick().await;
         }
     }
 
@@ -251,6 +256,7 @@ impl ClientLoop {
             Ui::Chooser(chooser) => return self.chooser_key(chooser, &input).await,
             Ui::Tree(tree) => return self.tree_key(tree, &input).await,
             Ui::Numbers(numbers) => return self.numbers_key(numbers, &input).await,
+            Ui::Clock => return self.clock_key(&input).await,
             Ui::Normal => {}
         }
         match input {
@@ -539,6 +545,7 @@ impl ClientLoop {
             }
             ClientRequest::ChooseTree { windows } => self.open_tree(windows).await,
             ClientRequest::DisplayPanes => self.display_panes().await,
+            ClientRequest::ClockMode => self.clock_mode().await,
             ClientRequest::Confirm { prompt, command } => {
                 self.overlay(Some(Overlay::Prompt {
                     label: prompt,

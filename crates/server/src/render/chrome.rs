@@ -83,6 +83,20 @@ pub(super) fn draw_chrome(
             }
             frame.cursor = None;
         }
+        Some(Overlay::Clock { time, style }) => {
+            let rect = view
+                .panes
+                .iter()
+                .find(|(p, _)| Some(p.id()) == view.active)
+                .map_or(view.window, |(_, r)| *r);
+            super::clock::draw(
+                frame,
+                rect,
+                time,
+                &crate::style::pen_or(style, &Pen::default()),
+            );
+            frame.cursor = None;
+        }
         None => {}
     }
 }

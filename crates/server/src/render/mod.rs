@@ -12,6 +12,7 @@
 
 mod alerts;
 mod chrome;
+pub mod clock;
 pub use chrome::status_window_at;
 mod compose;
 mod fast;
@@ -65,6 +66,14 @@ pub enum Overlay {
     Message(String),
     /// Lines over the window (key list), until the next key.
     Lines(Vec<String>),
+    /// `clock-mode`: the time (`14:05`) in big digits over the active pane, in a style
+    /// (`fg=blue`, from `clock-mode-colour`).
+    Clock {
+        /// The time shown.
+        time: String,
+        /// Its style.
+        style: String,
+    },
 }
 
 /// Requests to a client's renderer.
@@ -424,10 +433,11 @@ impl RenderLoop {
                 self.scene.chrome_changed();
             }
             RenderControl::Overlay(overlay) => {
-                if matches!(self.scene.overlay, Some(Overlay::Lines(_)))
-                    && !matches!(overlay, Some(Overlay::Lines(_)))
-                {
-                    // The lines covered panes: draw them again.
+                let covers = |o: &Option<Overlay>| {
+                    matches!(o, Some(Overlay::Lines(_)) | Some(Overlay::Clock { .. }))
+                };
+                if covers(&self.scene.overlay) && !covers(&overlay) {
+                    // The lines or the clock covered panes: draw them again.
                     core.seen.clear();
                 }
                 self.scene.overlay = overlay;

@@ -1,0 +1,95 @@
+//! `clock-mode`: the time in big digits over the active pane, as tmux draws it; the digit
+//! glyphs are `display-panes`' too.
+
+use crate::layout::Rect;
+use weft_renderer::Frame;
+use weft_screen_model::{Cell, CellFlags, Pen};
+
+/// Digits 0-9, five rows of three cells each (`#` is drawn).
+pub const DIGIT_GLYPHS: [[&str; 5]; 10] = [
+    ["###", "# #", "# #", "# #", "###"],
+    [" # ", "## ", " # ", " # ", "###"],
+    ["###", "  #", "###", "#  ", "###"],
+    ["###", "  #", "###", "  #", "###"],
+    ["# #", "# #", "###", "  #", "  #"],
+    ["###", "#  ", "###", "  #", "###"],
+    ["###", "#  ", "###", "# #", "###"],
+    ["###", "  #", "  #", "  #", "  #"],
+    ["###", "# #", "###", "# #", "###"],
+    ["###", "# #", "###", "  #", "###"],
+];
+
+/// The colon between hours and minutes.
+const COLON: [&str; 5] = ["   ", " # ", "   ", " # ", "   "];
+
+/// The glyph of `c`, if it has one.
+fn glyph(c: char) -> Option<&'static [&'static str; 5]> {
+    match c {
+        ':' => Some(&COLON),
+        c => c.to_digit(10).map(|d| &DIGIT_GLYPHS[d as usize]),
+    }
+}
+
+/// Blanks `rect` of `frame` and draws `time` (`14:05`) at its centre in big digits of `pen`;
+/// a pane too small for them shows the time as text.
+pub fn draw(frame: &mut Frame, rect: Rect, time: &str, pen: &Pen) {
+    let (left, top) = (usize::from(rect.col), usize::from(rect.row));
+    let (cols, rows) = (usize::from(rect.cols), usize::from(rect.rows));
+    for r in top..top + rows {
+        frame.blank(r, left, cols);
+    }
+    let glyphs: Vec<&[&str; 5]> = time.chars().filter_map(glyph).collect();
+    let width = (glyphs.len() * 4).saturating_sub(1);
+    if width == 0 || cols < width || rows < 5 {
+        let cells: Vec<Cell> = time
+            .chars()
+            .map(|c| Cell::new(c, pen, CellFlags::empty()))
+            .collect();
+        let at = left + cols.saturating_sub(cells.len()) / 2;
+        frame.put(top + rows / 2, at, &cells[..cells.len().min(cols)]);
+        return;
+    }
+    let (x, y) = (left + (cols - width) / 2, top + (rows - 5) / 2);
+    for (n, g) in glyphs.iter().enumerate() {
+        for (dy, line) in g.iter().enumerate() {
+            let cells: Vec<Cell> = line
+                .chars()
+                .map(|ch| Cell::new(if ch == '#' { '█' } else { ' ' }, pen, CellFlags::empty()))
+                .collect();
+            frame.put(y + dy, x + n * 4, &cells);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(frame: &Frame, r: usize) -> String {
+        frame.row(r).iter().map(|c| c.ch()).collect()
+    }
+
+    #[test]
+    fn the_time_is_centred_in_big_digits_or_as_text_when_small() {
+        let mut frame = Frame::new(30, 9);
+        let rect = Rect {
+            col: 5,
+            row: 1,
+            cols: 21,
+            rows: 7,
+        };
+        draw(&mut frame, rect, "12:30", &Pen::default());
+        // 5 glyphs of 3 with 1 between: 19 wide, from column 5 + 1.
+        assert_eq!(text(&frame, 2).trim_end(), "       █  ███     ███ ███");
+        assert_eq!(text(&frame, 3).trim_end(), "      ██    █  █    █ █ █");
+        let mut small = Frame::new(10, 3);
+        let rect = Rect {
+            col: 0,
+            row: 0,
+            cols: 10,
+            rows: 3,
+        };
+        draw(&mut small, rect, "12:30", &Pen::default());
+        assert_eq!(text(&small, 1).trim_end(), "  12:30");
+    }
+}
