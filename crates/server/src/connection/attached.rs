@@ -63,6 +63,7 @@ async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandl
         control: control_tx,
         terminal_session,
         env: Arc::new(env),
+        tty: terminal_device(&conn),
     };
     let info = match joining.join(&session).await {
         Ok(info) => info,
@@ -425,6 +426,8 @@ struct Joining {
     terminal_session: Option<u32>,
     /// The client's environment, for update-environment.
     env: Arc<Vec<(String, String)>>,
+    /// The client's terminal device, for `#{client_tty}`.
+    tty: Option<String>,
 }
 
 /// The most environment entries an attaching client may bring, and the longest one.
@@ -445,6 +448,7 @@ impl Joining {
                 control: self.control.clone(),
                 terminal_session: self.terminal_session,
                 env: self.env.clone(),
+                tty: self.tty.clone(),
                 reply,
             })
             .await;
@@ -553,6 +557,15 @@ fn terminal_session(conn: &Conn) -> Option<u32> {
     // SAFETY: getsid takes a plain integer and touches no memory; any value is allowed.
     let sid = unsafe { libc::getsid(pid) };
     u32::try_from(sid).ok().filter(|&sid| sid > 0)
+}
+
+/// The terminal device the client runs on (its standard input, `/dev/pts/3`), for
+/// `#{client_tty}`; `None` when it is not a terminal or cannot be read.
+fn terminal_device(conn: &Conn) -> Option<String> {
+    let pid = conn.get_ref().peer_cred().ok()?.pid()?;
+    let path = std::fs::read_link(format!("/proc/{pid}/fd/0")).ok()?;
+    let path = path.to_str()?;
+    path.starts_with("/dev/").then(|| path.to_string())
 }
 
 /// Largest read of keys from a handed-over terminal (a paste arrives in pieces of this size).

@@ -46,8 +46,12 @@ struct StatusVars<'a, 'j> {
 struct Shared<'a, 'j> {
     config: &'a Config,
     jobs: RefCell<JobLookup<'j>>,
-    /// The session's own variables (`#{S:...}` goes over this session alone).
+    /// The session's own variables.
     session: HashMap<String, String>,
+    /// This session's id, and where the others' summaries are (read only when a format
+    /// loops over sessions, `#{S:...}`).
+    session_id: crate::ids::SessionId,
+    directory: &'a super::SessionDirectory,
     /// Each window's variables, and whether it is current.
     windows: Vec<(HashMap<String, String>, bool)>,
     /// Each pane of the current window, and whether it is active (only when a format has
@@ -68,16 +72,28 @@ impl Vars for StatusVars<'_, '_> {
     }
 
     fn each(&self, over: Loop) -> Vec<(Box<dyn Vars + '_>, bool)> {
-        let items: Vec<(&HashMap<String, String>, bool)> = match over {
-            Loop::Sessions => vec![(&self.shared.session, true)],
-            Loop::Windows => self.shared.windows.iter().map(|(v, c)| (v, *c)).collect(),
-            Loop::Panes => self.shared.panes.iter().map(|(v, c)| (v, *c)).collect(),
+        let items: Vec<(HashMap<String, String>, bool)> = match over {
+            Loop::Sessions => self
+                .shared
+                .directory
+                .sessions()
+                .into_iter()
+                .map(|other| {
+                    if other.id == self.shared.session_id {
+                        (self.shared.session.clone(), true)
+                    } else {
+                        (other.format_vars(), false)
+                    }
+                })
+                .collect(),
+            Loop::Windows => self.shared.windows.clone(),
+            Loop::Panes => self.shared.panes.clone(),
         };
         items
             .into_iter()
             .map(|(vars, current)| {
                 let item = StatusVars {
-                    vars: vars.clone(),
+                    vars,
                     shared: self.shared,
                 };
                 (Box::new(item) as Box<dyn Vars>, current)
@@ -170,7 +186,12 @@ impl SessionState {
         .iter()
         .map(|name| text(&config, name))
         .collect();
-        let processes = templates.iter().any(|t| t.contains("pane_current"));
+        // (and the screen's lock, for the cursor and the history).
+        let processes = templates.iter().any(|t| {
+            ["pane_current", "history_size", "cursor_"]
+                .iter()
+                .any(|name| t.contains(name))
+        });
         let current_pane = self.windows.get(self.current).map(|w| w.active);
         let session_vars = match current_pane {
             Some(pane) => self.format_vars_for(self.current, pane, processes),
@@ -206,6 +227,8 @@ impl SessionState {
             config: &config,
             jobs: RefCell::new(self.status_jobs.lookup_pass(every, attached)),
             session: session_vars.clone(),
+            session_id: self.id,
+            directory: &self.listed.directory,
             windows: tabs.iter().map(|t| (t.3.clone(), t.1)).collect(),
             panes,
         };

@@ -159,6 +159,7 @@ impl SessionState {
                 control,
                 terminal_session,
                 env,
+                tty,
                 reply,
             } => {
                 if terminal_session.is_some_and(|sid| self.has_pane_terminal(sid)) {
@@ -175,6 +176,7 @@ impl SessionState {
                     let value = env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
                     self.environment.insert(name.clone(), value);
                 }
+                let now = super::format_vars::epoch_seconds();
                 self.clients.insert(
                     client,
                     ClientEntry {
@@ -182,11 +184,17 @@ impl SessionState {
                         rows,
                         read_only,
                         control,
-                        since: std::time::SystemTime::now()
-                            .duration_since(std::time::UNIX_EPOCH)
-                            .map_or(0, |d| d.as_secs()),
+                        since: now,
+                        activity: now,
+                        term: env
+                            .iter()
+                            .find(|(k, _)| k == "TERM")
+                            .map(|(_, v)| v.clone())
+                            .unwrap_or_default(),
+                        tty: tty.unwrap_or_default(),
                     },
                 );
+                self.last_attached = now;
                 if !read_only {
                     self.latest.set(client);
                     self.resize_to(cols, rows, false);
@@ -204,12 +212,16 @@ impl SessionState {
                 };
                 entry.cols = cols;
                 entry.rows = rows;
+                entry.activity = super::format_vars::epoch_seconds();
                 if !entry.read_only {
                     self.latest.set(client);
                     self.resize_to(cols, rows, true);
                 }
             }
             SessionCommand::ClientActive { client } => {
+                if let Some(entry) = self.clients.get_mut(&client) {
+                    entry.activity = super::format_vars::epoch_seconds();
+                }
                 if let Some(entry) = self.clients.get(&client).filter(|e| !e.read_only) {
                     let (cols, rows) = (entry.cols, entry.rows);
                     self.latest.set(client);

@@ -1,0 +1,118 @@
+//! What every session of the server says about itself for formats that loop over sessions
+//! (`#{S:#{session_name} }`): a summary each session keeps up to date in one shared table, so
+//! a session can expand such a format inside its own task without asking the others.
+//!
+//! A session writes its entry when its structure changed (name, windows, clients: compared
+//! after each turn of its loop, see `shape.rs`) and removes it when it ends, so reading the
+//! table costs one short lock and writing it nothing while nothing changes.
+
+use crate::ids::SessionId;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+/// One session, as loops over sessions see it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionSummary {
+    /// `$N`.
+    pub id: SessionId,
+    /// Its name.
+    pub name: String,
+    /// How many windows it has.
+    pub windows: usize,
+    /// How many clients are attached.
+    pub attached: usize,
+    /// When it was made (seconds since the Unix epoch).
+    pub created: u64,
+    /// When a client last attached (seconds since the Unix epoch; 0 if none ever did).
+    pub last_attached: u64,
+    /// Its size.
+    pub cols: u16,
+    /// See `cols`.
+    pub rows: u16,
+}
+
+impl SessionSummary {
+    /// The session variables of formats (`session_name`, `session_windows`, ...).
+    pub fn format_vars(&self) -> std::collections::HashMap<String, String> {
+        [
+            ("session_name", self.name.clone()),
+            ("session_id", self.id.to_string()),
+            ("session_windows", self.windows.to_string()),
+            ("session_attached", self.attached.to_string()),
+            ("session_created", self.created.to_string()),
+            ("session_last_attached", self.last_attached.to_string()),
+            ("session_width", self.cols.to_string()),
+            ("session_height", self.rows.to_string()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
+    }
+}
+
+/// Every live session's summary, shared by the registry and all sessions.
+#[derive(Clone, Debug, Default)]
+pub struct SessionDirectory(Arc<Mutex<BTreeMap<SessionId, SessionSummary>>>);
+
+impl SessionDirectory {
+    /// Every session, sorted by name (as tmux's loops go).
+    pub fn sessions(&self) -> Vec<SessionSummary> {
+        let mut list: Vec<SessionSummary> = match self.0.lock() {
+            Ok(table) => table.values().cloned().collect(),
+            Err(_) => Vec::new(),
+        };
+        list.sort_by(|a, b| a.name.cmp(&b.name));
+        list
+    }
+
+    /// Writes a session's entry.
+    pub(super) fn set(&self, summary: SessionSummary) {
+        if let Ok(mut table) = self.0.lock() {
+            table.insert(summary.id, summary);
+        }
+    }
+
+    /// A session's entry, removed when the returned guard drops (the session ended).
+    pub(super) fn listing(&self, id: SessionId) -> Listed {
+        Listed {
+            directory: self.clone(),
+            id,
+        }
+    }
+}
+
+/// A session's place in the [`SessionDirectory`]: removed when this drops.
+#[derive(Debug)]
+pub(super) struct Listed {
+    pub(super) directory: SessionDirectory,
+    id: SessionId,
+}
+
+impl Drop for Listed {
+    fn drop(&mut self) {
+        if let Ok(mut table) = self.directory.0.lock() {
+            table.remove(&self.id);
+        }
+    }
+}
+
+impl super::SessionState {
+    /// The session as loops over sessions see it.
+    pub(super) fn summary(&self) -> SessionSummary {
+        SessionSummary {
+            id: self.id,
+            name: self.name.clone(),
+            windows: self.windows.len(),
+            attached: self.clients.len(),
+            created: self.created,
+            last_attached: self.last_attached,
+            cols: self.cols,
+            rows: self.rows,
+        }
+    }
+
+    /// Writes the session's summary for the others.
+    pub(super) fn publish_summary(&self) {
+        self.listed.directory.set(self.summary());
+    }
+}
