@@ -88,11 +88,18 @@ pub(super) struct Listed {
     id: SessionId,
 }
 
-impl Drop for Listed {
-    fn drop(&mut self) {
+impl Listed {
+    /// Takes the session's entry away (it is ending).
+    pub(super) fn remove(&self) {
         if let Ok(mut table) = self.directory.0.lock() {
             table.remove(&self.id);
         }
+    }
+}
+
+impl Drop for Listed {
+    fn drop(&mut self) {
+        self.remove();
     }
 }
 
@@ -114,5 +121,45 @@ impl super::SessionState {
     /// Writes the session's summary for the others.
     pub(super) fn publish_summary(&self) {
         self.listed.directory.set(self.summary());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(id: SessionId, name: &str) -> SessionSummary {
+        SessionSummary {
+            id,
+            name: name.into(),
+            windows: 1,
+            attached: 0,
+            created: 0,
+            last_attached: 0,
+            cols: 80,
+            rows: 24,
+        }
+    }
+
+    #[test]
+    fn sessions_come_by_name_and_leave_when_they_end() {
+        let ids = crate::ids::IdAllocator::default();
+        let directory = SessionDirectory::default();
+        let (a, b) = (ids.session(), ids.session());
+        let listed_a = directory.listing(a);
+        let listed_b = directory.listing(b);
+        directory.set(summary(a, "zeta"));
+        directory.set(summary(b, "alpha"));
+        let names = |d: &SessionDirectory| -> Vec<String> {
+            d.sessions().into_iter().map(|s| s.name).collect()
+        };
+        assert_eq!(names(&directory), ["alpha", "zeta"]);
+        directory.set(summary(a, "beta"));
+        assert_eq!(names(&directory), ["alpha", "beta"]);
+        listed_b.remove();
+        assert_eq!(names(&directory), ["beta"]);
+        drop(listed_a);
+        drop(listed_b);
+        assert!(directory.sessions().is_empty());
     }
 }

@@ -106,6 +106,8 @@ impl SessionState {
         }
         self.feed
             .publish(Some(self.id), None, crate::events::EventKind::SessionClosed);
+        // Out of the other sessions' loops before the registry forgets it.
+        self.listed.remove();
         // The registry first: when this was the last session, the server's socket is gone
         // before any client hears "[exited]", so what a user runs next finds no server.
         // Commands are refused from here on, so the registry never waits on this session
