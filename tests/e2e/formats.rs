@@ -325,6 +325,14 @@ fn buffers_and_clients_list_with_formats() {
         ],
     );
     assert_eq!(listed, "l 100x30 xterm-256color 1");
+    // Typing stamps the client's activity.
+    c.send_text("echo ty''ped").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("typed").unwrap();
+    let activity: u64 = printed(&server, &["list-clients", "-F", "#{client_activity}"])
+        .parse()
+        .unwrap();
+    assert!(activity >= created && activity <= now + 600, "{activity}");
     // From the command line, display speaks of the session's most recent client.
     let name = printed(&server, &["list-clients", "-F", "#{client_name}"]);
     assert!(name.starts_with("client-"), "{name}");

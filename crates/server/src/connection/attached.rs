@@ -64,6 +64,7 @@ async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandl
         terminal_session,
         env: Arc::new(env),
         tty: terminal_device(&conn),
+        activity: Arc::default(),
     };
     let info = match joining.join(&session).await {
         Ok(info) => info,
@@ -290,12 +291,14 @@ async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandl
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
                     typed(&info, &state.session, &ctx.terminals, client, n);
+                    stamp(&joining.activity);
                     keys.feed(&key_buf[..n])
                 }
             },
             message = stream.next() => match message {
                 Some(Ok(Message::Input(bytes))) => {
                     typed(&info, &state.session, &ctx.terminals, client, bytes.len());
+                    stamp(&joining.activity);
                     keys.feed(&bytes)
                 }
                 Some(Ok(Message::Resize { cols, rows })) => {
@@ -428,6 +431,8 @@ struct Joining {
     env: Arc<Vec<(String, String)>>,
     /// The client's terminal device, for `#{client_tty}`.
     tty: Option<String>,
+    /// When it last typed (seconds since the epoch), for `#{client_activity}`.
+    activity: Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// The most environment entries an attaching client may bring, and the longest one.
@@ -449,6 +454,7 @@ impl Joining {
                 terminal_session: self.terminal_session,
                 env: self.env.clone(),
                 tty: self.tty.clone(),
+                activity: self.activity.clone(),
                 reply,
             })
             .await;
@@ -521,6 +527,14 @@ async fn forward_clipboard(
             Err(RecvError::Closed) => return,
         }
     }
+}
+
+/// Notes when the client last typed, for `#{client_activity}` (one relaxed store).
+fn stamp(activity: &std::sync::atomic::AtomicU64) {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    activity.store(now, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// The client typed `bytes` bytes: the session follows its size from now on, and programs'

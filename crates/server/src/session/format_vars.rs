@@ -333,7 +333,12 @@ impl SessionState {
             ("client_height", c.rows.to_string()),
             ("client_session", self.name.clone()),
             ("client_created", c.since.to_string()),
-            ("client_activity", c.activity.to_string()),
+            (
+                "client_activity",
+                c.activity
+                    .load(std::sync::atomic::Ordering::Relaxed)
+                    .to_string(),
+            ),
             (
                 "client_readonly",
                 if c.read_only { "1" } else { "0" }.into(),

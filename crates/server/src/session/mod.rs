@@ -164,6 +164,8 @@ pub enum SessionCommand {
         env: Arc<Vec<(String, String)>>,
         /// The client's terminal device (`/dev/pts/3`), when known.
         tty: Option<String>,
+        /// When it last typed (seconds since the epoch), stamped by its connection.
+        activity: Arc<AtomicU64>,
         /// The answer, or why the client may not attach.
         reply: oneshot::Sender<Result<Attached, CommandError>>,
     },

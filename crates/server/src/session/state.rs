@@ -25,8 +25,8 @@ pub(super) struct ClientEntry {
     pub(super) control: mpsc::Sender<ClientControl>,
     /// When it attached (seconds since the Unix epoch).
     pub(super) since: u64,
-    /// When it last pressed a key or resized (seconds since the Unix epoch).
-    pub(super) activity: u64,
+    /// When it last typed (seconds since the Unix epoch), stamped by its connection.
+    pub(super) activity: Arc<std::sync::atomic::AtomicU64>,
     /// Its terminal's device (`/dev/pts/3`), when known.
     pub(super) tty: String,
     /// `TERM` in its environment.

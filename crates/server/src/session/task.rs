@@ -162,6 +162,7 @@ impl SessionState {
                 terminal_session,
                 env,
                 tty,
+                activity,
                 reply,
             } => {
                 if terminal_session.is_some_and(|sid| self.has_pane_terminal(sid)) {
@@ -179,6 +180,7 @@ impl SessionState {
                     self.environment.insert(name.clone(), value);
                 }
                 let now = super::format_vars::epoch_seconds();
+                activity.fetch_max(now, std::sync::atomic::Ordering::Relaxed);
                 self.clients.insert(
                     client,
                     ClientEntry {
@@ -187,7 +189,7 @@ impl SessionState {
                         read_only,
                         control,
                         since: now,
-                        activity: now,
+                        activity,
                         term: env
                             .iter()
                             .find(|(k, _)| k == "TERM")
@@ -214,16 +216,12 @@ impl SessionState {
                 };
                 entry.cols = cols;
                 entry.rows = rows;
-                entry.activity = super::format_vars::epoch_seconds();
                 if !entry.read_only {
                     self.latest.set(client);
                     self.resize_to(cols, rows, true);
                 }
             }
             SessionCommand::ClientActive { client } => {
-                if let Some(entry) = self.clients.get_mut(&client) {
-                    entry.activity = super::format_vars::epoch_seconds();
-                }
                 if let Some(entry) = self.clients.get(&client).filter(|e| !e.read_only) {
                     let (cols, rows) = (entry.cols, entry.rows);
                     self.latest.set(client);
