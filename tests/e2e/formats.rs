@@ -276,8 +276,21 @@ fn session_loops_go_over_every_session() {
             .is_some_and(|r| r.text().trim_end().ends_with("(alpha:1)(beta:0)"))
     })
     .unwrap();
-    // A session that ends leaves the loop.
+    // Other sessions coming and going redraw it.
+    detached_session(&server, "gamma");
+    c.wait_for(|s| {
+        s.row(23)
+            .is_some_and(|r| r.text().trim_end().ends_with("(alpha:1)(beta:0)(gamma:0)"))
+    })
+    .unwrap();
     printed(&server, &["kill-session", "-t", "beta"]);
+    c.wait_for(|s| {
+        s.row(23)
+            .is_some_and(|r| r.text().trim_end().ends_with("(alpha:1)(gamma:0)"))
+    })
+    .unwrap();
+    // A session that ends leaves the loop.
+    printed(&server, &["kill-session", "-t", "gamma"]);
     assert_eq!(
         printed(&server, &["display", "-p", "-t", "alpha", "#{S:#S }|"]),
         "alpha |"

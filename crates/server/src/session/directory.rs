@@ -4,11 +4,14 @@
 //!
 //! A session writes its entry when its structure changed (name, windows, clients: compared
 //! after each turn of its loop, see `shape.rs`) and removes it when it ends, so reading the
-//! table costs one short lock and writing it nothing while nothing changes.
+//! table costs one short lock and writing it nothing while nothing changes. A change is
+//! announced on a watch channel, which only sessions whose status line loops over sessions
+//! listen to.
 
 use crate::ids::SessionId;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
+use tokio::sync::watch;
 
 /// One session, as loops over sessions see it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,13 +54,29 @@ impl SessionSummary {
 }
 
 /// Every live session's summary, shared by the registry and all sessions.
-#[derive(Clone, Debug, Default)]
-pub struct SessionDirectory(Arc<Mutex<BTreeMap<SessionId, SessionSummary>>>);
+#[derive(Clone, Debug)]
+pub struct SessionDirectory(Arc<Shared>);
+
+#[derive(Debug)]
+struct Shared {
+    table: Mutex<BTreeMap<SessionId, SessionSummary>>,
+    /// Bumped at each change of the table.
+    changes: watch::Sender<u64>,
+}
+
+impl Default for SessionDirectory {
+    fn default() -> Self {
+        SessionDirectory(Arc::new(Shared {
+            table: Mutex::default(),
+            changes: watch::channel(0).0,
+        }))
+    }
+}
 
 impl SessionDirectory {
     /// Every session, sorted by name (as tmux's loops go).
     pub fn sessions(&self) -> Vec<SessionSummary> {
-        let mut list: Vec<SessionSummary> = match self.0.lock() {
+        let mut list: Vec<SessionSummary> = match self.0.table.lock() {
             Ok(table) => table.values().cloned().collect(),
             Err(_) => Vec::new(),
         };
@@ -65,10 +84,19 @@ impl SessionDirectory {
         list
     }
 
-    /// Writes a session's entry.
+    /// Hears each change of the table.
+    pub(super) fn changes(&self) -> watch::Receiver<u64> {
+        self.0.changes.subscribe()
+    }
+
+    /// Writes a session's entry; announced only when it changed.
     pub(super) fn set(&self, summary: SessionSummary) {
-        if let Ok(mut table) = self.0.lock() {
-            table.insert(summary.id, summary);
+        let changed = match self.0.table.lock() {
+            Ok(mut table) => table.insert(summary.id, summary.clone()) != Some(summary),
+            Err(_) => false,
+        };
+        if changed {
+            self.0.changes.send_modify(|n| *n = n.wrapping_add(1));
         }
     }
 
@@ -91,8 +119,15 @@ pub(super) struct Listed {
 impl Listed {
     /// Takes the session's entry away (it is ending).
     pub(super) fn remove(&self) {
-        if let Ok(mut table) = self.directory.0.lock() {
-            table.remove(&self.id);
+        let removed = match self.directory.0.table.lock() {
+            Ok(mut table) => table.remove(&self.id).is_some(),
+            Err(_) => false,
+        };
+        if removed {
+            self.directory
+                .0
+                .changes
+                .send_modify(|n| *n = n.wrapping_add(1));
         }
     }
 }

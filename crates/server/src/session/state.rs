@@ -145,6 +145,9 @@ pub struct SessionState {
     pub(super) listed: super::directory::Listed,
     /// When a client last attached (seconds since the Unix epoch; 0 if none has).
     pub(super) last_attached: u64,
+    /// The status line loops over sessions (`#{S:...}`): it is expanded again when another
+    /// session changes.
+    pub(super) status_lists_sessions: bool,
 }
 
 /// What a pane's program told the session about itself through its output.
@@ -234,6 +237,7 @@ impl SessionState {
             focus_reported: None,
             listed: spec.directory.listing(spec.id),
             last_attached: 0,
+            status_lists_sessions: false,
         };
         state.publish_summary();
         state

@@ -187,6 +187,7 @@ impl SessionState {
         .map(|name| text(&config, name))
         .collect();
         // (and the screen's lock, for the cursor and the history).
+        self.status_lists_sessions = templates.iter().any(|t| t.contains("S:"));
         let processes = templates.iter().any(|t| {
             ["pane_current", "history_size", "cursor_"]
                 .iter()

@@ -47,6 +47,7 @@ impl SessionState {
         self.publish_shape();
         // The one timer of the loop: the status line's next expansion or a silence's end.
         let mut timer = Deadline::new();
+        let mut sessions_changed = self.listed.directory.changes();
         loop {
             let due = [self.status_due, self.silence_due]
                 .into_iter()
@@ -90,6 +91,9 @@ impl SessionState {
                     // Expanded again even when the output is the same: that sets the
                     // command's next run.
                     self.status_jobs.finished(result);
+                    self.refresh_status();
+                }
+                Ok(()) = sessions_changed.changed(), if self.status_lists_sessions => {
                     self.refresh_status();
                 }
                 () = timer.wait() => {
