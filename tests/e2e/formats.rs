@@ -171,3 +171,232 @@ fn pid_is_the_servers_the_parent_of_every_pane() {
     let parent = after_comm.split_whitespace().nth(1).unwrap_or_default();
     assert_eq!(parent, pid, "{printed:?} {stat:?}");
 }
+
+/// `weft ARGS`, which must succeed: its standard output without the last newline.
+fn printed(server: &TestServer, args: &[&str]) -> String {
+    let out = server.weft(args);
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    stdout_of(&out).trim_end().to_string()
+}
+
+/// A detached session `name` of one shell.
+fn detached_session(server: &TestServer, name: &str) {
+    let mut args = vec!["new", "-d", "-s", name, "--"];
+    args.extend_from_slice(TEST_SHELL);
+    printed(server, &args);
+}
+
+#[test]
+fn options_are_variables_in_every_format() {
+    let server = TestServer::new("fmtopts");
+    detached_session(&server, "o");
+    printed(&server, &["set", "-g", "@plug", "hello"]);
+    printed(&server, &["set", "-g", "status-left", "<#{session_name}>"]);
+    assert_eq!(
+        printed(
+            &server,
+            &[
+                "display",
+                "-p",
+                "-t",
+                "o",
+                "#{@plug}|#{status-left}|#{E:status-left}|#{||:0,1}"
+            ]
+        ),
+        "hello|<#{session_name}>|<o>|1"
+    );
+    assert_eq!(
+        printed(&server, &["list-windows", "-t", "o", "-F", "#I #{@plug}"]),
+        "0 hello"
+    );
+    assert_eq!(
+        printed(
+            &server,
+            &["list-sessions", "-F", "#S #{@plug} #{window_width}"]
+        ),
+        "o hello 80"
+    );
+    // if -F sees them too.
+    printed(
+        &server,
+        &[
+            "if",
+            "-F",
+            "-t",
+            "o",
+            "#{@plug}",
+            "set -g @picked yes",
+            "set -g @picked no",
+        ],
+    );
+    assert_eq!(printed(&server, &["show", "-v", "@picked"]), "yes");
+    printed(&server, &["set", "-gu", "@plug"]);
+    printed(
+        &server,
+        &[
+            "if",
+            "-F",
+            "-t",
+            "o",
+            "#{@plug}",
+            "set -g @picked yes",
+            "set -g @picked no",
+        ],
+    );
+    assert_eq!(printed(&server, &["show", "-v", "@picked"]), "no");
+}
+
+#[test]
+fn session_loops_go_over_every_session() {
+    let server = TestServer::new("fmtloop");
+    detached_session(&server, "beta");
+    detached_session(&server, "alpha");
+    printed(&server, &["new-window", "-d", "-t", "beta"]);
+    assert_eq!(
+        printed(
+            &server,
+            &[
+                "display",
+                "-p",
+                "-t",
+                "beta",
+                "#{S:#{session_name}=#{session_windows},[#{session_name}=#{session_windows}]}|"
+            ]
+        ),
+        "alpha=1[beta=2]|"
+    );
+    // In the status line too, where it is expanded for each redraw.
+    let mut c = server.client(&["attach", "-t", "alpha"], 80, 24);
+    printed(
+        &server,
+        &["set", "-g", "status-right", "#{S:(#S:#{session_attached})}"],
+    );
+    c.wait_for(|s| {
+        s.row(23)
+            .is_some_and(|r| r.text().trim_end().ends_with("(alpha:1)(beta:0)"))
+    })
+    .unwrap();
+    // Other sessions coming and going redraw it.
+    detached_session(&server, "gamma");
+    c.wait_for(|s| {
+        s.row(23)
+            .is_some_and(|r| r.text().trim_end().ends_with("(alpha:1)(beta:0)(gamma:0)"))
+    })
+    .unwrap();
+    printed(&server, &["kill-session", "-t", "beta"]);
+    c.wait_for(|s| {
+        s.row(23)
+            .is_some_and(|r| r.text().trim_end().ends_with("(alpha:1)(gamma:0)"))
+    })
+    .unwrap();
+    // A session that ends leaves the loop.
+    printed(&server, &["kill-session", "-t", "gamma"]);
+    assert_eq!(
+        printed(&server, &["display", "-p", "-t", "alpha", "#{S:#S }|"]),
+        "alpha |"
+    );
+}
+
+#[test]
+fn buffers_and_clients_list_with_formats() {
+    let server = TestServer::new("fmtlists");
+    detached_session(&server, "l");
+    printed(&server, &["set-buffer", "-b", "notes", "some text"]);
+    let line = printed(
+        &server,
+        &[
+            "list-buffers",
+            "-F",
+            "#{buffer_name}:#{buffer_size}:#{buffer_sample}:#{buffer_created}",
+        ],
+    );
+    let (start, created) = line.rsplit_once(':').unwrap();
+    assert_eq!(start, "notes:9:some text", "{line}");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let created: u64 = created.parse().unwrap();
+    assert!(created <= now && now - created < 600, "{line}");
+    assert_eq!(
+        printed(&server, &["list-clients", "-F", "#{client_name}"]),
+        ""
+    );
+    let mut c = server.client_env(
+        &["attach", "-t", "l"],
+        100,
+        30,
+        &[("TERM", "xterm-256color")],
+    );
+    c.wait_for_text("$").unwrap();
+    let listed = printed(
+        &server,
+        &[
+            "list-clients",
+            "-F",
+            "#{client_session} #{client_width}x#{client_height} #{client_termname} #{m:/dev/*,#{client_tty}}",
+        ],
+    );
+    assert_eq!(listed, "l 100x30 xterm-256color 1");
+    // Typing stamps the client's activity.
+    c.send_text("echo ty''ped").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("typed").unwrap();
+    let activity: u64 = printed(&server, &["list-clients", "-F", "#{client_activity}"])
+        .parse()
+        .unwrap();
+    assert!(activity >= created && activity <= now + 600, "{activity}");
+    // From the command line, display speaks of the session's most recent client.
+    let name = printed(&server, &["list-clients", "-F", "#{client_name}"]);
+    assert!(name.starts_with("client-"), "{name}");
+    assert_eq!(
+        printed(
+            &server,
+            &["display", "-p", "-t", "l", "#{client_name} #{client_width}"]
+        ),
+        format!("{name} 100")
+    );
+}
+
+#[test]
+fn display_message_stays_for_its_delay() {
+    let server = TestServer::new("fmtdelay");
+    detached_session(&server, "d");
+    let mut c = server.client(&["attach", "-t", "d"], 80, 24);
+    c.wait_for_text("$").unwrap();
+    let status = |s: &weft_testkit::Screen| s.row(23).map(|r| r.text()).unwrap_or_default();
+    // display-time 0 keeps messages until a key; -d 300 closes this one by itself.
+    printed(&server, &["set", "-g", "display-time", "0"]);
+    printed(
+        &server,
+        &["bind", "m", "display", "-d", "300", "brief-message"],
+    );
+    c.send_keys("C-b m").unwrap();
+    c.wait_for(|s| status(s).contains("brief-message")).unwrap();
+    c.wait_for(|s| !status(s).contains("brief-message"))
+        .unwrap();
+    // display-time 100 would close a message soon; -d 0 keeps this one past it, until a key.
+    printed(&server, &["set", "-g", "display-time", "100"]);
+    printed(
+        &server,
+        &["bind", "n", "display", "-d", "0", "kept-message"],
+    );
+    c.send_text("sleep 0.6; echo waited-''out").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.send_keys("C-b n").unwrap();
+    c.wait_for(|s| status(s).contains("kept-message")).unwrap();
+    c.wait_for_text("waited-out").unwrap();
+    assert!(
+        status(c.screen()).contains("kept-message"),
+        "the message closed before a key"
+    );
+    c.send_keys("Space").unwrap();
+    c.wait_for(|s| !status(s).contains("kept-message")).unwrap();
+    // A delay that is not a number is refused with a sentence.
+    let out = server.weft(&["display", "-d", "soon", "x"]);
+    assert!(!out.status.success());
+    assert!(
+        weft_tests::stderr_of(&out).contains("milliseconds"),
+        "{out:?}"
+    );
+}

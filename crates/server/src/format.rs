@@ -4,6 +4,11 @@
 //!
 //! Written by hand: the language is tmux's own, and no crate speaks it.
 
+mod modifiers;
+pub mod time;
+
+use modifiers::{Compare, Modifier};
+
 /// Where a format's variables come from.
 pub trait Vars {
     /// The value of `name`, if it has one (an unknown variable expands to nothing).
@@ -228,165 +233,160 @@ fn value(s: &str, vars: &dyn Vars, depth: usize) -> String {
     }
 }
 
+/// `#{?cond,then,else}`: `else` is everything after the second comma (as tmux 3.3).
+fn conditional(body: &str, vars: &dyn Vars, depth: usize) -> String {
+    let args = split_args(body);
+    let Some(cond) = args.first() else {
+        return String::new();
+    };
+    if truthy(&value(cond, vars, depth)) {
+        return args
+            .get(1)
+            .map(|t| expand_depth(t, vars, depth))
+            .unwrap_or_default();
+    }
+    if args.len() < 3 {
+        return String::new();
+    }
+    let skip = args[0].len() + args[1].len() + 2;
+    expand_depth(&body[skip..], vars, depth)
+}
+
 /// The inside of one `#{...}`.
 fn directive(body: &str, vars: &dyn Vars, depth: usize) -> String {
     if let Some(cond) = body.strip_prefix('?') {
-        let args = split_args(cond);
-        let test = args
-            .first()
-            .map(|c| value(c, vars, depth))
-            .unwrap_or_default();
-        let pick = if truthy(&test) {
-            args.get(1)
-        } else {
-            args.get(2)
-        };
-        return pick
-            .map(|p| expand_depth(p, vars, depth))
-            .unwrap_or_default();
+        return conditional(cond, vars, depth);
     }
-    let Some((modifier, arg)) = split_modifier(body) else {
+    let Some((mods, arg)) = modifiers::parse(body) else {
         return vars.get(body).unwrap_or_default();
     };
-    match modifier {
-        "==" | "!=" | "<" | ">" | "<=" | ">=" | "||" | "&&" => {
-            let args = split_args(arg);
-            let a = args
-                .first()
+    // Modifiers over two arguments, each expanded as a format (as tmux).
+    let both = || {
+        let args = split_args(arg);
+        let side = |i: usize| {
+            args.get(i)
                 .map(|x| expand_depth(x, vars, depth))
-                .unwrap_or_default();
-            let b = args
-                .get(1)
-                .map(|x| expand_depth(x, vars, depth))
-                .unwrap_or_default();
-            let yes = match modifier {
-                "==" => a == b,
-                "!=" => a != b,
-                "<" => a < b,
-                ">" => a > b,
-                "<=" => a <= b,
-                ">=" => a >= b,
-                "||" => {
-                    truthy(&value(args.first().copied().unwrap_or(""), vars, depth))
-                        || truthy(&value(args.get(1).copied().unwrap_or(""), vars, depth))
-                }
-                _ => {
-                    truthy(&value(args.first().copied().unwrap_or(""), vars, depth))
-                        && truthy(&value(args.get(1).copied().unwrap_or(""), vars, depth))
-                }
-            };
-            if yes { "1" } else { "0" }.to_string()
-        }
-        "b" => {
-            let v = value(arg, vars, depth);
-            let trimmed = v.trim_end_matches('/');
-            trimmed.rsplit('/').next().unwrap_or(trimmed).to_string()
-        }
-        "d" => {
-            let v = value(arg, vars, depth);
-            match v.trim_end_matches('/').rsplit_once('/') {
-                Some(("", _)) => "/".into(),
-                Some((dir, _)) => dir.to_string(),
-                None => ".".into(),
-            }
-        }
-        "l" => arg.to_string(),
-        "S" | "W" | "P" => {
-            let over = match modifier {
-                "S" => Loop::Sessions,
-                "W" => Loop::Windows,
-                _ => Loop::Panes,
-            };
-            let args = split_args(arg);
-            let all = args.first().copied().unwrap_or("");
-            let current = args.get(1).copied().unwrap_or(all);
-            let mut out = String::new();
-            for (item, is_current) in vars.each(over) {
-                let fmt = if is_current { current } else { all };
-                out.push_str(&expand_depth(fmt, item.as_ref(), depth));
-                if out.len() > MAX_OUTPUT_BYTES {
-                    break;
-                }
-            }
-            out
-        }
-        "E" => expand_depth(&value(arg, vars, depth), vars, depth),
-        "t" => {
-            let v = value(arg, vars, depth);
-            v.parse::<i64>()
-                .ok()
-                .and_then(|secs| chrono::DateTime::from_timestamp(secs, 0))
-                .map(|t| {
-                    t.with_timezone(&chrono::Local)
-                        .format("%a %b %e %H:%M:%S %Y")
-                        .to_string()
-                })
-                .unwrap_or(v)
-        }
-        m if m.starts_with('=') => {
-            let v = value(arg, vars, depth);
-            let n: i64 = m[1..].parse().unwrap_or(0);
-            let chars: Vec<char> = v.chars().collect();
-            let keep = n.unsigned_abs() as usize;
-            if chars.len() <= keep {
-                v
-            } else if n >= 0 {
-                chars[..keep].iter().collect()
-            } else {
-                chars[chars.len() - keep..].iter().collect()
-            }
-        }
-        m if m.starts_with("s/") => substitute(m, arg, vars, depth),
-        _ => vars.get(body).unwrap_or_default(),
-    }
-}
-
-/// `s/pattern/replacement/` applied to the argument's value.
-fn substitute(m: &str, arg: &str, vars: &dyn Vars, depth: usize) -> String {
-    let v = value(arg, vars, depth);
-    let mut parts = m[2..].splitn(3, '/');
-    let (Some(pattern), Some(replacement)) = (parts.next(), parts.next()) else {
-        return v;
+                .unwrap_or_default()
+        };
+        (side(0), side(1))
     };
-    let insensitive = parts.next().is_some_and(|f| f.contains('i'));
-    let built = regex::RegexBuilder::new(pattern)
-        .case_insensitive(insensitive)
-        .size_limit(1 << 20)
-        .build();
-    match built {
-        Ok(re) => re.replace_all(&v, replacement).into_owned(),
-        Err(_) => v,
+    let flag = |b: bool| if b { "1" } else { "0" }.to_string();
+    let mut out = None;
+    for m in &mods {
+        out = match m {
+            Modifier::Compare(c) => {
+                let (a, b) = both();
+                Some(flag(match c {
+                    Compare::Equal => a == b,
+                    Compare::NotEqual => a != b,
+                    Compare::Less => a < b,
+                    Compare::Greater => a > b,
+                    Compare::LessEqual => a <= b,
+                    Compare::GreaterEqual => a >= b,
+                    Compare::Or => truthy(&a) || truthy(&b),
+                    Compare::And => truthy(&a) && truthy(&b),
+                }))
+            }
+            Modifier::Match { regex, ignore_case } => {
+                let (pattern, text) = both();
+                Some(flag(modifiers::matches(
+                    &pattern,
+                    &text,
+                    *regex,
+                    *ignore_case,
+                )))
+            }
+            Modifier::Expression { op, decimals } => {
+                let (a, b) = both();
+                Some(modifiers::arithmetic(*op, *decimals, &a, &b))
+            }
+            Modifier::Loop(over) => Some(each(*over, arg, vars, depth)),
+            Modifier::Literal => Some(arg.to_string()),
+            _ => continue,
+        };
+        break;
     }
+    let mut v = match out {
+        Some(v) => v,
+        None if mods.contains(&Modifier::ExpandTime) => {
+            let expanded = expand_depth(&value(arg, vars, depth), vars, depth);
+            time::strftime(&expanded, &chrono::Local::now()).0
+        }
+        None if mods.contains(&Modifier::Expand) => {
+            expand_depth(&value(arg, vars, depth), vars, depth)
+        }
+        None => value(arg, vars, depth),
+    };
+    // Then, in tmux's order whatever order they were written in: a time, a path's part,
+    // quoting; substitutions; truncating; padding; the length.
+    if mods.contains(&Modifier::Time) {
+        v = as_date(v);
+    }
+    if mods.contains(&Modifier::Basename) {
+        let trimmed = v.trim_end_matches('/');
+        v = trimmed.rsplit('/').next().unwrap_or(trimmed).to_string();
+    }
+    if mods.contains(&Modifier::Dirname) {
+        v = match v.trim_end_matches('/').rsplit_once('/') {
+            Some(("", _)) => "/".into(),
+            Some((dir, _)) => dir.to_string(),
+            None => ".".into(),
+        };
+    }
+    if mods.contains(&Modifier::Quote) {
+        v = modifiers::quote(&v);
+    }
+    for m in &mods {
+        if let Modifier::Substitute {
+            pattern,
+            replacement,
+            ignore_case,
+        } = m
+        {
+            v = modifiers::substitute(&v, pattern, replacement, *ignore_case);
+        }
+    }
+    for m in &mods {
+        match m {
+            Modifier::Truncate { keep, marker } => v = modifiers::truncate(v, *keep, marker),
+            Modifier::Pad(width) => v = modifiers::pad(v, *width),
+            _ => {}
+        }
+    }
+    if mods.contains(&Modifier::Length) {
+        v = v.chars().count().to_string();
+    }
+    v
 }
 
-/// `modifier:argument`, when the body has a modifier before a top-level colon.
-fn split_modifier(body: &str) -> Option<(&str, &str)> {
-    let colon = body.find(':')?;
-    let modifier = &body[..colon];
-    let known = matches!(
-        modifier,
-        "==" | "!="
-            | "<"
-            | ">"
-            | "<="
-            | ">="
-            | "||"
-            | "&&"
-            | "b"
-            | "d"
-            | "l"
-            | "E"
-            | "t"
-            | "S"
-            | "W"
-            | "P"
-    ) || (modifier.starts_with('=')
-        && modifier[1..]
-            .trim_start_matches('-')
-            .chars()
-            .all(|c| c.is_ascii_digit()))
-        || modifier.starts_with("s/");
-    known.then(|| (modifier, &body[colon + 1..]))
+/// `#{S:...}`, `#{W:...}`, `#{P:...}`: the format (or, for the current item, the second
+/// one when given) expanded for each item.
+fn each(over: Loop, arg: &str, vars: &dyn Vars, depth: usize) -> String {
+    let args = split_args(arg);
+    let all = args.first().copied().unwrap_or("");
+    let current = args.get(1).copied().unwrap_or(all);
+    let mut out = String::new();
+    for (item, is_current) in vars.each(over) {
+        let fmt = if is_current { current } else { all };
+        out.push_str(&expand_depth(fmt, item.as_ref(), depth));
+        if out.len() > MAX_OUTPUT_BYTES {
+            break;
+        }
+    }
+    out
+}
+
+/// Seconds since the epoch as a local date (`t:`); anything else as it is.
+fn as_date(v: String) -> String {
+    v.parse::<i64>()
+        .ok()
+        .and_then(|secs| chrono::DateTime::from_timestamp(secs, 0))
+        .map(|t| {
+            t.with_timezone(&chrono::Local)
+                .format("%a %b %e %H:%M:%S %Y")
+                .to_string()
+        })
+        .unwrap_or(v)
 }
 
 #[cfg(test)]
@@ -449,6 +449,71 @@ mod tests {
         assert_eq!(expand("#{E:status-right}", &v), "[main]");
         assert_eq!(expand("#{l:#{x}}", &v), "#{x}");
         assert_eq!(expand("#{t:nope}", &v), "");
+    }
+
+    /// Expected results from tmux 3.3a (`display -p`) with session `p` and `@plug` set to
+    /// `hello`.
+    #[test]
+    fn tmux_results() {
+        let mut v = vars();
+        v.insert("session_name".into(), "p".into());
+        v.insert("@plug".into(), "hello".into());
+        v.insert("@x".into(), "a b'c$d;#".into());
+        v.insert("@y".into(), "a=b%c~d{e}!f,g".into());
+        v.insert("@fmt".into(), "#{session_name} %%Y".into());
+        v.insert("status-left".into(), "[#{session_name}] ".into());
+        for (format, want) in [
+            ("#{||:0,1}", "1"),
+            ("#{||:0,0}", "0"),
+            ("#{&&:1,0}", "0"),
+            ("#{&&:1,#{session_name}}", "1"),
+            ("#{||:pane_in_mode,0}", "1"),
+            ("#{==:#{session_name},p}", "1"),
+            ("#{?#{==:a,a},y,n}", "y"),
+            ("#{?0,a,1,b,c}", "1,b,c"),
+            ("#{?session_name,a,b}", "a"),
+            ("#{?0,a}", ""),
+            ("#{m:*a*,banana}", "1"),
+            ("#{m:*x*,banana}", "0"),
+            ("#{m/r:^b.n,banana}", "1"),
+            ("#{m/ri:^B,banana}", "1"),
+            ("#{m:p*,#{session_name}}", "1"),
+            ("#{n:session_name}", "1"),
+            ("#{n:@plug}", "5"),
+            ("#{e|+|:1,2}", "3"),
+            ("#{e|-|:1,5}", "-4"),
+            ("#{e|*|:3,4}", "12"),
+            ("#{e|/|:7,2}", "3"),
+            ("#{e|%|:7,2}", "1"),
+            ("#{e|==|:2,2}", "1"),
+            ("#{e|!=|:3,2}", "1"),
+            ("#{e|<|:1,2}", "1"),
+            ("#{e|>=|:3,2}", "1"),
+            ("#{e|*|f|4:5.5,3}", "16.5000"),
+            ("#{e|/|f:7,2}", "3.50"),
+            ("#{e|*|f|0:2.5,2}", "5"),
+            ("#{e|+|:1.5,1}", "2"),
+            ("#{e|+|:a,1}", ""),
+            ("#{e|+|:#{e|*|:2,3},1}", "7"),
+            ("[#{p10:session_name}]", "[p         ]"),
+            ("[#{p-10:session_name}]", "[         p]"),
+            ("#{p3:@plug}", "hello"),
+            ("#{q:@x}", "a\\ b\\'c\\$d\\;\\#"),
+            ("#{q:@y}", "a\\=b\\%c~d{e}!f,g"),
+            ("#{=/3/...:@plug}", "hel..."),
+            ("#{=/-3/...:@plug}", "...llo"),
+            ("#{=/9/...:@plug}", "hello"),
+            ("#{=/3/:@plug}", "hel"),
+            ("#{s/(l+)/[\\1]/:@plug}", "he[ll]o"),
+            ("#{@plug}", "hello"),
+            ("#{status-left}", "[#{session_name}] "),
+            ("#{E:status-left}", "[p] "),
+            ("#{T:@fmt}", "p %Y"),
+            ("#{=2;b:pane_current_path}", "we"),
+            ("#{n:#{l:abc}}", "3"),
+        ] {
+            assert_eq!(expand(format, &v), want, "{format}");
+        }
     }
 
     /// Commands come from the caller, by their expanded text; their output is expanded too.

@@ -123,6 +123,9 @@ pub struct Output {
     pub code: u8,
     /// The connection stays open until the server exits (`kill-server` returns once it is gone).
     pub until_exit: bool,
+    /// Shown as a message in a client's status line: for this long instead of
+    /// `display-time` (`display-message -d`; zero: until a key).
+    pub shown_for: Option<std::time::Duration>,
 }
 
 impl Output {

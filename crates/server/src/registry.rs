@@ -121,6 +121,7 @@ impl Registry {
             priority: Arc::new(crate::priority::EchoPriority::default()),
             host_colors,
             sessions: Vec::new(),
+            directory: crate::session::SessionDirectory::default(),
             ended: ended_tx,
             shutdown,
             killing: false,
@@ -280,6 +281,8 @@ struct RegistryTask {
     events: crate::events::EventFeed,
     /// Oldest first; the last is the most recently created or attached.
     sessions: Vec<SessionHandle>,
+    /// Every session's summary, for formats that loop over sessions.
+    directory: crate::session::SessionDirectory,
     ended: mpsc::Sender<SessionEnded>,
     shutdown: CancellationToken,
     killing: bool,
@@ -505,6 +508,7 @@ impl RegistryTask {
                 },
                 hooks: self.hooks.clone(),
                 events: self.events.clone(),
+                directory: self.directory.clone(),
             },
             self.ids.clone(),
             self.ended.clone(),

@@ -34,17 +34,34 @@ impl From<BufferError> for CommandError {
 pub static LIST_BUFFERS: Entry = Entry {
     name: "list-buffers",
     aliases: &["lsb"],
-    usage: "[--json]",
-    about: "List the paste buffers, newest first: name, size and the start of the text.",
-    flags: "",
+    usage: "[--json] [-F format]",
+    about: "List the paste buffers, newest first: name, size and the start of the text; -F a \
+            format per buffer (#{buffer_name}, #{buffer_size}, #{buffer_sample}, \
+            #{buffer_created}).",
+    flags: "F:",
     long: &[Long::switch("json")],
     read_only: true,
     target: None,
     build: |args| {
         args.no_arguments()?;
         let json = args.json();
+        let format = args.value('F').map(str::to_string);
         Ok(server(move |ctx| async move {
             let buffers = ctx.buffers.list();
+            if let Some(f) = &format {
+                let config = ctx.config.borrow().clone();
+                let lines: Vec<String> = buffers
+                    .iter()
+                    .map(|b| {
+                        let vars = crate::session::VarsWithOptions {
+                            vars: buffer_vars(b),
+                            config: &config,
+                        };
+                        crate::format::expand(f, &vars)
+                    })
+                    .collect();
+                return Ok(Output::text(lines.join("\n")));
+            }
             if json {
                 let items: Vec<_> = buffers
                     .iter()
@@ -70,6 +87,22 @@ pub static LIST_BUFFERS: Entry = Entry {
         }))
     },
 };
+
+/// Characters of a buffer's text in `#{buffer_sample}` (tmux's sample width).
+const SAMPLE_CHARS: usize = 200;
+
+/// A buffer's format variables, as tmux names them.
+fn buffer_vars(b: &Buffer) -> std::collections::HashMap<String, String> {
+    [
+        ("buffer_name", crate::names::clean_name(&b.name)),
+        ("buffer_size", b.data.len().to_string()),
+        ("buffer_sample", preview(&b.data, SAMPLE_CHARS)),
+        ("buffer_created", b.created.to_string()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
+}
 
 /// A buffer as `list-buffers` prints it (tmux's form): `name: N bytes: "text"`.
 pub fn line(buffer: &Buffer) -> String {

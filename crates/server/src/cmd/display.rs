@@ -7,9 +7,10 @@ use crate::outcome::{Output, TargetKind};
 pub static DISPLAY_MESSAGE: Entry = Entry {
     name: "display-message",
     aliases: &["display"],
-    usage: "[-p] [-t target-pane] [message]",
+    usage: "[-p] [-d milliseconds] [-t target-pane] [message]",
     about: "Expand a format for a pane (`#S`, `#{pane_current_path}`, `%H:%M`) and show it in \\
-            the status line, or print it (-p, and always from the command line).",
+            the status line for -d milliseconds (0: until a key; else display-time), or print \
+            it (-p, and always from the command line).",
     flags: "aIlNpvc:d:F:t:",
     long: &[],
     read_only: true,
@@ -20,10 +21,21 @@ pub static DISPLAY_MESSAGE: Entry = Entry {
             .map(str::to_string)
             .or_else(|| (!args.positional.is_empty()).then(|| args.positional.join(" ")))
             .unwrap_or_else(|| DEFAULT_MESSAGE.to_string());
+        let shown_for = match args.value('d') {
+            Some(ms) => Some(shown_for(ms)?),
+            None => None,
+        };
+        let print = args.has('p');
         Ok(on_session(move |s, scope| {
             let (wpos, pane) = s.find_pane(scope)?;
+            // Times first, then the format (as tmux): `%` in a name stays as it is.
+            let (template, _) = crate::format::time::strftime(&template, &chrono::Local::now());
             let text = crate::format::expand(&template, &s.format_context(wpos, pane));
-            Ok(Output::text(strftime(&text)))
+            let mut out = Output::text(text);
+            if !print {
+                out.shown_for = shown_for;
+            }
+            Ok(out)
         }))
     },
 };
@@ -31,16 +43,15 @@ pub static DISPLAY_MESSAGE: Entry = Entry {
 /// What `display-message` shows without a message (tmux's default).
 const DEFAULT_MESSAGE: &str = "[#S] #I:#P [#{pane_width}x#{pane_height}] \"#T\"";
 
-/// `%` sequences as the local time has them (`%H:%M`), as tmux expands them for messages;
-/// text with an invalid sequence is shown as it is.
-fn strftime(text: &str) -> String {
-    use std::fmt::Write;
-    if !text.contains('%') {
-        return text.to_string();
-    }
-    let mut out = String::new();
-    match write!(out, "{}", chrono::Local::now().format(text)) {
-        Ok(()) => out,
-        Err(_) => text.to_string(),
-    }
+/// The longest `-d` taken: a day (a message meant to stay uses 0, until a key).
+const MAX_SHOWN_MS: u64 = 86_400_000;
+
+/// `-d`'s milliseconds.
+fn shown_for(ms: &str) -> Result<std::time::Duration, crate::outcome::CommandError> {
+    let ms: u64 = ms.trim().parse().map_err(|_| {
+        crate::outcome::CommandError::failed(format!(
+            "display-message -d takes milliseconds (0: until a key), not {ms:?}"
+        ))
+    })?;
+    Ok(std::time::Duration::from_millis(ms.min(MAX_SHOWN_MS)))
 }

@@ -21,14 +21,25 @@ pub static LIST_SESSIONS: Entry = Entry {
         let format = args.value('F').map(str::to_string);
         Ok(Action::Server(Box::new(move |ctx| {
             async move {
-                let sessions = ctx.registry.list().await;
                 if let Some(f) = &format {
-                    let lines: Vec<String> = sessions
-                        .iter()
-                        .map(|s| crate::format::expand(f, &session_vars(s)))
-                        .collect();
+                    // Expanded in each session, where its windows, panes and options are.
+                    let mut lines = Vec::new();
+                    for handle in ctx.registry.all().await {
+                        let f = f.clone();
+                        let action =
+                            Box::new(move |s: &mut crate::session::SessionState, _: &_| {
+                                Ok(Output::text(match s.current_format_context() {
+                                    Some(context) => crate::format::expand(&f, &context),
+                                    None => crate::format::expand(&f, &session_vars(&s.info())),
+                                }))
+                            });
+                        if let Ok(out) = handle.run(action, Default::default()).await {
+                            lines.push(out.stdout);
+                        }
+                    }
                     return Ok(Output::text(lines.join("\n")));
                 }
+                let sessions = ctx.registry.list().await;
                 if json {
                     let text = serde_json::to_string(&sessions)
                         .map_err(|e| CommandError::failed(format!("cannot list sessions: {e}")))?;

@@ -258,9 +258,11 @@ pub static NEW_SESSION: Entry = Entry {
 pub static LIST_CLIENTS: Entry = Entry {
     name: "list-clients",
     aliases: &["lsc"],
-    usage: "[-t target-session] [--json]",
-    about: "List the attached clients (of one session with -t).",
-    flags: "t:",
+    usage: "[-t target-session] [--json] [-F format]",
+    about: "List the attached clients (of one session with -t); -F a format per client \
+            (#{client_name}, #{client_tty}, #{client_width}, #{client_height}, \
+            #{client_session}, #{client_termname}, #{client_activity}, ...).",
+    flags: "F:t:",
     long: &[Long::switch("json")],
     read_only: true,
     target: None,
@@ -268,6 +270,7 @@ pub static LIST_CLIENTS: Entry = Entry {
         args.no_arguments()?;
         let json = args.json();
         let target = args.target();
+        let format = args.value('F').map(str::to_string);
         Ok(Action::Server(Box::new(move |ctx| {
             async move {
                 let sessions = match target {
@@ -278,6 +281,20 @@ pub static LIST_CLIENTS: Entry = Entry {
                         .ok_or_else(|| not_found(TargetKind::Session, t))?],
                     None => ctx.registry.all().await,
                 };
+                if let Some(f) = format {
+                    let mut lines = Vec::new();
+                    for session in &sessions {
+                        let f = f.clone();
+                        let action =
+                            Box::new(move |s: &mut crate::session::SessionState, _: &_| {
+                                Ok(Output::text(s.client_lines(&f).join("\n")))
+                            });
+                        if let Ok(out) = session.run(action, Default::default()).await {
+                            lines.extend(out.stdout.lines().map(str::to_string));
+                        }
+                    }
+                    return Ok(Output::text(lines.join("\n")));
+                }
                 let mut clients = Vec::new();
                 for session in &sessions {
                     clients.extend(clients_of(session).await);

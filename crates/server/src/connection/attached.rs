@@ -63,6 +63,8 @@ async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandl
         control: control_tx,
         terminal_session,
         env: Arc::new(env),
+        tty: terminal_device(&conn),
+        activity: Arc::default(),
     };
     let info = match joining.join(&session).await {
         Ok(info) => info,
@@ -289,12 +291,14 @@ async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandl
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
                     typed(&info, &state.session, &ctx.terminals, client, n);
+                    stamp(&joining.activity);
                     keys.feed(&key_buf[..n])
                 }
             },
             message = stream.next() => match message {
                 Some(Ok(Message::Input(bytes))) => {
                     typed(&info, &state.session, &ctx.terminals, client, bytes.len());
+                    stamp(&joining.activity);
                     keys.feed(&bytes)
                 }
                 Some(Ok(Message::Resize { cols, rows })) => {
@@ -425,6 +429,10 @@ struct Joining {
     terminal_session: Option<u32>,
     /// The client's environment, for update-environment.
     env: Arc<Vec<(String, String)>>,
+    /// The client's terminal device, for `#{client_tty}`.
+    tty: Option<String>,
+    /// When it last typed (seconds since the epoch), for `#{client_activity}`.
+    activity: Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// The most environment entries an attaching client may bring, and the longest one.
@@ -445,6 +453,8 @@ impl Joining {
                 control: self.control.clone(),
                 terminal_session: self.terminal_session,
                 env: self.env.clone(),
+                tty: self.tty.clone(),
+                activity: self.activity.clone(),
                 reply,
             })
             .await;
@@ -519,6 +529,14 @@ async fn forward_clipboard(
     }
 }
 
+/// Notes when the client last typed, for `#{client_activity}` (one relaxed store).
+fn stamp(activity: &std::sync::atomic::AtomicU64) {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    activity.store(now, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// The client typed `bytes` bytes: the session follows its size from now on, and programs'
 /// colour queries are answered with its terminal's colours.
 fn typed(
@@ -553,6 +571,15 @@ fn terminal_session(conn: &Conn) -> Option<u32> {
     // SAFETY: getsid takes a plain integer and touches no memory; any value is allowed.
     let sid = unsafe { libc::getsid(pid) };
     u32::try_from(sid).ok().filter(|&sid| sid > 0)
+}
+
+/// The terminal device the client runs on (its standard input, `/dev/pts/3`), for
+/// `#{client_tty}`; `None` when it is not a terminal or cannot be read.
+fn terminal_device(conn: &Conn) -> Option<String> {
+    let pid = conn.get_ref().peer_cred().ok()?.pid()?;
+    let path = std::fs::read_link(format!("/proc/{pid}/fd/0")).ok()?;
+    let path = path.to_str()?;
+    path.starts_with("/dev/").then(|| path.to_string())
 }
 
 /// Largest read of keys from a handed-over terminal (a paste arrives in pieces of this size).

@@ -112,8 +112,13 @@ impl ClientLoop {
             self.show_lines(&text).await;
             return;
         }
-        self.message_shown = true;
         let shown_for = self.config.borrow().millis_option("display-time");
+        self.message_for(text, shown_for).await;
+    }
+
+    /// Shows one line in the status line for `shown_for` (zero: until the next key).
+    pub(super) async fn message_for(&mut self, text: String, shown_for: std::time::Duration) {
+        self.message_shown = true;
         self.close_after(shown_for);
         self.overlay(Some(Overlay::Message(text))).await;
     }
@@ -462,7 +467,11 @@ impl ClientLoop {
         }
         if !output.stdout.is_empty() && !output.stdout.trim_end().contains('\n') {
             // One line (display-message, a short answer): in the status line.
-            self.message(output.stdout.trim_end().to_string()).await;
+            let text = output.stdout.trim_end().to_string();
+            match output.shown_for {
+                Some(shown_for) => self.message_for(text, shown_for).await,
+                None => self.message(text).await,
+            }
         } else if !output.stdout.is_empty() {
             self.show_lines(&output.stdout).await;
         } else if output.code != 0 && !output.stderr.is_empty() {

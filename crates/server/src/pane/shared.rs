@@ -130,6 +130,14 @@ impl PaneShared {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
+    /// The cursor's column and row and the lines of history, for formats (`#{cursor_x}`,
+    /// `#{history_size}`); takes the screen's lock briefly.
+    pub fn cursor_and_history(&self) -> (usize, usize, usize) {
+        let screen = self.screen();
+        let cursor = screen.cursor_state();
+        (cursor.col, cursor.row, screen.scrollback().len())
+    }
+
     /// What a renderer needs, read directly when the pane task is not holding the screen.
     pub(super) fn try_snapshot(&self, since: u64) -> Option<PaneSnapshot> {
         match self.screen.try_lock() {

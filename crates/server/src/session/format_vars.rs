@@ -2,21 +2,29 @@
 //! `#S`, `#{window_zoomed_flag}`, ...).
 
 use super::SessionState;
+use crate::config::Config;
 use crate::format::{Loop, Vars};
-use crate::ids::PaneId;
+use crate::ids::{ClientId, PaneId};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// A pane's format variables with its session behind them, so loops (`#{W:...}`,
-/// `#{P:...}`, `#{S:...}`) can go over the session's windows and the window's panes.
+/// `#{P:...}`, `#{S:...}`) can go over the session's windows, the window's panes and the
+/// server's sessions; a name that is no variable is looked up as an option (`#{@theme}`,
+/// `#{status-left}`), as tmux's `format_find` does, only when asked.
 pub struct FormatContext<'a> {
     state: &'a SessionState,
     wpos: usize,
     vars: HashMap<String, String>,
+    config: Arc<Config>,
 }
 
 impl Vars for FormatContext<'_> {
     fn get(&self, name: &str) -> Option<String> {
-        self.vars.get(name).cloned()
+        self.vars
+            .get(name)
+            .cloned()
+            .or_else(|| self.config.option_value(name))
     }
 
     fn each(&self, over: Loop) -> Vec<(Box<dyn Vars + '_>, bool)> {
@@ -28,12 +36,23 @@ impl Vars for FormatContext<'_> {
             )
         };
         match over {
-            // The session alone: a session's task knows no other session.
             Loop::Sessions => s
-                .windows
-                .get(s.current)
-                .map(|w| vec![item(s.current, w.active, true)])
-                .unwrap_or_default(),
+                .listed
+                .directory
+                .sessions()
+                .into_iter()
+                .filter_map(|other| {
+                    if other.id != s.id {
+                        let vars = VarsWithOptions {
+                            vars: other.format_vars(),
+                            config: &self.config,
+                        };
+                        return Some((Box::new(vars) as Box<dyn Vars>, false));
+                    }
+                    let w = s.windows.get(s.current)?;
+                    Some(item(s.current, w.active, true))
+                })
+                .collect(),
             Loop::Windows => s
                 .windows
                 .iter()
@@ -55,10 +74,42 @@ impl Vars for FormatContext<'_> {
     }
 }
 
+/// Variables made elsewhere (another session's in a loop over sessions, a buffer's, a
+/// client's), with options behind them.
+pub struct VarsWithOptions<'c> {
+    /// The variables.
+    pub vars: HashMap<String, String>,
+    /// Where a name that is no variable is looked up.
+    pub config: &'c Config,
+}
+
+impl Vars for VarsWithOptions<'_> {
+    fn get(&self, name: &str) -> Option<String> {
+        self.vars
+            .get(name)
+            .cloned()
+            .or_else(|| self.config.option_value(name))
+    }
+}
+
+/// Seconds since the Unix epoch now.
+pub(super) fn epoch_seconds() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
 impl SessionState {
     /// The format variables of pane `pane` in window `wpos` (the session's and window's too).
     pub fn format_vars(&self, wpos: usize, pane: PaneId) -> HashMap<String, String> {
         self.format_vars_for(wpos, pane, true)
+    }
+
+    /// The format context of the current window's active pane (the session's own, for
+    /// `list-sessions -F`); `None` before the first window.
+    pub fn current_format_context(&self) -> Option<FormatContext<'_>> {
+        let w = self.windows.get(self.current)?;
+        Some(self.format_context(self.current, w.active))
     }
 
     /// [`SessionState::format_vars`] with the session behind them, for formats with loops.
@@ -67,6 +118,7 @@ impl SessionState {
             state: self,
             wpos,
             vars: self.format_vars(wpos, pane),
+            config: self.config(),
         }
     }
 
@@ -89,8 +141,16 @@ impl SessionState {
         set("session_windows", self.windows.len().to_string());
         set("session_created", self.created.to_string());
         set("session_attached", self.clients.len().to_string());
+        set("session_many_attached", flag(self.clients.len() > 1));
         set("session_width", self.cols.to_string());
         set("session_height", self.rows.to_string());
+        set("session_last_attached", self.last_attached.to_string());
+        set("session_alerts", self.alerts());
+        if let Some((id, _)) = self.format_client() {
+            for (k, val) in self.client_vars(id) {
+                set(k, val);
+            }
+        }
         set("version", env!("CARGO_PKG_VERSION").to_string());
         set("pid", std::process::id().to_string());
         let host = host_name();
@@ -115,6 +175,13 @@ impl SessionState {
         set("window_start_flag", flag(wpos == 0));
         set("window_end_flag", flag(wpos + 1 == self.windows.len()));
         set("window_panes", w.layout.panes().len().to_string());
+        set("window_width", w.layout.cols().to_string());
+        set("window_height", w.layout.rows().to_string());
+        // A window is never larger than its clients here: weft sizes it to the session.
+        set("window_bigger", "0".into());
+        set("window_offset_x", "0".into());
+        set("window_offset_y", "0".into());
+        set("window_activity", self.window_activity(wpos).to_string());
         // tmux's order: activity, bell, silence, current, last, zoomed.
         let flags: String = [
             (w.activity, '#'),
@@ -138,6 +205,16 @@ impl SessionState {
         if let Some(rect) = w.layout.rect_of(pane) {
             set("pane_width", rect.cols.to_string());
             set("pane_height", rect.rows.to_string());
+            set("pane_at_top", flag(rect.row == 0));
+            set("pane_at_left", flag(rect.col == 0));
+            set(
+                "pane_at_bottom",
+                flag(rect.row + rect.rows >= w.layout.rows()),
+            );
+            set(
+                "pane_at_right",
+                flag(rect.col + rect.cols >= w.layout.cols()),
+            );
         }
         if let Some(h) = self.panes.get(&pane) {
             // A pane's title is the host's name until its program sets one (as tmux).
@@ -157,6 +234,12 @@ impl SessionState {
             if let Some(pid) = h.shared.pid {
                 set("pane_pid", pid.to_string());
             }
+            if processes {
+                let (x, y, history) = h.shared.cursor_and_history();
+                set("cursor_x", x.to_string());
+                set("cursor_y", y.to_string());
+                set("history_size", history.to_string());
+            }
             if let Some(pid) = h.shared.pid.filter(|_| processes) {
                 if let Some(cmd) = foreground_command(pid) {
                     set("pane_current_command", cmd);
@@ -171,6 +254,96 @@ impl SessionState {
             set("pane_current_path", cwd);
         }
         v
+    }
+
+    /// The windows with alerts, as tmux's `session_alerts`: each index followed by `#`
+    /// (activity), `!` (bell) and `~` (silence), joined by commas (`1!,3#`).
+    fn alerts(&self) -> String {
+        self.windows
+            .iter()
+            .filter(|w| w.activity || w.bell || w.silence)
+            .map(|w| {
+                let mut item = w.index.to_string();
+                for (on, c) in [(w.activity, '#'), (w.bell, '!'), (w.silence, '~')] {
+                    if on {
+                        item.push(c);
+                    }
+                }
+                item
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// When a pane of window `wpos` last printed something, in seconds since the epoch.
+    fn window_activity(&self, wpos: usize) -> u64 {
+        let Some(w) = self.windows.get(wpos) else {
+            return 0;
+        };
+        let now_ms = crate::pane::output_clock_ms();
+        let last_ms = w
+            .layout
+            .panes()
+            .iter()
+            .filter_map(|p| self.panes.get(p))
+            .map(|h| h.shared.last_output_ms())
+            .max()
+            .unwrap_or(0);
+        epoch_seconds().saturating_sub(now_ms.saturating_sub(last_ms) / 1000)
+    }
+
+    /// The client formats speak of: the one the session follows (the most recently
+    /// active), else the first attached.
+    fn format_client(&self) -> Option<(ClientId, &super::state::ClientEntry)> {
+        self.clients
+            .iter()
+            .find(|(id, _)| self.latest.is(**id))
+            .or_else(|| self.clients.iter().min_by_key(|(id, _)| **id))
+            .map(|(id, c)| (*id, c))
+    }
+
+    /// `format` expanded for each attached client, oldest first, with the client's variables
+    /// over those of the session's current pane (`list-clients -F`).
+    pub fn client_lines(&self, format: &str) -> Vec<String> {
+        let mut ids: Vec<(u64, ClientId)> =
+            self.clients.iter().map(|(id, c)| (c.since, *id)).collect();
+        ids.sort_unstable();
+        ids.into_iter()
+            .filter_map(|(_, id)| {
+                let mut context = self.current_format_context()?;
+                for (k, v) in self.client_vars(id) {
+                    context.vars.insert(k.to_string(), v);
+                }
+                Some(crate::format::expand(format, &context))
+            })
+            .collect()
+    }
+
+    /// The format variables of attached client `id` (`client_name`, `client_width`, ...);
+    /// none when it is not attached here.
+    pub fn client_vars(&self, id: ClientId) -> Vec<(&'static str, String)> {
+        let Some(c) = self.clients.get(&id) else {
+            return Vec::new();
+        };
+        vec![
+            ("client_name", format!("client-{id}")),
+            ("client_tty", c.tty.clone()),
+            ("client_termname", c.term.clone()),
+            ("client_width", c.cols.to_string()),
+            ("client_height", c.rows.to_string()),
+            ("client_session", self.name.clone()),
+            ("client_created", c.since.to_string()),
+            (
+                "client_activity",
+                c.activity
+                    .load(std::sync::atomic::Ordering::Relaxed)
+                    .to_string(),
+            ),
+            (
+                "client_readonly",
+                if c.read_only { "1" } else { "0" }.into(),
+            ),
+        ]
     }
 }
 

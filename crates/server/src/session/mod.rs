@@ -8,6 +8,7 @@
 
 mod alerts;
 mod clipboard;
+mod directory;
 mod focus;
 mod format_vars;
 mod hooks;
@@ -22,7 +23,8 @@ mod terminal_alerts;
 mod view;
 mod windows;
 
-pub use format_vars::FormatContext;
+pub use directory::{SessionDirectory, SessionSummary};
+pub use format_vars::{FormatContext, VarsWithOptions};
 pub use list::{ClientInfo, TreeWindow};
 pub use state::{path_of_file_url, PaneMeta, SessionState, Window, MAX_CLIPBOARD_BYTES};
 pub use view::{StatusLine, View, WindowTab};
@@ -170,6 +172,10 @@ pub enum SessionCommand {
         terminal_session: Option<u32>,
         /// The client's environment, for the variables `update-environment` names.
         env: Arc<Vec<(String, String)>>,
+        /// The client's terminal device (`/dev/pts/3`), when known.
+        tty: Option<String>,
+        /// When it last typed (seconds since the epoch), stamped by its connection.
+        activity: Arc<AtomicU64>,
         /// The answer, or why the client may not attach.
         reply: oneshot::Sender<Result<Attached, CommandError>>,
     },
@@ -400,6 +406,8 @@ pub struct SessionSpec {
     pub hooks: crate::hooks::HookFeed,
     /// Where subscribers hear what happens.
     pub events: crate::events::EventFeed,
+    /// Every session's summary, where this one keeps its own.
+    pub directory: SessionDirectory,
 }
 
 /// What a session needs for its programs' clipboard writes and reads (OSC 52): the server's

@@ -116,6 +116,7 @@ impl SessionState {
             return;
         }
         let before = std::mem::replace(&mut self.shape_seen, now);
+        self.publish_summary();
         if !self.feed.is_heard() {
             return;
         }

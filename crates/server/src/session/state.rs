@@ -25,6 +25,12 @@ pub(super) struct ClientEntry {
     pub(super) control: mpsc::Sender<ClientControl>,
     /// When it attached (seconds since the Unix epoch).
     pub(super) since: u64,
+    /// When it last typed (seconds since the Unix epoch), stamped by its connection.
+    pub(super) activity: Arc<std::sync::atomic::AtomicU64>,
+    /// Its terminal's device (`/dev/pts/3`), when known.
+    pub(super) tty: String,
+    /// `TERM` in its environment.
+    pub(super) term: String,
 }
 
 /// A window: panes in a layout.
@@ -135,6 +141,13 @@ pub struct SessionState {
     pub(super) silence_due: Option<tokio::time::Instant>,
     /// The pane last told it has focus (`focus-events`), to tell it when it loses it.
     pub(super) focus_reported: Option<PaneId>,
+    /// The session's entry among every session's summaries (removed when it ends).
+    pub(super) listed: super::directory::Listed,
+    /// When a client last attached (seconds since the Unix epoch; 0 if none has).
+    pub(super) last_attached: u64,
+    /// The status line loops over sessions (`#{S:...}`): it is expanded again when another
+    /// session changes.
+    pub(super) status_lists_sessions: bool,
 }
 
 /// What a pane's program told the session about itself through its output.
@@ -186,7 +199,7 @@ impl SessionState {
         let (cols, rows) = (spec.cols.max(1), spec.rows.max(1));
         let (view, _) = watch::channel(View::empty(cols, rows));
         let shape_seen = super::shape::Shape::empty(&spec.name, (cols, rows));
-        SessionState {
+        let state = SessionState {
             id: spec.id,
             name: spec.name,
             created,
@@ -222,7 +235,12 @@ impl SessionState {
             status_due: None,
             silence_due: None,
             focus_reported: None,
-        }
+            listed: spec.directory.listing(spec.id),
+            last_attached: 0,
+            status_lists_sessions: false,
+        };
+        state.publish_summary();
+        state
     }
 
     /// The configuration in force.

@@ -10,6 +10,7 @@
 use super::status_jobs::JobLookup;
 use super::{SessionState, StatusLine, WindowTab};
 use crate::config::Config;
+pub use crate::format::time::{strftime, Clock};
 use crate::format::{self, Loop, Vars};
 use crate::style::Align;
 use std::cell::RefCell;
@@ -20,62 +21,6 @@ use tokio::time::Instant;
 /// The most columns a `status-left-length` or `status-right-length` gives a part: wider than
 /// any terminal, and a bound on the work of laying a part out.
 const MAX_PART_COLUMNS: usize = 4096;
-
-/// How soon the status line's content can change with time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Clock {
-    /// It does not.
-    Never,
-    /// At the next minute (a clock of hours and minutes, a date).
-    Minutes,
-    /// Any second (seconds, or a time tmux's `%c` and `%T` show).
-    Seconds,
-}
-
-/// `template` with its `strftime` conversions (`%H:%M`, `%d-%b-%y`) done for `now`, as tmux
-/// does to status formats before expanding them, and how soon the result can change. A `%`
-/// that is not a conversion chrono knows stays as written.
-pub fn strftime<Tz: chrono::TimeZone>(template: &str, now: &chrono::DateTime<Tz>) -> (String, Clock)
-where
-    Tz::Offset: std::fmt::Display,
-{
-    use chrono::format::{Item, StrftimeItems};
-    if !template.contains('%') {
-        return (template.to_string(), Clock::Never);
-    }
-    let mut out = String::with_capacity(template.len());
-    let mut clock = Clock::Never;
-    let mut rest = template;
-    while let Some(at) = rest.find('%') {
-        out.push_str(&rest[..at]);
-        rest = &rest[at..];
-        // `%`, a flag or `:`/`.` and digits, then the conversion's letter.
-        let spec_len = rest
-            .char_indices()
-            .skip(1)
-            .find(|(_, c)| !matches!(c, '-' | '_' | '0'..='9' | '^' | '#' | ':' | '.'))
-            .map_or(rest.len(), |(i, c)| i + c.len_utf8());
-        let spec = &rest[..spec_len];
-        let valid = spec.len() > 1 && !StrftimeItems::new(spec).any(|i| matches!(i, Item::Error));
-        if valid {
-            use std::fmt::Write;
-            let letter = spec.chars().last().unwrap_or('%');
-            clock = clock.max(match letter {
-                '%' | 'n' | 't' => Clock::Never,
-                'S' | 's' | 'T' | 'X' | 'c' | 'r' | '+' | 'f' => Clock::Seconds,
-                _ => Clock::Minutes,
-            });
-            if write!(out, "{}", now.format(spec)).is_err() {
-                out.push_str(spec);
-            }
-        } else {
-            out.push_str(spec);
-        }
-        rest = &rest[spec_len..];
-    }
-    out.push_str(rest);
-    (out, clock)
-}
 
 /// When the wall clock next turns to a new minute (a few milliseconds after, so the clock
 /// read then shows the new minute).
@@ -101,8 +46,12 @@ struct StatusVars<'a, 'j> {
 struct Shared<'a, 'j> {
     config: &'a Config,
     jobs: RefCell<JobLookup<'j>>,
-    /// The session's own variables (`#{S:...}` goes over this session alone).
+    /// The session's own variables.
     session: HashMap<String, String>,
+    /// This session's id, and where the others' summaries are (read only when a format
+    /// loops over sessions, `#{S:...}`).
+    session_id: crate::ids::SessionId,
+    directory: &'a super::SessionDirectory,
     /// Each window's variables, and whether it is current.
     windows: Vec<(HashMap<String, String>, bool)>,
     /// Each pane of the current window, and whether it is active (only when a format has
@@ -123,16 +72,28 @@ impl Vars for StatusVars<'_, '_> {
     }
 
     fn each(&self, over: Loop) -> Vec<(Box<dyn Vars + '_>, bool)> {
-        let items: Vec<(&HashMap<String, String>, bool)> = match over {
-            Loop::Sessions => vec![(&self.shared.session, true)],
-            Loop::Windows => self.shared.windows.iter().map(|(v, c)| (v, *c)).collect(),
-            Loop::Panes => self.shared.panes.iter().map(|(v, c)| (v, *c)).collect(),
+        let items: Vec<(HashMap<String, String>, bool)> = match over {
+            Loop::Sessions => self
+                .shared
+                .directory
+                .sessions()
+                .into_iter()
+                .map(|other| {
+                    if other.id == self.shared.session_id {
+                        (self.shared.session.clone(), true)
+                    } else {
+                        (other.format_vars(), false)
+                    }
+                })
+                .collect(),
+            Loop::Windows => self.shared.windows.clone(),
+            Loop::Panes => self.shared.panes.clone(),
         };
         items
             .into_iter()
             .map(|(vars, current)| {
                 let item = StatusVars {
-                    vars: vars.clone(),
+                    vars,
                     shared: self.shared,
                 };
                 (Box::new(item) as Box<dyn Vars>, current)
@@ -225,7 +186,13 @@ impl SessionState {
         .iter()
         .map(|name| text(&config, name))
         .collect();
-        let processes = templates.iter().any(|t| t.contains("pane_current"));
+        // (and the screen's lock, for the cursor and the history).
+        self.status_lists_sessions = templates.iter().any(|t| t.contains("S:"));
+        let processes = templates.iter().any(|t| {
+            ["pane_current", "history_size", "cursor_"]
+                .iter()
+                .any(|name| t.contains(name))
+        });
         let current_pane = self.windows.get(self.current).map(|w| w.active);
         let session_vars = match current_pane {
             Some(pane) => self.format_vars_for(self.current, pane, processes),
@@ -261,6 +228,8 @@ impl SessionState {
             config: &config,
             jobs: RefCell::new(self.status_jobs.lookup_pass(every, attached)),
             session: session_vars.clone(),
+            session_id: self.id,
+            directory: &self.listed.directory,
             windows: tabs.iter().map(|t| (t.3.clone(), t.1)).collect(),
             panes,
         };

@@ -47,6 +47,7 @@ impl SessionState {
         self.publish_shape();
         // The one timer of the loop: the status line's next expansion or a silence's end.
         let mut timer = Deadline::new();
+        let mut sessions_changed = self.listed.directory.changes();
         loop {
             let due = [self.status_due, self.silence_due]
                 .into_iter()
@@ -92,6 +93,9 @@ impl SessionState {
                     self.status_jobs.finished(result);
                     self.refresh_status();
                 }
+                Ok(()) = sessions_changed.changed(), if self.status_lists_sessions => {
+                    self.refresh_status();
+                }
                 () = timer.wait() => {
                     if self.silence_due.is_some_and(|at| at <= Instant::now()) {
                         self.silence_due = self.check_silence(true);
@@ -106,6 +110,8 @@ impl SessionState {
         }
         self.feed
             .publish(Some(self.id), None, crate::events::EventKind::SessionClosed);
+        // Out of the other sessions' loops before the registry forgets it.
+        self.listed.remove();
         // The registry first: when this was the last session, the server's socket is gone
         // before any client hears "[exited]", so what a user runs next finds no server.
         // Commands are refused from here on, so the registry never waits on this session
@@ -155,6 +161,8 @@ impl SessionState {
                 control,
                 terminal_session,
                 env,
+                tty,
+                activity,
                 reply,
             } => {
                 if terminal_session.is_some_and(|sid| self.has_pane_terminal(sid)) {
@@ -171,6 +179,8 @@ impl SessionState {
                     let value = env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
                     self.environment.insert(name.clone(), value);
                 }
+                let now = super::format_vars::epoch_seconds();
+                activity.fetch_max(now, std::sync::atomic::Ordering::Relaxed);
                 self.clients.insert(
                     client,
                     ClientEntry {
@@ -178,11 +188,17 @@ impl SessionState {
                         rows,
                         read_only,
                         control,
-                        since: std::time::SystemTime::now()
-                            .duration_since(std::time::UNIX_EPOCH)
-                            .map_or(0, |d| d.as_secs()),
+                        since: now,
+                        activity,
+                        term: env
+                            .iter()
+                            .find(|(k, _)| k == "TERM")
+                            .map(|(_, v)| v.clone())
+                            .unwrap_or_default(),
+                        tty: tty.unwrap_or_default(),
                     },
                 );
+                self.last_attached = now;
                 if !read_only {
                     self.latest.set(client);
                     self.resize_to(cols, rows, false);
