@@ -618,3 +618,73 @@ fn has_session_answers_with_its_exit_status_as_scripts_test_it() {
         "{out:?}"
     );
 }
+
+#[test]
+fn window_size_follows_the_latest_the_smallest_or_the_largest_client_or_none() {
+    let server = TestServer::new("winsize");
+    assert!(server
+        .weft(&["new", "-d", "-s", "w", "--", "sleep", "60"])
+        .status
+        .success());
+    let size = |server: &TestServer| {
+        stdout_of(&server.weft(&[
+            "display",
+            "-p",
+            "-t",
+            "w",
+            "#{session_width}x#{session_height}",
+        ]))
+        .trim()
+        .to_string()
+    };
+    let until = |server: &TestServer, want: &str| {
+        let mut events = crate::subscribe::Subscription::start(server, &["-t", "w"]);
+        if size(server) != want {
+            events.wait_for("session-resized", |_| size(server) == want);
+        }
+        assert_eq!(size(server), want);
+    };
+    assert!(server
+        .weft(&["set", "-g", "window-size", "smallest"])
+        .status
+        .success());
+    let mut big = server.client(&["attach", "-t", "w"], 100, 30);
+    big.wait_for_text("[w]").unwrap();
+    until(&server, "100x30");
+    let mut small = server.client(&["attach", "-t", "w"], 80, 24);
+    small.wait_for_text("[w]").unwrap();
+    until(&server, "80x24");
+    // The big one resizing does not make the session bigger than the small one.
+    big.resize(110, 32).unwrap();
+    small.resize(82, 24).unwrap();
+    until(&server, "82x24");
+    assert!(server
+        .weft(&["set", "-g", "window-size", "largest"])
+        .status
+        .success());
+    small.resize(84, 24).unwrap();
+    until(&server, "110x32");
+    // manual: clients no longer change it; resize-window does.
+    assert!(server
+        .weft(&["set", "-g", "window-size", "manual"])
+        .status
+        .success());
+    assert!(server
+        .weft(&["resize-window", "-t", "w", "-x", "70", "-y", "20"])
+        .status
+        .success());
+    small.resize(86, 24).unwrap();
+    // Once the server has the client's new width (each check a round trip, no sleeping)...
+    let widths = || stdout_of(&server.weft(&["list-clients", "-F", "#{client_width}"]));
+    let mut seen = widths();
+    for _ in 0..1000 {
+        if seen.lines().any(|w| w == "86") {
+            break;
+        }
+        seen = widths();
+    }
+    assert!(seen.lines().any(|w| w == "86"), "{seen}");
+    // ...the session has kept its own.
+    let shown = size(&server);
+    assert!(shown.starts_with("70x"), "{shown}");
+}

@@ -93,7 +93,10 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("set-titles-string", Session, Text, "#S:#I:#W - \"#T\" #{session_alerts}", Some(USED_AS_TEXT)),
     opt("allow-rename", Pane, Flag, "off", Some(USED_AS_TEXT)),
     opt("automatic-rename", Window, Flag, "on", Some("automatic-rename")),
-    opt("aggressive-resize", Window, Flag, "off", None),
+    // Windows belong to one session each (no linked windows), so they are always sized by
+    // their own session's clients: what aggressive-resize asks for.
+    opt("aggressive-resize", Window, Flag, "off", Some(USED_AS_TEXT)),
+    opt("window-size", Window, Choice(&["largest", "smallest", "manual", "latest"]), "latest", Some(USED_AS_TEXT)),
     opt("focus-events", Server, Flag, "off", Some("focus-events")),
     opt("set-clipboard", Server, Choice(&["on", "external", "off"]), "on", Some("set-clipboard")),
     opt("copy-command", Server, Text, "", Some("copy-command")),

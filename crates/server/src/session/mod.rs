@@ -21,6 +21,7 @@ mod targets;
 mod task;
 mod terminal_alerts;
 mod view;
+mod window_size;
 mod windows;
 
 pub use directory::{SessionDirectory, SessionSummary};

@@ -201,7 +201,7 @@ impl SessionState {
                 self.last_attached = now;
                 if !read_only {
                     self.latest.set(client);
-                    self.resize_to(cols, rows, false);
+                    self.follow_clients(cols, rows, false);
                 }
                 let _ = reply.send(Ok(Attached {
                     name: self.name.clone(),
@@ -218,14 +218,14 @@ impl SessionState {
                 entry.rows = rows;
                 if !entry.read_only {
                     self.latest.set(client);
-                    self.resize_to(cols, rows, true);
+                    self.follow_clients(cols, rows, true);
                 }
             }
             SessionCommand::ClientActive { client } => {
                 if let Some(entry) = self.clients.get(&client).filter(|e| !e.read_only) {
                     let (cols, rows) = (entry.cols, entry.rows);
                     self.latest.set(client);
-                    self.resize_to(cols, rows, false);
+                    self.follow_clients(cols, rows, false);
                 }
             }
             SessionCommand::ClientGone { client } => {
@@ -235,7 +235,7 @@ impl SessionState {
                     if let Some((&id, entry)) = self.clients.iter().find(|(_, e)| !e.read_only) {
                         let (cols, rows) = (entry.cols, entry.rows);
                         self.latest.set(id);
-                        self.resize_to(cols, rows, false);
+                        self.follow_clients(cols, rows, false);
                     }
                 }
             }
