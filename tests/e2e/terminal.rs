@@ -535,3 +535,29 @@ fn kitty_keys_are_turned_on_where_the_terminal_has_them_and_decoded() {
     let client = client_on(&server, "x", &[("TERM", "xterm")], FakeTerminal::xterm());
     assert_eq!(client.screen().keyboard_mode().kitty_flags, 0);
 }
+
+#[test]
+fn terminal_overrides_tc_gives_a_256_colour_terminal_rgb_colours() {
+    let server = TestServer::new("term-tc");
+    let conf = server.dir.join("tc.conf");
+    std::fs::write(&conf, "set -ga terminal-overrides \",xterm-256color:Tc\"\n").unwrap();
+    let conf = conf.to_str().unwrap().to_string();
+    let mut args = vec!["-f", &conf, "new", "-s", "tc", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let env = [("TERM", "xterm-256color"), ("COLORTERM", "")];
+    let mut client = server.client_answering(&args, 80, 24, &env, FakeTerminal::palette_256());
+    client.wait_for_text("$").unwrap();
+    client
+        .send_text("printf '\\033[38;2;250;10;10mTRUE\\033[0m\\n'\r")
+        .unwrap();
+    client
+        .wait_for(|s| s.text().lines().any(|l| l.starts_with("TRUE")))
+        .unwrap();
+    let received = client.fake_terminal().unwrap().received().to_vec();
+    assert!(
+        has_rgb_sgr(&received),
+        "Tc in terminal-overrides: RGB colours go out"
+    );
+    let features = the_client(&server)["terminal"]["features"].to_string();
+    assert!(features.contains("truecolor"), "{features}");
+}

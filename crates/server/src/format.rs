@@ -5,6 +5,7 @@
 //! Written by hand: the language is tmux's own, and no crate speaks it.
 
 mod modifiers;
+pub(crate) use modifiers::fnmatch;
 pub mod time;
 
 use modifiers::{Compare, Modifier};

@@ -129,6 +129,15 @@ async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandl
             .send(SessionCommand::ClientResize { client, cols, rows })
             .await;
     }
+    {
+        let config = ctx.config.borrow();
+        let option = |name: &str| config.option_value(name).unwrap_or_default();
+        terminal_info.forced = crate::terminal::forced(
+            terminal_info.term.as_deref().unwrap_or_default(),
+            &option("terminal-overrides"),
+            &option("terminal-features"),
+        );
+    }
     let caps = terminal_info.caps();
     let terminal_info = Arc::new(Mutex::new(terminal_info));
     let _registered = Registered::new(&ctx.terminals, client, terminal_info.clone());

@@ -212,7 +212,7 @@ const MAX_DECIMALS: usize = 64;
 
 /// Whether `text` matches the shell pattern `pattern` (`*`, `?`, `[a-z]`, `[!x]`), as
 /// fnmatch(3) without flags.
-pub(super) fn fnmatch(pattern: &str, text: &str, ignore_case: bool) -> bool {
+pub(crate) fn fnmatch(pattern: &str, text: &str, ignore_case: bool) -> bool {
     let fold = |s: &str| -> Vec<char> {
         if ignore_case {
             s.chars().flat_map(char::to_lowercase).collect()

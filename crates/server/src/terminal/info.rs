@@ -63,6 +63,8 @@ pub struct TerminalInfo {
     pub kitty_flags: Option<u32>,
     /// Its colours and scheme.
     pub colors: HostColors,
+    /// What `terminal-overrides` and `terminal-features` add for it.
+    pub forced: super::Forced,
 }
 
 impl TerminalInfo {
@@ -188,18 +190,23 @@ impl TerminalInfo {
     /// What frames for this terminal may use.
     pub fn caps(&self) -> TerminalCaps {
         let modern = self.is_modern();
+        let forced = self.forced;
         TerminalCaps {
-            depth: self.color_depth(),
-            synchronized_output: self.has_mode(2026),
-            underline_styles: modern,
-            hyperlinks: modern,
+            depth: if forced.truecolor {
+                ColorDepth::TrueColor
+            } else {
+                self.color_depth()
+            },
+            synchronized_output: self.has_mode(2026) || forced.sync,
+            underline_styles: modern || forced.underline_styles,
+            hyperlinks: modern || forced.hyperlinks,
             notifications: modern,
         }
     }
 
     /// The features `list-clients` shows.
     pub fn features(&self) -> Vec<&'static str> {
-        let mut features = vec![self.color_depth().name()];
+        let mut features = vec![self.caps().depth.name()];
         for (mode, name) in [
             (2026, "sync"),
             (2027, "graphemes"),

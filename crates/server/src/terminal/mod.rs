@@ -4,9 +4,11 @@
 //! programs' colour queries from.
 
 mod info;
+mod overrides;
 mod reports;
 
 pub use info::{TerminalInfo, TerminalSummary, ASKED_MODES};
+pub use overrides::{forced, Forced};
 pub use reports::{ColorSlot, Filtered, Report, ReportFilter};
 
 use crate::ids::ClientId;
