@@ -219,3 +219,43 @@ fn passthrough_passes_only_what_asks_nothing_and_only_when_allowed() {
     assert!(!text.contains("\x1b]2;blocked"), "passthrough while off");
     assert!(!text.contains("\x1b[6n"), "a query passed through");
 }
+
+#[test]
+fn visual_activity_says_which_window_as_activity_action_allows() {
+    let server = TestServer::new("visualact");
+    let mut args = vec!["new", "-d", "-s", "a", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server, &args);
+    let mut shell = vec!["new-window", "-d", "-t", "a", "--"];
+    shell.extend_from_slice(TEST_SHELL);
+    ok(&server, &shell);
+    ok(&server, &["set", "-g", "monitor-activity", "on"]);
+    ok(&server, &["set", "-g", "visual-activity", "on"]);
+    ok(&server, &["set", "-g", "display-time", "0"]);
+    // none: the window is flagged, nobody is told.
+    ok(&server, &["set", "-g", "activity-action", "none"]);
+    let mut c = server.client(&["attach", "-t", "a"], 80, 24);
+    c.wait_for_text("$").unwrap();
+    ok(&server, &["send-keys", "-t", "a:1", "echo busy", "Enter"]);
+    c.wait_until("the window list flags window 1", |s| {
+        s.text()
+            .lines()
+            .last()
+            .is_some_and(|l| l.contains("1:bash#"))
+    })
+    .unwrap();
+    assert!(!c.screen().text().contains("Activity in window"));
+    // other (tmux's default): told. The flag clears when the window is seen.
+    ok(&server, &["set", "-g", "activity-action", "other"]);
+    c.send_keys("C-b 1").unwrap();
+    c.send_keys("C-b 0").unwrap();
+    c.wait_until("the flag cleared", |s| {
+        s.text()
+            .lines()
+            .last()
+            .is_some_and(|l| !l.contains("1:bash#"))
+    })
+    .unwrap();
+    ok(&server, &["send-keys", "-t", "a:1", "echo again", "Enter"]);
+    c.wait_for_text("Activity in window 1").unwrap();
+}

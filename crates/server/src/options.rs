@@ -151,8 +151,8 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("main-pane-height", Window, Text, "24", Some(USED_AS_TEXT)),
     opt("wrap-search", Window, Flag, "on", Some(USED_AS_TEXT)),
     opt("exit-empty", Server, Flag, "on", Some(USED_AS_TEXT)),
-    opt("activity-action", Session, Choice(&["any", "none", "current", "other"]), "other", None),
-    opt("silence-action", Session, Choice(&["any", "none", "current", "other"]), "other", None),
+    opt("activity-action", Session, Choice(&["any", "none", "current", "other"]), "other", Some(USED_AS_TEXT)),
+    opt("silence-action", Session, Choice(&["any", "none", "current", "other"]), "other", Some(USED_AS_TEXT)),
     opt("lock-after-time", Session, Number, "0", None),
     opt("pane-border-lines", Window, Choice(&["single", "double", "heavy", "simple", "number"]), "single", None),
     // weft's own.

@@ -48,9 +48,26 @@ impl SessionState {
     }
 
     /// A window flagged for activity or silence: said to the clients with `visual-activity`
-    /// or `visual-silence` on (`both`: and the terminals ring).
+    /// or `visual-silence` on (`both`: and the terminals ring), when `activity-action` or
+    /// `silence-action` covers the window (`any`, `current`, `other` (the default), `none`),
+    /// as `bell-action` does for bells.
     pub(super) fn visual_alert(&mut self, wpos: usize, kind: &str, option: &str) {
         let config = self.clipboard.config.borrow().clone();
+        let action = if kind == "Silence" {
+            "silence-action"
+        } else {
+            "activity-action"
+        };
+        let current = wpos == self.current;
+        let applies = match config.option_value(action).as_deref() {
+            Some("none") => false,
+            Some("current") => current,
+            Some("any") => true,
+            _ => !current,
+        };
+        if !applies {
+            return;
+        }
         let (ring, say) = match config.option_value(option).as_deref() {
             Some("on") => (false, true),
             Some("both") => (true, true),
@@ -60,7 +77,6 @@ impl SessionState {
             self.bells = self.bells.wrapping_add(1);
         }
         if say {
-            let current = wpos == self.current;
             self.message_clients(&alert_message(kind, current, self.windows[wpos].index));
         }
     }
