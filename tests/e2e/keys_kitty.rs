@@ -121,3 +121,48 @@ fn bindings_use_keys_only_extended_terminals_tell_apart() {
     c.wait_for(|_| window_name() == "shiftleft").unwrap();
     assert_eq!(windows(), 2);
 }
+
+#[test]
+fn extended_keys_off_gives_legacy_keys_and_always_gives_modify_other_keys() {
+    let server = TestServer::new("extkeys");
+    // A program that never asks: C-i reaches it as a tab (^I), until extended-keys always.
+    let mut c = session_running(
+        &server,
+        "stty raw -echo\n\
+         printf 'ready\\r\\n'\n\
+         head -c 1 | cat -A; printf '\\r\\nlegacy\\r\\n'\n\
+         head -c 11 | cat -A; printf '\\r\\nextended\\r\\n'\n\
+         printf '\\033[>4;2m'; printf 'asked\\r\\n'\n\
+         head -c 1 | cat -A; printf '\\r\\nrefused\\r\\n'\n\
+         sleep 60\n",
+    );
+    c.wait_for_text("ready").unwrap();
+    let send = |key: &str| {
+        let out = server.weft(&["send-keys", "-t", "k", key]);
+        assert!(out.status.success(), "{out:?}");
+    };
+    send("C-i");
+    c.wait_for_text("legacy").unwrap();
+    assert!(server
+        .weft(&["set", "-s", "extended-keys", "always"])
+        .status
+        .success());
+    send("C-i");
+    c.wait_for_text("extended").unwrap();
+    assert!(
+        c.screen().text().contains("^[[27;5;105~"),
+        "{}",
+        c.screen().text()
+    );
+    // off: even a program that asks gets the legacy byte.
+    assert!(server
+        .weft(&["set", "-s", "extended-keys", "off"])
+        .status
+        .success());
+    c.wait_for_text("asked").unwrap();
+    send("C-i");
+    c.wait_for_text("refused").unwrap();
+    let text = c.screen().text();
+    let after = &text[text.find("asked").unwrap()..];
+    assert!(after.contains("^I"), "{text}");
+}

@@ -143,7 +143,9 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("status-fg", Session, Text, "default", Some(USED_AS_TEXT)),
     opt("terminal-overrides", Server, Text, "", Some(USED_AS_TEXT)),
     opt("terminal-features", Server, Text, "", Some(USED_AS_TEXT)),
-    opt("extended-keys", Server, Choice(&["on", "off", "always"]), "off", None),
+    // On by default (tmux 3.3: off): programs that ask for kitty keys or modifyOtherKeys
+    // get them; `off` refuses, `always` gives modifyOtherKeys 2 to every program.
+    opt("extended-keys", Server, Choice(&["on", "off", "always"]), "on", Some(USED_AS_TEXT)),
     opt("allow-passthrough", Pane, Choice(&["on", "off", "all"]), "off", Some(USED_AS_TEXT)),
     opt("detach-on-destroy", Session, Choice(&["on", "off", "no-detached", "previous", "next"]), "on", Some(USED_AS_TEXT)),
     opt("display-panes-time", Session, Number, "1000", Some(USED_AS_TEXT)),

@@ -218,6 +218,21 @@ fn is_extended_form(bytes: &[u8]) -> bool {
             || bytes.contains(&b':'))
 }
 
+/// The keyboard mode a pane's program gets under tmux's `extended-keys`: `on` (what the
+/// program asked for), `off` (legacy keys whatever it asked) or `always` (at least
+/// `modifyOtherKeys` 2, so modified keys stay distinct for programs that never ask).
+pub fn with_extended_keys(mut mode: KeyboardMode, option: Option<&str>) -> KeyboardMode {
+    match option {
+        Some("off") => {
+            mode.kitty_flags = 0;
+            mode.modify_other_keys = 0;
+        }
+        Some("always") if mode.kitty_flags == 0 => mode.modify_other_keys = 2,
+        _ => {}
+    }
+    mode
+}
+
 /// The bytes a key sends to a pane in `mode`: re-encoded for a program that asked for kitty
 /// keys or `modifyOtherKeys`; for the others, the terminal's own bytes, or their legacy form
 /// when the terminal sent an extended one. Empty for a release the program did not ask for.

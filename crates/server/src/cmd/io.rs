@@ -46,8 +46,12 @@ pub static SEND_KEYS: Entry = Entry {
         let (literal, hex) = (args.has('l'), args.has('H'));
         // Checked now, so a bad key name fails before anything is typed.
         encode_send_keys(&keys, literal, hex, KeyboardMode::default())?;
-        Ok(pane_action(move |pane| async move {
-            let mode = pane.shared.keyboard_mode();
+        Ok(pane_server_action(move |pane, ctx| async move {
+            let extended = ctx.config.borrow().option_value("extended-keys");
+            let mode = crate::pane_keys::with_extended_keys(
+                pane.shared.keyboard_mode(),
+                extended.as_deref(),
+            );
             let bytes = encode_send_keys(&keys, literal, hex, mode)?;
             if !pane.send_input(Bytes::from(bytes)).await {
                 return Err(CommandError::PaneGone);

@@ -195,8 +195,12 @@ impl ClientLoop {
         if self.read_only {
             return;
         }
+        let extended = self.config.borrow().option_value("extended-keys");
         for pane in self.input_panes() {
-            let mode = pane.shared.keyboard_mode();
+            let mode = crate::pane_keys::with_extended_keys(
+                pane.shared.keyboard_mode(),
+                extended.as_deref(),
+            );
             let out = crate::pane_keys::bytes_for_pane(name, bytes, mode);
             if !out.is_empty() {
                 pane.send_input(out).await;
