@@ -65,6 +65,13 @@ fn splits_both_ways_and_nested_with_borders() {
     // Borders drawn with line-drawing characters, shared by neighbours.
     c.wait_for(|s| s.text().contains('│') && s.text().contains('├'))
         .unwrap();
+    // pane-border-lines changes them at once.
+    assert!(server
+        .weft(&["set", "-g", "pane-border-lines", "double"])
+        .status
+        .success());
+    c.wait_for(|s| s.text().contains('║') && s.text().contains('╠') && !s.text().contains('│'))
+        .unwrap();
     let out = server.weft(&["split-window", "-h", "-p", "30", "-t", "s"]);
     assert!(out.status.success(), "{out:?}");
     assert_eq!(panes(&server).len(), 4);

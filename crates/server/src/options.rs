@@ -156,7 +156,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("activity-action", Session, Choice(&["any", "none", "current", "other"]), "other", Some(USED_AS_TEXT)),
     opt("silence-action", Session, Choice(&["any", "none", "current", "other"]), "other", Some(USED_AS_TEXT)),
     opt("lock-after-time", Session, Number, "0", None),
-    opt("pane-border-lines", Window, Choice(&["single", "double", "heavy", "simple", "number"]), "single", None),
+    opt("pane-border-lines", Window, Choice(&["single", "double", "heavy", "simple", "number"]), "single", Some(USED_AS_TEXT)),
     // weft's own.
     opt("frame-interval-ms", Server, Number, "8", Some("frame-interval-ms")),
 ];

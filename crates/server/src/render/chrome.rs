@@ -247,6 +247,7 @@ fn draw_borders(view: &View, frame: &mut Frame, config: &Config) {
         config.option_value("pane-active-border-style").as_deref(),
         pen(Color::Indexed(2), Color::Default),
     );
+    let g = border_glyphs(config.option_value("pane-border-lines").as_deref());
     for r in w.row..w.row + w.rows {
         for c in w.col..w.col + w.cols {
             if covered(c, r) {
@@ -258,17 +259,17 @@ fn draw_borders(view: &View, frame: &mut Frame, config: &Config) {
             let left = border(ci - 1, ri);
             let right = border(ci + 1, ri);
             let glyph = match (up, down, left, right) {
-                (true, true, true, true) => '┼',
-                (true, true, false, true) => '├',
-                (true, true, true, false) => '┤',
-                (false, true, true, true) => '┬',
-                (true, false, true, true) => '┴',
-                (false, true, false, true) => '┌',
-                (false, true, true, false) => '┐',
-                (true, false, false, true) => '└',
-                (true, false, true, false) => '┘',
-                (_, _, true, _) | (_, _, _, true) => '─',
-                _ => '│',
+                (true, true, true, true) => g[0],
+                (true, true, false, true) => g[1],
+                (true, true, true, false) => g[2],
+                (false, true, true, true) => g[3],
+                (true, false, true, true) => g[4],
+                (false, true, false, true) => g[5],
+                (false, true, true, false) => g[6],
+                (true, false, false, true) => g[7],
+                (true, false, true, false) => g[8],
+                (_, _, true, _) | (_, _, _, true) => g[9],
+                _ => g[10],
             };
             let next_to_active = active.is_some_and(|a| {
                 ci >= i32::from(a.col) - 1
@@ -281,6 +282,23 @@ fn draw_borders(view: &View, frame: &mut Frame, config: &Config) {
             frame.put(usize::from(r), usize::from(c), std::slice::from_ref(&cell));
         }
     }
+}
+
+/// The border characters `pane-border-lines` asks for: a cross, tees right, left, down and
+/// up, corners top-left, top-right, bottom-left and bottom-right, then horizontal and vertical.
+fn border_glyphs(lines: Option<&str>) -> [char; 11] {
+    let set = match lines {
+        Some("double") => "╬╠╣╦╩╔╗╚╝═║",
+        Some("heavy") => "╋┣┫┳┻┏┓┗┛━┃",
+        Some("simple") => "+++++++++-|",
+        // `single` (tmux's default); `number` draws single lines here.
+        _ => "┼├┤┬┴┌┐└┘─│",
+    };
+    let mut glyphs = ['│'; 11];
+    for (slot, c) in glyphs.iter_mut().zip(set.chars()) {
+        *slot = c;
+    }
+    glyphs
 }
 
 /// The status line, laid out for the frame's width (see [`super::status::compose`]).
