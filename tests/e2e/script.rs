@@ -229,3 +229,39 @@ fn the_example_script_passes() {
     let out = script(&server, &example, &[]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
 }
+
+#[test]
+fn record_in_a_script_leaves_a_recording_that_replays_to_the_last_screen() {
+    let server = TestServer::new("scriptrec");
+    let path = script_file(
+        &server,
+        "rec.tape",
+        &format!(
+            "size 40x6\n\
+             {BASH}\
+             wait regex /\\$$/\n\
+             record demo.cast\n\
+             type \"echo rec-$((3 * 5))\\n\"\n\
+             wait regex /(?m)^rec-15$/\n\
+             snapshot last.txt\n"
+        ),
+    );
+    let out = script(&server, &path, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let cast = server.dir.join("demo.cast");
+    let text = std::fs::read_to_string(&cast).unwrap();
+    let header: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        (header["width"].as_u64(), header["height"].as_u64()),
+        (Some(40), Some(6))
+    );
+    // Played through weft's emulator, it ends on the screen the script saw last.
+    let replayed = run_weft(&["replay", cast.to_str().unwrap()], b"");
+    let last = std::fs::read_to_string(server.dir.join("last.txt")).unwrap();
+    assert!(stdout_of(&replayed).contains("rec-15"), "{replayed:?}");
+    assert_eq!(
+        stdout_of(&replayed).trim_end(),
+        last.trim_end(),
+        "the recording's last screen"
+    );
+}

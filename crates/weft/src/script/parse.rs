@@ -60,6 +60,8 @@ pub enum Command {
     Timeout(Duration),
     /// `sleep DURATION`.
     Sleep(Duration),
+    /// `record FILE.cast`: record the pane from now until the script ends (asciicast v2).
+    Record(String),
 }
 
 /// What `wait` and `expect` look for.
@@ -148,8 +150,8 @@ pub fn parse(source: &str) -> Result<Vec<Step>, ParseError> {
 }
 
 /// The commands' names, for the message about an unknown one.
-const COMMANDS: &str = "size, spawn (or run), type, key, wait, expect, snapshot, resize, \
-                        timeout, sleep";
+const COMMANDS: &str = "size, spawn (or run), type, key, wait, expect, snapshot, record, \
+                        resize, timeout, sleep";
 
 /// One command from its name and arguments; errors carry their column.
 fn command(name: &Token, args: &[Token], line: &str) -> Result<Command, (usize, String)> {
@@ -234,6 +236,13 @@ fn command(name: &Token, args: &[Token], line: &str) -> Result<Command, (usize, 
                 return Err((t.col, "a file name, e.g. snapshot screen.txt".into()));
             }
             Ok(Command::Snapshot(t.text.clone()))
+        }
+        "record" => {
+            let t = one(args, end, "a file name, e.g. record demo.cast")?;
+            if t.kind == TokenKind::Regex {
+                return Err((t.col, "a file name, e.g. record demo.cast".into()));
+            }
+            Ok(Command::Record(t.text.clone()))
         }
         "timeout" | "sleep" => {
             let d = one(args, end, "a duration, e.g. 5s or 200ms").and_then(duration)?;

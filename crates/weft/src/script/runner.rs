@@ -51,6 +51,8 @@ pub struct Runner<'a> {
     /// The program's pane (`%N`) and its session (`$N`), once spawned.
     pane: String,
     session: Option<String>,
+    /// `weft record` of the pane, once a `record` step started it.
+    recorder: Option<tokio::process::Child>,
 }
 
 impl<'a> Runner<'a> {
@@ -72,6 +74,7 @@ impl<'a> Runner<'a> {
             timeout: DEFAULT_TIMEOUT,
             pane: String::new(),
             session: None,
+            recorder: None,
         }
     }
 
@@ -82,7 +85,7 @@ impl<'a> Runner<'a> {
             outcome = self.steps(&steps) => Some(outcome),
             _ = tokio::signal::ctrl_c() => None,
         };
-        let code = match outcome {
+        let mut code = match outcome {
             Some(Ok(())) => 0,
             Some(Err((line, Failure(what)))) => {
                 eprintln!("{}:{line}: {what}", self.name);
@@ -99,6 +102,25 @@ impl<'a> Runner<'a> {
                 INTERRUPTED
             }
         };
+        if let Some(mut recorder) = self.recorder.take() {
+            // SIGTERM ends a recording with a complete file.
+            if let Some(pid) = recorder
+                .id()
+                .and_then(|p| rustix::process::Pid::from_raw(p as i32))
+            {
+                let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
+            }
+            match recorder.wait().await {
+                Ok(status) if status.success() || status.code() == Some(130) => {}
+                Ok(status) => {
+                    eprintln!("{}: the recording failed ({status})", self.name);
+                    if code == 0 {
+                        code = FAILED;
+                    }
+                }
+                Err(e) => eprintln!("{}: the recording did not finish: {e}", self.name),
+            }
+        }
         if let Some(session) = self.session.take() {
             if let Err(Failure(why)) = self.command(&["kill-session", "-t", &session]).await {
                 eprintln!(
@@ -135,6 +157,7 @@ impl<'a> Runner<'a> {
             Command::Wait(condition) => self.wait(condition).await?,
             Command::Expect(condition) => self.expect(condition).await?,
             Command::Snapshot(file) => self.snapshot(file).await?,
+            Command::Record(file) => self.record(file).await?,
             Command::Resize(cols, rows) => {
                 let (cols, rows) = (cols.to_string(), rows.to_string());
                 self.ok(&["resize-window", "-t", &self.pane, "-x", &cols, "-y", &rows])
@@ -237,6 +260,32 @@ impl<'a> Runner<'a> {
 
     /// Compares the screen with `file` (beside the script); writes it when it does not exist
     /// or, with `--update`, differs.
+    /// Starts `weft record` of the pane into `file` (beside the script), until the script
+    /// ends. It starts with the screen as it is when it attaches, so nothing shown is missed
+    /// however quickly the next steps run.
+    async fn record(&mut self, file: &str) -> Result<(), Failure> {
+        if self.pane.is_empty() {
+            return Err(Failure("record: spawn a program first".into()));
+        }
+        if self.recorder.is_some() {
+            return Err(Failure("record: the pane is being recorded already".into()));
+        }
+        let path = self.base_dir.join(file);
+        let exe = std::env::current_exe()
+            .map_err(|e| Failure(format!("record: cannot find the weft program: {e}")))?;
+        let child = tokio::process::Command::new(exe)
+            .arg("-S")
+            .arg(&self.socket)
+            .args(["record", "-t", &self.pane, "-o"])
+            .arg(&path)
+            .stdin(std::process::Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| Failure(format!("record: cannot start weft record: {e}")))?;
+        self.recorder = Some(child);
+        Ok(())
+    }
+
     async fn snapshot(&mut self, file: &str) -> Result<(), Failure> {
         let path = self.base_dir.join(file);
         let mut actual = self.screen().await?.text;
