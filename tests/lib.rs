@@ -265,6 +265,17 @@ impl RssPeak {
         }
     }
 
+    /// Stops watching; the process's peak RSS in MiB.
+    ///
+    /// # Panics
+    /// When the sampling thread panicked (the process went away).
+    pub fn peak_mib(self) -> u64 {
+        use std::sync::atomic::Ordering;
+        self.stop.store(true, Ordering::Relaxed);
+        self.sampler.join().expect("the memory sampler");
+        self.peak.load(Ordering::Relaxed) / 1024
+    }
+
     /// Stops watching; how many MiB the process grew at its peak over where it started.
     ///
     /// # Panics

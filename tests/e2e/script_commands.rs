@@ -241,26 +241,13 @@ fn pipe_pane_copies_output_to_a_command_until_closed() {
 
 #[test]
 fn a_pipe_that_never_reads_drops_beyond_its_bound_and_the_server_stays_small() {
-    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-    use std::sync::Arc;
     let server = TestServer::new("pipe-stall");
     let mut args = vec!["new", "-s", "s", "--"];
     args.extend_from_slice(TEST_SHELL);
     let mut client = server.client(&args, 100, 24);
     client.wait_for_text("$").expect("prompt");
     let pid = weft_tests::server_pid(&server);
-    let before = weft_tests::rss_kib(pid);
-    let peak = Arc::new(AtomicU64::new(before));
-    let stop = Arc::new(AtomicBool::new(false));
-    let sampler = {
-        let (peak, stop) = (peak.clone(), stop.clone());
-        std::thread::spawn(move || {
-            while !stop.load(Ordering::Relaxed) {
-                peak.fetch_max(weft_tests::rss_kib(pid), Ordering::Relaxed);
-                std::thread::sleep(Duration::from_millis(5)); // deadline-ok: memory sampling
-            }
-        })
-    };
+    let memory = weft_tests::RssPeak::watch(pid);
     ok(&server.weft(&["pipe-pane", "-t", "s", "sleep 1000"]));
     ok(&server.weft(&[
         "send-keys",
@@ -275,15 +262,14 @@ fn a_pipe_that_never_reads_drops_beyond_its_bound_and_the_server_stays_small() {
         .wait_for_text("is not keeping up")
         .expect("a message about the dropped output");
     ok(&server.weft(&["wait", "-t", "s", "--text", "flood-42", "--timeout", "120"]));
-    stop.store(true, Ordering::Relaxed);
-    sampler.join().unwrap();
+
     assert_eq!(display(&server, "s", "#{pane_pipe}"), "1");
     let diag: serde_json::Value =
         serde_json::from_slice(&server.weft(&["diag", "--json"]).stdout).unwrap();
     let dropped = diag["panes"][0]["dropped_pipe_bytes"].as_u64().unwrap();
     // All but what fit: the bound, and what the pipe's kernel buffer took.
     assert!(dropped >= 40_000_000 - (5 << 20), "dropped only {dropped}");
-    let grown = peak.load(Ordering::Relaxed).saturating_sub(before) / 1024;
+    let grown = memory.grown_mib();
     eprintln!("server RSS grew by {grown} MiB with a stalled pipe and a 40 MB flood");
     assert!(grown < 24, "the server grew by {grown} MiB");
     // Closing the pipe kills the command.

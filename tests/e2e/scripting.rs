@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 use weft_testkit::TestTerminal;
-use weft_tests::{rss_kib, server_pid, stderr_of, stdout_of, TestServer, TEST_SHELL};
+use weft_tests::{server_pid, stderr_of, stdout_of, TestServer, TEST_SHELL};
 
 fn detached(server: &TestServer, name: &str) {
     let mut args = vec!["new", "-d", "-s", name, "-x", "80", "-y", "24", "--"];
@@ -330,8 +330,6 @@ fn the_test_kit_attaches_to_a_real_server() {
 
 #[test]
 fn a_long_history_captures_whole_in_bounded_memory() {
-    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-    use std::sync::Arc;
     let server = TestServer::new("longcap");
     let script = "seq 1 20000; echo SEQ-DONE; exec sleep 600";
     let out = server.weft(&[
@@ -342,17 +340,7 @@ fn a_long_history_captures_whole_in_bounded_memory() {
     assert!(out.status.success(), "{out:?}");
     let pid = server_pid(&server);
     // The server's memory is sampled all through the captures.
-    let peak = Arc::new(AtomicU64::new(rss_kib(pid)));
-    let stop = Arc::new(AtomicBool::new(false));
-    let sampler = {
-        let (peak, stop) = (peak.clone(), stop.clone());
-        std::thread::spawn(move || {
-            while !stop.load(Ordering::Relaxed) {
-                peak.fetch_max(rss_kib(pid), Ordering::Relaxed);
-                std::thread::sleep(std::time::Duration::from_millis(2));
-            }
-        })
-    };
+    let memory = weft_tests::RssPeak::watch(pid);
 
     let out = server.weft(&["capture", "-t", "l", "--json", "--scrollback", "10000"]);
     assert!(out.status.success(), "{out:?}");
@@ -389,9 +377,7 @@ fn a_long_history_captures_whole_in_bounded_memory() {
         .collect();
     assert!(numbers.windows(2).all(|w| w[0] + 1 == w[1]));
 
-    stop.store(true, Ordering::Relaxed);
-    sampler.join().unwrap();
-    let peak_mib = peak.load(Ordering::Relaxed) / 1024;
+    let peak_mib = memory.peak_mib();
     eprintln!("server peak RSS while capturing: {peak_mib} MiB");
     assert!(peak_mib < 150, "the server reached {peak_mib} MiB");
 }

@@ -7,7 +7,7 @@ use std::io::BufRead;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
-use weft_tests::{rss_kib, server_pid, stdout_of, weft_binary, TestServer, TEST_ENV, TEST_SHELL};
+use weft_tests::{server_pid, stdout_of, weft_binary, TestServer, TEST_ENV, TEST_SHELL};
 
 /// Renames made while a subscriber does not read: each event is about 300 bytes, so these
 /// are more than its pipe, its socket and its queue in the server hold together.
@@ -358,24 +358,11 @@ fn a_missing_target_or_format_is_an_error_that_says_so() {
 
 #[test]
 fn a_subscriber_that_stops_reading_lags_without_growing_the_server_or_slowing_a_pane() {
-    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-    use std::sync::Arc;
     let server = TestServer::new("sub-stall");
     shell_session(&server, "f");
     let pid = server_pid(&server);
     let mut sub = Subscription::start(&server, &[]);
-    let before = rss_kib(pid);
-    let peak = Arc::new(AtomicU64::new(before));
-    let stop = Arc::new(AtomicBool::new(false));
-    let sampler = {
-        let (peak, stop) = (peak.clone(), stop.clone());
-        std::thread::spawn(move || {
-            while !stop.load(Ordering::Relaxed) {
-                peak.fetch_max(rss_kib(pid), Ordering::Relaxed);
-                std::thread::sleep(Duration::from_millis(5)); // deadline-ok: memory sampling
-            }
-        })
-    };
+    let memory = weft_tests::RssPeak::watch(pid);
     // From here the test takes no line: the subscriber's pipe fills, then the socket, then
     // its queue in the server. One pane floods while another window is renamed thousands of
     // times (each an event, far more than every buffer on the way holds).
@@ -406,9 +393,7 @@ fn a_subscriber_that_stops_reading_lags_without_growing_the_server_or_slowing_a_
         "120",
     ]));
     let flood = started.elapsed();
-    stop.store(true, Ordering::Relaxed);
-    sampler.join().unwrap();
-    let grown = peak.load(Ordering::Relaxed).saturating_sub(before) / 1024;
+    let grown = memory.grown_mib();
     eprintln!(
         "a 50 MB flood took {flood:?} with a stalled subscriber; the server grew {grown} MiB"
     );
