@@ -144,11 +144,8 @@ fn a_popular_tmux_config_starts_applies_what_weft_knows_and_lists_the_rest() {
         said.contains("tmux-popular.conf:34: run-shell is not run from a configuration file"),
         "{said}"
     );
-    assert!(
-        said.contains("tmux-popular.conf:31: conditions"),
-        "the %if line: {said}"
-    );
-    assert!(!said.contains("status-bg"), "inside %if, skipped: {said}");
+    assert!(!said.contains(":31:"), "the %if line is evaluated: {said}");
+    assert_eq!(show(&server, "status-bg"), "default", "this host is not `laptop`");
     assert!(!said.contains(":13:"), "terminal-overrides applies: {said}");
     assert!(!said.contains("pane-base-index"), "acted on: {said}");
     // Windows and panes count from 1, as the file says.
@@ -586,7 +583,12 @@ fn if_shell_in_a_configuration_file_chooses_lines_by_a_test_or_a_format() {
         "if-shell 'true' 'set -g @a yes' 'set -g @a no'\n\
          if 'test 1 = 2' 'set -g @b yes' 'set -g @b no'\n\
          if-shell -F '#{==:#{@a},yes}' 'set -g @c yes'\n\
-         if-shell 'false' 'set -g @d yes'\n",
+         if-shell 'false' 'set -g @d yes'\n\
+         %if \"#{==:#{@a},yes}\"\n\
+         set -g @e yes\n\
+         %else\n\
+         set -g @e no\n\
+         %endif\n",
     )
     .unwrap();
     let out = server.weft(&[
@@ -606,4 +608,5 @@ fn if_shell_in_a_configuration_file_chooses_lines_by_a_test_or_a_format() {
     assert_eq!(show(&server, "@b"), "no");
     assert_eq!(show(&server, "@c"), "yes");
     assert_eq!(show(&server, "@d"), "");
+    assert_eq!(show(&server, "@e"), "yes");
 }

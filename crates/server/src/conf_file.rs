@@ -60,35 +60,20 @@ fn apply_nested(
             return;
         }
     };
-    // Inside %if ... %endif (not evaluated yet): how deep, lines skipped.
-    let mut skipping = 0usize;
+    let mut conditions = Conditions::default();
     for (line_no, line) in logical_lines(&text) {
         let at = format!("{name}:{line_no}");
         let trimmed = line.trim();
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
-        if trimmed.starts_with("%if") {
-            if skipping == 0 {
-                warnings.push(format!(
-                    "{at}: conditions (%if) are not supported yet; the lines up to its %endif \
-                     are skipped"
-                ));
-            }
-            skipping += 1;
-            continue;
-        }
-        if trimmed.starts_with("%endif") {
-            skipping = skipping.saturating_sub(1);
-            continue;
-        }
-        if skipping > 0 {
-            continue;
-        }
         if trimmed.starts_with('%') {
-            warnings.push(format!(
-                "{at}: {trimmed}: not supported; the line is skipped"
-            ));
+            if let Err(e) = conditions.line(trimmed, config) {
+                warnings.push(format!("{at}: {e}"));
+            }
+            continue;
+        }
+        if !conditions.running() {
             continue;
         }
         let words = match crate::words::tokenize(&strip_comment(trimmed)) {
@@ -121,6 +106,75 @@ fn apply_nested(
             Err(e) => warnings.push(format!("{at}: {e}")),
         }
     }
+}
+
+/// What `%if`, `%elif`, `%else` and `%endif` say about the lines between them (tmux's
+/// conditionals: the condition is a format, true unless it expands to nothing or `0`).
+#[derive(Default)]
+struct Conditions {
+    /// Per open `%if`: whether its branch now runs, and whether one of its branches ran.
+    open: Vec<(bool, bool)>,
+}
+
+impl Conditions {
+    /// Whether lines here run: every enclosing branch does.
+    fn running(&self) -> bool {
+        self.open.iter().all(|(runs, _)| *runs)
+    }
+
+    /// Takes a `%` line.
+    fn line(&mut self, line: &str, config: &Config) -> Result<(), String> {
+        let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let test = |rest: &str| -> Result<bool, String> {
+            let words = crate::words::tokenize(rest).map_err(|e| e.to_string())?;
+            let [format] = words.as_slice() else {
+                return Err(format!("{word} takes one format in quotes"));
+            };
+            let value = crate::format::expand(format, &config_format_vars(config));
+            Ok(!value.is_empty() && value != "0")
+        };
+        // Whether the branches of the innermost `%if` may run at all.
+        let parents_run = self.open[..self.open.len().saturating_sub(1)]
+            .iter()
+            .all(|(runs, _)| *runs);
+        match word {
+            "%if" => {
+                let runs = self.running() && test(rest)?;
+                self.open.push((runs, runs));
+            }
+            "%elif" | "%else" => {
+                let taken = self
+                    .open
+                    .last()
+                    .map(|(_, taken)| *taken)
+                    .ok_or_else(|| format!("{word} without %if"))?;
+                let runs = parents_run && !taken && (word == "%else" || test(rest)?);
+                if let Some(top) = self.open.last_mut() {
+                    *top = (runs, taken || runs);
+                }
+            }
+            "%endif" => {
+                self.open.pop().ok_or("%endif without %if")?;
+            }
+            other => return Err(format!("{other}: not supported; the line is skipped")),
+        }
+        Ok(())
+    }
+}
+
+/// What formats in a configuration file see (`%if`, `if-shell -F`): the options set so far,
+/// the server's version and the host's name; no session exists yet.
+pub fn config_format_vars(config: &Config) -> std::collections::HashMap<String, String> {
+    let mut vars: std::collections::HashMap<String, String> =
+        config.option_lines().into_iter().collect();
+    vars.insert("version".into(), env!("CARGO_PKG_VERSION").into());
+    let host = crate::format::host_name();
+    vars.insert(
+        "host_short".into(),
+        host.split('.').next().unwrap_or(&host).to_string(),
+    );
+    vars.insert("host".into(), host);
+    vars
 }
 
 fn read_limited(path: &Path) -> std::io::Result<String> {
@@ -256,5 +310,61 @@ mod tests {
         assert!(wildcard("*.conf", "a.conf"));
         assert!(wildcard("a?c*", "abcdef"));
         assert!(!wildcard("*.conf", "a.toml"));
+    }
+}
+
+#[cfg(test)]
+mod condition_tests {
+    use super::*;
+
+    /// Which of `lines` run, by their text, through `%if` lines as a file has them.
+    fn running(lines: &[&str]) -> Vec<String> {
+        let config = Config::default();
+        let mut conditions = Conditions::default();
+        let mut ran = Vec::new();
+        for line in lines {
+            if line.starts_with('%') {
+                conditions.line(line, &config).unwrap();
+            } else if conditions.running() {
+                ran.push(line.to_string());
+            }
+        }
+        ran
+    }
+
+    #[test]
+    fn if_elif_else_choose_one_branch_and_nest() {
+        let ran = running(&[
+            "%if \"#{==:a,b}\"",
+            "one",
+            "%elif \"#{version}\"",
+            "two",
+            "%if 0",
+            "three",
+            "%else",
+            "four",
+            "%endif",
+            "%elif 1",
+            "five",
+            "%else",
+            "six",
+            "%endif",
+            "seven",
+        ]);
+        assert_eq!(ran, ["two", "four", "seven"]);
+        let ran = running(&[
+            "%if 0", "%if 1", "a", "%else", "b", "%endif", "%else", "c", "%endif",
+        ]);
+        assert_eq!(ran, ["c"]);
+    }
+
+    #[test]
+    fn stray_and_malformed_lines_are_errors() {
+        let config = Config::default();
+        let mut c = Conditions::default();
+        assert!(c.line("%endif", &config).is_err());
+        assert!(c.line("%else", &config).is_err());
+        assert!(c.line("%if", &config).is_err());
+        assert!(c.line("%hidden x", &config).is_err());
     }
 }

@@ -390,6 +390,17 @@ fn as_date(v: String) -> String {
         .unwrap_or(v)
 }
 
+/// The host's name, read once: the status line asks for it at every expansion.
+pub fn host_name() -> String {
+    static HOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HOST.get_or_init(|| {
+        std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .map(|h| h.trim_end().to_string())
+            .unwrap_or_default()
+    })
+    .clone()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -83,7 +83,8 @@ pub fn run_config_line(config: &mut Config, words: &[String]) -> Result<LineEffe
                 _ => return Err("if-shell: a test and one or two commands are needed".into()),
             };
             let passed = if args.has('F') {
-                let value = crate::format::expand(test, &config_vars(config));
+                let value =
+                    crate::format::expand(test, &crate::conf_file::config_format_vars(config));
                 !value.is_empty() && value != "0"
             } else {
                 shell_test_passes(test)?
@@ -106,15 +107,6 @@ pub fn run_config_line(config: &mut Config, words: &[String]) -> Result<LineEffe
 /// The longest an `if-shell` test in a configuration file may run before it counts as failed:
 /// the server is starting and waits for it.
 const CONFIG_TEST_DEADLINE: std::time::Duration = std::time::Duration::from_secs(5);
-
-/// What formats in a configuration file's `if-shell -F` see: the options set so far and the
-/// server's version (no session exists yet).
-fn config_vars(config: &Config) -> std::collections::HashMap<String, String> {
-    let mut vars: std::collections::HashMap<String, String> =
-        config.option_lines().into_iter().collect();
-    vars.insert("version".into(), env!("CARGO_PKG_VERSION").into());
-    vars
-}
 
 /// Runs `test` with `sh -c` (input closed, output dropped) and says whether it exited 0. A test
 /// still running at [`CONFIG_TEST_DEADLINE`] is killed and counts as failed.

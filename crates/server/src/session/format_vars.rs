@@ -153,7 +153,7 @@ impl SessionState {
         }
         set("version", env!("CARGO_PKG_VERSION").to_string());
         set("pid", std::process::id().to_string());
-        let host = host_name();
+        let host = crate::format::host_name();
         set(
             "host_short",
             host.split('.').next().unwrap_or(&host).to_string(),
@@ -221,7 +221,11 @@ impl SessionState {
             let title = h.shared.title();
             set(
                 "pane_title",
-                if title.is_empty() { host_name() } else { title },
+                if title.is_empty() {
+                    crate::format::host_name()
+                } else {
+                    title
+                },
             );
             set("pane_in_mode", flag(h.in_copy_mode()));
             set("pane_pipe", flag(h.pipe_open()));
@@ -345,17 +349,6 @@ impl SessionState {
             ),
         ]
     }
-}
-
-/// The host's name, read once: the status line asks for it at every expansion.
-fn host_name() -> String {
-    static HOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    HOST.get_or_init(|| {
-        std::fs::read_to_string("/proc/sys/kernel/hostname")
-            .map(|h| h.trim_end().to_string())
-            .unwrap_or_default()
-    })
-    .clone()
 }
 
 /// The name of the program in the foreground of the terminal that `leader` leads: the
