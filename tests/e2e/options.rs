@@ -145,7 +145,11 @@ fn a_popular_tmux_config_starts_applies_what_weft_knows_and_lists_the_rest() {
         "{said}"
     );
     assert!(!said.contains(":31:"), "the %if line is evaluated: {said}");
-    assert_eq!(show(&server, "status-bg"), "default", "this host is not `laptop`");
+    assert_eq!(
+        show(&server, "status-bg"),
+        "default",
+        "this host is not `laptop`"
+    );
     assert!(!said.contains(":13:"), "terminal-overrides applies: {said}");
     assert!(!said.contains("pane-base-index"), "acted on: {said}");
     // Windows and panes count from 1, as the file says.

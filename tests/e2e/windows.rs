@@ -248,3 +248,45 @@ fn automatic_rename_follows_the_foreground_program() {
         status(c.screen())
     );
 }
+
+#[test]
+fn new_window_a_inserts_after_the_current_window_moving_the_others_up() {
+    let server = TestServer::new("neww-a");
+    assert!(server
+        .weft(&["new", "-d", "-s", "a", "--", "sleep", "60"])
+        .status
+        .success());
+    for name in ["one", "two"] {
+        assert!(server
+            .weft(&[
+                "new-window",
+                "-d",
+                "-t",
+                "a",
+                "-n",
+                name,
+                "--",
+                "sleep",
+                "60"
+            ])
+            .status
+            .success());
+    }
+    let out = server.weft(&[
+        "new-window",
+        "-a",
+        "-t",
+        "a",
+        "-n",
+        "ins",
+        "--",
+        "sleep",
+        "60",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let listed = stdout_of(&server.weft(&["list-windows", "-t", "a", "-F", "#I:#W"]));
+    assert_eq!(
+        listed.lines().collect::<Vec<_>>(),
+        ["0:sleep", "1:ins", "2:one", "3:two"]
+    );
+}

@@ -9,12 +9,13 @@ use crate::session::{Scope, SessionState};
 pub static NEW_WINDOW: Entry = Entry {
     name: "new-window",
     aliases: &["neww"],
-    usage: "[-dP] [-c start-directory] [-F format] [-n window-name] [-t target-window] \
+    usage: "[-adP] [-c start-directory] [-F format] [-n window-name] [-t target-window] \
             [-- command ...]",
-    about: "Create a window (at the target's index when it names a free one); -c is a format \
+    about: "Create a window (at the target's index when it names a free one; -a: at the index \
+            after the current window, moving the windows after it up); -c is a format \
             (`-c \"#{pane_current_path}\"`); -P prints the new window (-F a format, \
             `#{pane_id}` for its pane).",
-    flags: "dPc:F:n:t:",
+    flags: "adPc:F:n:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Window),
@@ -24,8 +25,10 @@ pub static NEW_WINDOW: Entry = Entry {
         let command = args.positional.clone();
         let cwd = args.value('c').map(str::to_string);
         let print = super::pane::print_format(args, "#{session_name}:#{window_index}");
+        let after = args.has('a');
         Ok(on_session(move |s, scope| {
             let index = match scope.target() {
+                _ if after => Some(index_after_current(s)),
                 None => None,
                 Some(t) => Some(free_index(s, t)?),
             };
@@ -45,6 +48,25 @@ pub static NEW_WINDOW: Entry = Entry {
         }))
     },
 };
+
+/// `new-window -a`: the index after the current window's, made free by moving the windows
+/// from there up to the first gap up by one, as tmux does.
+fn index_after_current(s: &mut SessionState) -> u32 {
+    let Some(current) = s.windows.get(s.current).map(|w| w.index) else {
+        return s.base_index();
+    };
+    let wanted = current.saturating_add(1);
+    let mut gap = wanted;
+    while s.windows.iter().any(|w| w.index == gap) {
+        gap = gap.saturating_add(1);
+    }
+    for w in s.windows.iter_mut() {
+        if (wanted..gap).contains(&w.index) {
+            w.index += 1;
+        }
+    }
+    wanted
+}
 
 /// The free window index a `new-window` target names (`:N` or `N`).
 fn free_index(s: &SessionState, target: &str) -> Result<u32, CommandError> {
