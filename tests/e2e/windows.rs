@@ -290,3 +290,53 @@ fn new_window_a_inserts_after_the_current_window_moving_the_others_up() {
         ["0:sleep", "1:ins", "2:one", "3:two"]
     );
 }
+
+#[test]
+fn layout_keys_previous_layout_and_the_index_prompt() {
+    let server = TestServer::new("layoutkeys");
+    let mut args = vec!["new", "-s", "l", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let mut c = server.client(&args, 80, 24);
+    c.wait_for_text("$").unwrap();
+    let mut split = vec!["split-window", "-d", "-h", "-t", "l", "--"];
+    split.extend_from_slice(TEST_SHELL);
+    ok(&server, &split);
+    let sizes = |server: &TestServer| {
+        stdout_of(&server.weft(&[
+            "list-panes",
+            "-t",
+            "l",
+            "-F",
+            "#{pane_width}x#{pane_height}",
+        ]))
+    };
+    // C-b M-2: even-vertical, the panes one above the other at full width.
+    c.send_keys("C-b M-2").unwrap();
+    c.wait_until("panes stacked", |_| {
+        sizes(&server).lines().all(|l| l.starts_with("80x"))
+    })
+    .unwrap();
+    // previous-layout from even-vertical is even-horizontal: side by side again.
+    ok(&server, &["previous-layout", "-t", "l"]);
+    let now = sizes(&server);
+    assert!(now.lines().all(|l| !l.starts_with("80x")), "{now}");
+    // C-b ' asks for an index and selects that window.
+    ok(&server, &["new-window", "-d", "-t", "l"]);
+    c.send_keys("C-b '").unwrap();
+    c.wait_for(|s| {
+        s.text()
+            .lines()
+            .last()
+            .is_some_and(|l| l.starts_with("index"))
+    })
+    .unwrap();
+    c.send_text("1").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_until("window 1 current", |s| {
+        s.text()
+            .lines()
+            .last()
+            .is_some_and(|l| l.contains("1:bash*"))
+    })
+    .unwrap();
+}

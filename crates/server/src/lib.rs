@@ -31,6 +31,7 @@ pub mod format;
 mod hook_runner;
 pub mod hooks;
 pub mod ids;
+pub mod key_tables;
 pub mod keys;
 pub mod layout;
 mod lease;

@@ -19,6 +19,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("priority", 0),
     ("sched", 0),
     ("keys", 0),
+    ("key_tables", 0),
     ("pane_keys", 0),
     ("bindings", 0),
     ("capture", 0),

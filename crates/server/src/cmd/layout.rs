@@ -1,4 +1,4 @@
-//! Layout commands: select-layout and next-layout.
+//! Layout commands: select-layout, next-layout and previous-layout.
 
 use super::{on_session, Action, Entry};
 use crate::layout::Preset;
@@ -31,7 +31,7 @@ pub static SELECT_LAYOUT: Entry = Entry {
                  main-vertical, tiled)"
             ))
         })?;
-        Ok(apply(Some(preset)))
+        Ok(apply(Some(preset), false))
     },
 };
 
@@ -47,7 +47,23 @@ pub static NEXT_LAYOUT: Entry = Entry {
     target: Some(TargetKind::Window),
     build: |args| {
         args.no_arguments()?;
-        Ok(apply(None))
+        Ok(apply(None, false))
+    },
+};
+
+/// `previous-layout`.
+pub static PREVIOUS_LAYOUT: Entry = Entry {
+    name: "previous-layout",
+    aliases: &["prevl"],
+    usage: "[-t target-window]",
+    about: "Arrange a window's panes in the previous preset layout.",
+    flags: "t:",
+    long: &[],
+    read_only: false,
+    target: Some(TargetKind::Window),
+    build: |args| {
+        args.no_arguments()?;
+        Ok(apply(None, true))
     },
 };
 
@@ -74,7 +90,9 @@ fn main_pane_size(
 }
 
 /// Applies `preset`, or the window's next one.
-fn apply(preset: Option<Preset>) -> Action {
+/// Applies `preset`, or without one the next preset in the window's cycle (`back`: the
+/// previous one).
+fn apply(preset: Option<Preset>, back: bool) -> Action {
     on_session(move |s, scope| {
         let wpos = s.find_window(scope.target())?;
         let config = s.config();
@@ -85,7 +103,12 @@ fn apply(preset: Option<Preset>) -> Action {
                 p
             }
             None => {
-                w.preset = (w.preset + 1) % Preset::ALL.len();
+                let n = Preset::ALL.len();
+                w.preset = if back {
+                    (w.preset + n - 1) % n
+                } else {
+                    (w.preset + 1) % n
+                };
                 Preset::ALL[w.preset]
             }
         };

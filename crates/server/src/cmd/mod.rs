@@ -192,6 +192,7 @@ pub static ENTRIES: &[&Entry] = &[
     &server::KILL_SESSION,
     &server::HAS_SESSION,
     &pane::ROTATE_WINDOW,
+    &layout::PREVIOUS_LAYOUT,
     &server::KILL_SERVER,
     &server::LIST_COMMANDS,
 ];
