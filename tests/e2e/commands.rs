@@ -200,3 +200,24 @@ fn the_key_list_scrolls_searches_and_closes_only_on_q() {
         c.screen().text()
     );
 }
+
+#[test]
+fn long_prompt_input_scrolls_to_keep_the_cursor_in_view() {
+    let server = TestServer::new("longprompt");
+    let mut c = session(&server, "lp");
+    c.send_keys("C-b :").unwrap();
+    c.wait_for(|s| status(s).starts_with(':')).unwrap();
+    // Wider than the 80-column terminal: its start scrolls out, its end stays in view.
+    let long = format!("display-message -p {}END", "x".repeat(100));
+    c.send_text(&long).unwrap();
+    c.wait_for(|s| status(s).trim_end().ends_with("xxEND"))
+        .unwrap();
+    let shown = status(c.screen());
+    assert!(!shown.contains("display-message"), "{shown}");
+    assert!(shown.chars().count() <= 80, "{shown}");
+    // Home shows the start again.
+    c.send_keys("C-a").unwrap();
+    c.wait_for(|s| status(s).starts_with(":display-message"))
+        .unwrap();
+    c.send_keys("Escape").unwrap();
+}
