@@ -422,3 +422,28 @@ fn run_shell_expands_formats_for_its_target_and_waits_with_d() {
     let out = server.weft(&["run-shell", "-d", "forever", "true"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
+
+#[test]
+fn hooks_fire_for_sessions_made_and_closed_and_window_activity() {
+    let server = TestServer::new("hook-sessions");
+    detached(&server, "keep");
+    for (hook, channel) in [
+        ("after-new-session", "made"),
+        ("session-closed", "closed"),
+        ("alert-activity", "activity"),
+    ] {
+        let command = format!("wait-for -S {channel}");
+        ok(&server.weft(&["set-hook", "-g", hook, &command]));
+    }
+    detached(&server, "short");
+    ok(&weft_within(&server, &["wait-for", "made"]));
+    ok(&server.weft(&["kill-session", "-t", "short"]));
+    ok(&weft_within(&server, &["wait-for", "closed"]));
+    // Activity in a window that is not the current one, with monitor-activity on.
+    ok(&server.weft(&["set", "-g", "monitor-activity", "on"]));
+    let mut shell = vec!["new-window", "-d", "-t", "keep", "--"];
+    shell.extend_from_slice(TEST_SHELL);
+    ok(&server.weft(&shell));
+    ok(&server.weft(&["send-keys", "-t", "keep:1", "echo busy", "Enter"]));
+    ok(&weft_within(&server, &["wait-for", "activity"]));
+}
