@@ -447,3 +447,28 @@ fn hooks_fire_for_sessions_made_and_closed_and_window_activity() {
     ok(&server.weft(&["send-keys", "-t", "keep:1", "echo busy", "Enter"]));
     ok(&weft_within(&server, &["wait-for", "activity"]));
 }
+
+#[test]
+fn a_pipe_logging_to_a_full_disk_is_reported_and_closes() {
+    if !std::path::Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full");
+        return;
+    }
+    let server = TestServer::new("pipe-full");
+    let mut args = vec!["new", "-s", "d", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let mut client = server.client(&args, 120, 24);
+    client.wait_for_text("$").expect("prompt");
+    // A log on a full disk: `cat` fails on its first write and exits 1.
+    ok(&server.weft(&["pipe-pane", "-t", "d", "cat >> /dev/full"]));
+    client.send_text("echo to-the-log").unwrap();
+    client.send_keys("Enter").unwrap();
+    client
+        .wait_for_text("the pipe is closed")
+        .expect("a message about the failed pipe");
+    assert_eq!(display(&server, "d", "#{pane_pipe}"), "0");
+    // The pane goes on.
+    client.send_text("echo still-$((3*3))").unwrap();
+    client.send_keys("Enter").unwrap();
+    client.wait_for_text("still-9").unwrap();
+}
