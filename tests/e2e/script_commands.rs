@@ -472,3 +472,18 @@ fn a_pipe_logging_to_a_full_disk_is_reported_and_closes() {
     client.send_keys("Enter").unwrap();
     client.wait_for_text("still-9").unwrap();
 }
+
+#[test]
+fn run_shell_b_shows_what_it_printed_as_a_message_when_it_ends() {
+    let server = TestServer::new("run-b");
+    let mut args = vec!["new", "-s", "b", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let mut client = server.client(&args, 100, 24);
+    client.wait_for_text("$").expect("prompt");
+    ok(&server.weft(&["set", "-g", "display-time", "0"]));
+    ok(&server.weft(&["run-shell", "-b", "echo from-the-background-$((6*7))"]));
+    client.wait_for_text("from-the-background-42").unwrap();
+    client.send_keys("Escape").unwrap();
+    ok(&server.weft(&["run-shell", "-b", "exit 3"]));
+    client.wait_for_text("'exit 3' returned 3").unwrap();
+}

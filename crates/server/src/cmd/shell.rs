@@ -48,8 +48,8 @@ pub static RUN_SHELL: Entry = Entry {
         // Only a command with a format in it needs a pane to expand it for; the others run
         // even on a server with no session, as tmux's do.
         if !command.contains('#') {
-            return Ok(Action::Server(Box::new(move |_ctx| {
-                run_shell(command, delay, background).boxed()
+            return Ok(Action::Server(Box::new(move |ctx| {
+                run_shell(ctx, None, command, delay, background).boxed()
             })));
         }
         Ok(Action::Pane(Box::new(move |pane, ctx| {
@@ -75,7 +75,7 @@ pub static RUN_SHELL: Entry = Entry {
                         crate::session::Scope::default(),
                     )
                     .await?;
-                run_shell(expanded.stdout, delay, background).await
+                run_shell(ctx, Some(session), expanded.stdout, delay, background).await
             }
             .boxed()
         })))
@@ -85,9 +85,12 @@ pub static RUN_SHELL: Entry = Entry {
 /// The longest `run-shell -d` waits, in seconds (a day).
 const MAX_DELAY_SECS: f64 = 86_400.0;
 
-/// Runs `command` after `delay`; in the background (reported to the log only) with
-/// `background`, else returning what it printed.
+/// Runs `command` after `delay`, returning what it printed; with `background`, at once,
+/// and what it printed (or its failure) is shown to the clients of `session` (else of the
+/// current session) as a message when it ends, as tmux shows it.
 async fn run_shell(
+    ctx: crate::context::ServerContext,
+    session: Option<crate::session::SessionHandle>,
     command: String,
     delay: Duration,
     background: bool,
@@ -95,8 +98,20 @@ async fn run_shell(
     if background {
         tokio::spawn(async move {
             tokio::time::sleep(delay).await;
-            if let Err(e) = run(&command).await {
-                tracing::warn!("run-shell -b {command:?}: {e}");
+            let said = match run(&command).await {
+                Ok(done) if done.code != 0 => format!("'{command}' returned {}", done.code),
+                Ok(done) => done.stdout.trim_end().replace('\n', " "),
+                Err(e) => {
+                    tracing::warn!("run-shell -b {command:?}: {e}");
+                    format!("run-shell -b: {e}")
+                }
+            };
+            let session = match session {
+                Some(s) => Some(s),
+                None => ctx.registry.find_current().await,
+            };
+            if let (false, Some(session)) = (said.is_empty(), session) {
+                session.try_send(crate::session::SessionCommand::Message(said));
             }
         });
         return Ok(Output::none());
