@@ -350,3 +350,34 @@ fn clipboard_writes_skip_terminals_known_not_to_take_them() {
     let received = String::from_utf8_lossy(xterm.fake_terminal().unwrap().received()).into_owned();
     assert!(received.contains("\x1b]52;c;aGVsbG8="), "{received:?}");
 }
+
+#[test]
+fn paste_buffer_takes_a_separator_raw_line_feeds_and_deletes() {
+    let server = TestServer::new("bufpasteopts");
+    // CR stays CR (shown as ^M) and only LF ends a line: what was pasted is visible.
+    let reader = "stty -icrnl -echo; cat -v";
+    ok(&server.weft(&["new", "-d", "-s", "p", "--", "sh", "-c", reader]));
+    ok(&server.weft(&["setb", "-b", "x", "one\ntwo\n"]));
+    let paste_then_lf = |args: &[&str]| {
+        let mut all = vec!["paste-buffer", "-b", "x", "-t", "p"];
+        all.extend_from_slice(args);
+        ok(&server.weft(&all));
+        ok(&server.weft(&["send-keys", "-t", "p", "C-j"]));
+    };
+    // -s: each line feed becomes the separator.
+    paste_then_lf(&["-s", "|"]);
+    wait_text(&server, "p", "one|two|");
+    // The default: each becomes CR, as Enter.
+    paste_then_lf(&[]);
+    wait_text(&server, "p", "one^Mtwo^M");
+    // -r: line feeds as they are; -d: the buffer goes after the paste.
+    paste_then_lf(&["-r", "-d"]);
+    wait_regex(&server, "p", "(?m)^one\\s*\\ntwo\\s*$");
+    let screen = capture(&server, "p");
+    assert_eq!(
+        screen.lines().filter(|l| l.trim_end() == "one").count(),
+        1,
+        "{screen}"
+    );
+    assert!(buffers(&server).is_empty(), "-d kept the buffer");
+}
