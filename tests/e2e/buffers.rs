@@ -298,3 +298,86 @@ fn with_get_clipboard_a_program_reads_back_only_what_it_wrote() {
     let screen = capture(&server, "r");
     assert!(screen.contains("^[]52;c;YWFh^[\\"), "{screen}");
 }
+
+#[test]
+fn clipboard_writes_skip_terminals_known_not_to_take_them() {
+    use weft_testkit::FakeTerminal;
+    let server = TestServer::new("bufosc-term");
+    let mut args = vec!["new", "-d", "-s", "o", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server.weft(&args));
+    let attach = ["attach", "-t", "o"];
+    let env = |term| [("TERM", term)];
+    let mut xterm = server.client_answering(
+        &attach,
+        80,
+        24,
+        &env("xterm-256color"),
+        FakeTerminal::xterm(),
+    );
+    let mut console =
+        server.client_answering(&attach, 80, 24, &env("linux"), FakeTerminal::xterm());
+    for c in [&mut xterm, &mut console] {
+        c.wait_for_text("$").unwrap();
+    }
+    // set-clipboard on (the default): a program's write goes on to the terminals.
+    let script = "printf '\\033]52;c;%s\\007' $(printf hello | base64); echo DONE; sleep 60";
+    ok(&server.weft(&["new-window", "-d", "-t", "o", "--", "sh", "-c", script]));
+    let event = xterm
+        .wait_for_event(|e| matches!(e, Event::ClipboardWrite { .. }))
+        .unwrap();
+    let Event::ClipboardWrite { base64, .. } = event else {
+        unreachable!()
+    };
+    assert_eq!(base64, b"aGVsbG8=");
+    wait_text(&server, "o:1", "DONE");
+    // A frame drawn after the write: the console would have had the write before it.
+    ok(&server.weft(&["send-keys", "-t", "o:0", "echo after-$((1+1))", "Enter"]));
+    console.wait_for_text("after-2").unwrap();
+    let received =
+        String::from_utf8_lossy(console.fake_terminal().unwrap().received()).into_owned();
+    assert!(
+        !received.contains("\x1b]52;"),
+        "the Linux console got OSC 52"
+    );
+    assert!(
+        !console
+            .take_events()
+            .iter()
+            .any(|e| matches!(e, Event::ClipboardWrite { .. })),
+        "the Linux console got a clipboard write"
+    );
+    let received = String::from_utf8_lossy(xterm.fake_terminal().unwrap().received()).into_owned();
+    assert!(received.contains("\x1b]52;c;aGVsbG8="), "{received:?}");
+}
+
+#[test]
+fn paste_buffer_takes_a_separator_raw_line_feeds_and_deletes() {
+    let server = TestServer::new("bufpasteopts");
+    // CR stays CR (shown as ^M) and only LF ends a line: what was pasted is visible.
+    let reader = "stty -icrnl -echo; cat -v";
+    ok(&server.weft(&["new", "-d", "-s", "p", "--", "sh", "-c", reader]));
+    ok(&server.weft(&["setb", "-b", "x", "one\ntwo\n"]));
+    let paste_then_lf = |args: &[&str]| {
+        let mut all = vec!["paste-buffer", "-b", "x", "-t", "p"];
+        all.extend_from_slice(args);
+        ok(&server.weft(&all));
+        ok(&server.weft(&["send-keys", "-t", "p", "C-j"]));
+    };
+    // -s: each line feed becomes the separator.
+    paste_then_lf(&["-s", "|"]);
+    wait_text(&server, "p", "one|two|");
+    // The default: each becomes CR, as Enter.
+    paste_then_lf(&[]);
+    wait_text(&server, "p", "one^Mtwo^M");
+    // -r: line feeds as they are; -d: the buffer goes after the paste.
+    paste_then_lf(&["-r", "-d"]);
+    wait_regex(&server, "p", "(?m)^one\\s*\\ntwo\\s*$");
+    let screen = capture(&server, "p");
+    assert_eq!(
+        screen.lines().filter(|l| l.trim_end() == "one").count(),
+        1,
+        "{screen}"
+    );
+    assert!(buffers(&server).is_empty(), "-d kept the buffer");
+}

@@ -347,3 +347,59 @@ fn previous_and_next_prompt_follow_the_shells_osc_133_marks() {
     c.wait_for(|s| row_of(s, "P2 two") == Some(s.cursor_state().row))
         .unwrap();
 }
+
+#[test]
+fn prefix_page_up_scrolls_a_page_and_copy_mode_e_leaves_at_the_bottom() {
+    let server = TestServer::new("copypage");
+    let mut c = session(&server, "pg", 80, 24, Some("mode-keys = \"vi\"\n"));
+    run(
+        &mut c,
+        "seq -f 'line-%g' 1 200; echo pa''ge-done",
+        "page-done",
+    );
+    // `C-b PageUp` enters copy mode a page up (23 rows above the bottom of a 23-row pane).
+    c.send_keys("C-b PageUp").unwrap();
+    c.wait_for(|s| indicator(s).is_some_and(|(offset, _)| offset >= 20))
+        .unwrap();
+    // Without -e, paging down to the bottom stays in copy mode.
+    c.send_keys("PageDown").unwrap();
+    c.wait_for(|s| indicator(s).is_some_and(|(offset, _)| offset == 0))
+        .unwrap();
+    c.send_keys("q").unwrap();
+    c.wait_for(|s| indicator(s).is_none()).unwrap();
+    // With -e it leaves when scrolled back to the bottom.
+    let out = server.weft(&["copy-mode", "-e", "-u", "-t", "pg"]);
+    assert!(out.status.success(), "{out:?}");
+    c.wait_for(|s| indicator(s).is_some_and(|(offset, _)| offset >= 20))
+        .unwrap();
+    c.send_keys("PageDown").unwrap();
+    c.wait_for(|s| indicator(s).is_none() && s.text().contains("page-done"))
+        .unwrap();
+}
+
+#[test]
+fn o_moves_the_cursor_to_the_other_end_of_the_selection() {
+    let server = TestServer::new("copyother");
+    let mut c = session(&server, "ot", 60, 12, Some("mode-keys = \"vi\"\n"));
+    run(&mut c, "echo 'xx first line'; echo o''t-done", "ot-done");
+    enter(&mut c);
+    search_to(&server, "first line");
+    // `v e` selects "first" with the cursor on its `t`; `o` takes the cursor to its `f`, so
+    // `h` grows the selection leftwards (without `o` it would shrink to "firs").
+    copy_with(&mut c, "v e o h y");
+    assert_eq!(newest_buffer(&server), " first");
+}
+
+#[test]
+fn prefix_hash_lists_the_buffers() {
+    let server = TestServer::new("copylistb");
+    let mut c = session(&server, "lb", 80, 24, None);
+    let out = server.weft(&["set-buffer", "-b", "mine", "buffer-text-here"]);
+    assert!(out.status.success(), "{out:?}");
+    c.send_keys("C-b #").unwrap();
+    c.wait_for(|s| {
+        let t = s.text();
+        t.contains("mine") && t.contains("buffer-text-here")
+    })
+    .unwrap();
+}

@@ -357,6 +357,32 @@ fn the_prompt_completes_edits_and_remembers() {
 }
 
 #[test]
+fn the_prompt_completes_sessions_and_their_windows_after_t() {
+    let server = TestServer::new("prompt-targets");
+    let mut c = session(&server, "p", None);
+    let mut args = vec!["new", "-d", "-s", "workbench", "-n", "editor", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    assert!(server.weft(&args).status.success());
+    c.send_keys("C-b :").unwrap();
+    c.send_text("switch-client -t workb").unwrap();
+    c.send_keys("Tab").unwrap();
+    // The session's name with its colon, and no space: a window may follow.
+    c.wait_for(|s| {
+        s.text()
+            .lines()
+            .any(|l| l.trim_end() == ":switch-client -t workbench:")
+    })
+    .unwrap();
+    c.send_text("ed").unwrap();
+    c.send_keys("Tab").unwrap();
+    c.wait_for_text(":switch-client -t workbench:editor")
+        .unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|s| s.text().contains("[workbench") && s.text().contains("0:editor*"))
+        .unwrap();
+}
+
+#[test]
 fn a_key_table_of_ones_own_is_entered_with_switch_client_t() {
     let server = TestServer::new("usertable");
     let mut c = session(&server, "u", None);

@@ -340,3 +340,32 @@ fn layout_keys_previous_layout_and_the_index_prompt() {
     })
     .unwrap();
 }
+
+#[test]
+fn automatic_rename_shows_vim_and_then_the_shell_again() {
+    if std::process::Command::new("vim")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("vim is not installed: skipped");
+        return;
+    }
+    let server = TestServer::new("autoname-vim");
+    let mut args = vec!["new", "-d", "-s", "v", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server, &args);
+    let mut c = server.client(&["attach", "-t", "v"], 80, 24);
+    let status = |s: &weft_testkit::Screen| s.text().lines().last().unwrap_or("").to_string();
+    c.wait_for(|s| status(s).contains("0:bash*")).unwrap();
+    c.send_text("vim -u NONE -N -i NONE -n").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|s| status(s).contains("0:vim*")).unwrap();
+    // vim's empty buffer is drawn (its `~` lines) before it is told to quit.
+    c.wait_for(|s| s.text().lines().filter(|l| l.starts_with('~')).count() > 5)
+        .unwrap();
+    // vim starts in normal mode (an Escape just before `:` would read as Alt-:).
+    c.send_text(":q!").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|s| status(s).contains("0:bash*")).unwrap();
+}

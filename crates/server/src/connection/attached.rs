@@ -167,6 +167,7 @@ async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandl
     tokio::spawn(forward_clipboard(
         ctx.buffers.clipboard_feed(),
         render_tx.clone(),
+        terminal_info.clone(),
         stop.clone(),
     ));
 
@@ -510,10 +511,12 @@ impl Joining {
 
 /// Hands the server's clipboard writes (OSC 52) to the client's renderer, which writes them
 /// to the terminal in order with its frames, until the client goes. A client that falls
-/// behind skips the older writes: only the newest matters.
+/// behind skips the older writes: only the newest matters. A terminal known not to take them
+/// ([`TerminalInfo::takes_clipboard`]) gets none.
 async fn forward_clipboard(
     mut feed: tokio::sync::broadcast::Receiver<bytes::Bytes>,
     render: mpsc::Sender<RenderControl>,
+    terminal: Arc<Mutex<TerminalInfo>>,
     stop: CancellationToken,
 ) {
     use tokio::sync::broadcast::error::RecvError;
@@ -524,6 +527,11 @@ async fn forward_clipboard(
         };
         match write {
             Ok(bytes) => {
+                // Asked at every write: what is known of the terminal may grow.
+                let takes = terminal.lock().map_or(true, |info| info.takes_clipboard());
+                if !takes {
+                    continue;
+                }
                 if render
                     .send(RenderControl::Passthrough(bytes))
                     .await

@@ -1,5 +1,8 @@
 //! The `:` prompt's line editing, as a shell's: cursor keys, `C-a`/`C-e`, `C-w`, `C-u`, `C-k`,
-//! history with Up and Down, and Tab completion of command and option names.
+//! history with Up and Down, and Tab completion of command and option names and, after `-t`
+//! or `-s`, of sessions, windows and panes.
+
+use super::prompt_targets::Targets;
 
 /// How many lines the prompt's history keeps (server-wide).
 pub(super) const HISTORY_LINES: usize = 100;
@@ -124,7 +127,8 @@ impl LineEditor {
                 if let Some(common) = common_prefix(&found) {
                     if common.len() > before.len() && common.starts_with(before) {
                         let rest = common[before.len()..].to_string();
-                        let add = if found.len() == 1 {
+                        // A session completed (`work:`) goes on with its window.
+                        let add = if found.len() == 1 && !rest.ends_with(':') {
                             format!("{rest} ")
                         } else {
                             rest
@@ -164,18 +168,32 @@ fn common_prefix(items: &[String]) -> Option<String> {
 }
 
 /// Completions of a partial prompt line: command names for the first word, option names after
-/// `set-option` / `show-options` and their aliases. Each is the whole line so far, completed.
-pub(super) fn completions(line: &str) -> Vec<String> {
+/// `set-option` / `show-options` and their aliases, and after `-t` or `-s` the `targets`:
+/// session names (`work:`), then after a `:` that session's windows (`work:1`, `work:vim`),
+/// and pane ids after a `%`. Each is the whole line so far, completed.
+pub(super) fn completions(line: &str, targets: &Targets) -> Vec<String> {
     let (done, word) = match line.rfind(' ') {
         Some(i) => (&line[..=i], &line[i + 1..]),
         None => ("", line),
     };
-    let first = done.split_whitespace().next();
+    let mut words = done.split_whitespace();
+    let first = words.next();
+    let after_target_flag = matches!(words.last(), Some("-t" | "-s"));
     let names: Vec<&str> = match first {
         None => crate::cmd::ENTRIES
             .iter()
             .flat_map(|e| std::iter::once(e.name).chain(e.aliases.iter().copied()))
             .collect(),
+        Some(_) if after_target_flag => {
+            let list = if word.starts_with('%') {
+                &targets.panes
+            } else if word.contains(':') {
+                &targets.windows
+            } else {
+                &targets.sessions
+            };
+            list.iter().map(String::as_str).collect()
+        }
         Some(cmd) => match crate::cmd::lookup(cmd).map(|e| e.name) {
             Some("set-option" | "show-options") if !word.starts_with('-') => {
                 crate::options::OPTIONS.iter().map(|o| o.name).collect()
@@ -197,9 +215,13 @@ pub(super) fn completions(line: &str) -> Vec<String> {
 mod tests {
     use super::*;
 
+    fn no_targets(line: &str) -> Vec<String> {
+        completions(line, &Targets::default())
+    }
+
     fn typed(e: &mut LineEditor, keys: &[&str]) {
         for k in keys {
-            e.key(k, &[], &completions);
+            e.key(k, &[], &no_targets);
         }
     }
 
@@ -221,12 +243,12 @@ mod tests {
     fn history_walks_and_returns_to_the_typed_line() {
         let history = vec!["new-window".to_string(), "split-window".to_string()];
         let mut e = LineEditor::new("kill".into());
-        e.key("Up", &history, &completions);
+        e.key("Up", &history, &no_targets);
         assert_eq!(e.text(), "new-window");
-        e.key("Up", &history, &completions);
+        e.key("Up", &history, &no_targets);
         assert_eq!(e.text(), "split-window");
-        e.key("Down", &history, &completions);
-        e.key("Down", &history, &completions);
+        e.key("Down", &history, &no_targets);
+        e.key("Down", &history, &no_targets);
         assert_eq!(e.text(), "kill");
     }
 
@@ -245,5 +267,28 @@ mod tests {
             "select",
             "the shared start of select-layout, selectp, ..."
         );
+    }
+
+    #[test]
+    fn tab_completes_sessions_windows_and_panes_after_t_and_s() {
+        let targets = Targets {
+            sessions: vec!["work:".into(), "play:".into()],
+            windows: vec!["work:0".into(), "work:1".into(), "work:vim".into()],
+            panes: vec!["%3".into(), "%12".into()],
+        };
+        let tab = |line: &str| {
+            let mut e = LineEditor::new(line.into());
+            e.key("Tab", &[], &|l: &str| completions(l, &targets));
+            e.text().to_string()
+        };
+        assert_eq!(tab("select-window -t wo"), "select-window -t work:");
+        assert_eq!(tab("select-window -t work:v"), "select-window -t work:vim ");
+        assert_eq!(tab("swap-pane -s %1"), "swap-pane -s %12 ");
+        assert_eq!(
+            tab("kill-session -t x"),
+            "kill-session -t x",
+            "no such session"
+        );
+        assert_eq!(tab("rename-window wo"), "rename-window wo", "not after -t");
     }
 }

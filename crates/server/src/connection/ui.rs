@@ -616,9 +616,16 @@ impl ClientLoop {
             .lock()
             .map(|h| h.iter().rev().cloned().collect())
             .unwrap_or_default();
-        // Only a command line completes command and option names.
+        // Only a command line completes command, option and target names; the targets are
+        // gathered only when Tab asks for them.
+        let targets = if name == "Tab" && prompt.template.is_empty() {
+            super::prompt_targets::gather(&self.ctx).await
+        } else {
+            super::prompt_targets::Targets::default()
+        };
+        let command_line = |line: &str| super::line_edit::completions(line, &targets);
         let complete: &dyn Fn(&str) -> Vec<String> = if prompt.template.is_empty() {
-            &super::line_edit::completions
+            &command_line
         } else {
             &|_| Vec::new()
         };

@@ -187,6 +187,32 @@ impl TerminalInfo {
             .any(|n| (!name.is_empty() && name.starts_with(n)) || term.contains(n))
     }
 
+    /// Whether clipboard writes (OSC 52) may be sent to it: yes unless its `TERM` names a
+    /// terminal known not to take them, which would show the sequence's text or beep (tmux
+    /// sends them only where its `Ms` capability says so; weft, knowing less, sends them
+    /// everywhere else, as unknown terminals mostly take them or drop them quietly). Not sent
+    /// to: the Linux and BSD consoles (`linux`, `cons25`), `dumb`, hardware VTs (`vt100`,
+    /// `vt220`, ...), and GNU screen (`screen*` when the terminal did not say it is tmux:
+    /// screen takes OSC 52 only wrapped in its own passthrough). tmux (`tmux*`, or an
+    /// XTVERSION answer naming it) gets them: it takes them with `set-clipboard on` and
+    /// drops them quietly otherwise.
+    pub fn takes_clipboard(&self) -> bool {
+        let term = self
+            .term
+            .as_deref()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let name = self
+            .name_and_version()
+            .0
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let screen = term.starts_with("screen") && name != "tmux";
+        let refuses = ["linux", "cons25", "dumb"].contains(&term.as_str())
+            || (term.starts_with("vt") && term[2..].starts_with(|c: char| c.is_ascii_digit()));
+        !(screen || refuses)
+    }
+
     /// What frames for this terminal may use.
     pub fn caps(&self) -> TerminalCaps {
         let modern = self.is_modern();
@@ -281,6 +307,38 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect()
+    }
+
+    #[test]
+    fn clipboard_writes_go_everywhere_but_to_terminals_known_to_refuse_them() {
+        let takes = |term: &str| TerminalInfo::from_env(&env(&[("TERM", term)])).takes_clipboard();
+        for term in [
+            "linux",
+            "dumb",
+            "cons25",
+            "vt100",
+            "vt220",
+            "screen",
+            "screen-256color",
+        ] {
+            assert!(!takes(term), "{term}");
+        }
+        for term in [
+            "xterm-256color",
+            "tmux-256color",
+            "vte",
+            "foot",
+            "alacritty",
+        ] {
+            assert!(takes(term), "{term}");
+        }
+        assert!(
+            TerminalInfo::default().takes_clipboard(),
+            "unknown terminals get them"
+        );
+        let mut tmux = TerminalInfo::from_env(&env(&[("TERM", "screen-256color")]));
+        tmux.version_text = Some("tmux 3.4".to_string());
+        assert!(tmux.takes_clipboard(), "tmux under TERM=screen");
     }
 
     #[test]
