@@ -130,6 +130,7 @@ async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandl
             .await;
     }
     let caps = terminal_info.caps();
+    let dark_background = terminal_info.colors.is_dark();
     let terminal_info = Arc::new(Mutex::new(terminal_info));
     let _registered = Registered::new(&ctx.terminals, client, terminal_info.clone());
     let stop = CancellationToken::new();
@@ -149,6 +150,7 @@ async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandl
         metrics: client_metrics.clone(),
         direct: tty_out.clone(),
         caps,
+        dark_background,
     };
     let render_task = tokio::spawn(
         renderer
