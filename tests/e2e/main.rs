@@ -29,5 +29,6 @@ mod sessions;
 mod status;
 mod subscribe;
 mod terminal;
+mod theme;
 mod wait;
 mod windows;

@@ -52,6 +52,7 @@ pub mod sched;
 pub mod session;
 pub mod style;
 pub mod terminal;
+pub mod theme;
 pub mod wait_channels;
 pub mod words;
 

@@ -137,6 +137,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("message-style", Session, Text, "bg=yellow,fg=black", Some(USED_AS_TEXT)),
     opt("mode-style", Window, Text, "bg=yellow,fg=black", Some(USED_AS_TEXT)),
     opt("clock-mode-colour", Window, Text, "blue", Some(USED_AS_TEXT)),
+    opt("theme", Server, Choice(&["auto", "light", "dark"]), "auto", Some(USED_AS_TEXT)),
     opt("word-separators", Session, Text, "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~", Some(USED_AS_TEXT)),
     opt("update-environment", Session, Text, "DISPLAY KRB5CCNAME SSH_ASKPASS SSH_AUTH_SOCK SSH_AGENT_PID SSH_CONNECTION WINDOWID XAUTHORITY", Some(USED_AS_TEXT)),
     opt("status-bg", Session, Text, "default", Some(USED_AS_TEXT)),

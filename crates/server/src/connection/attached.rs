@@ -139,6 +139,7 @@ async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandl
         );
     }
     let caps = terminal_info.caps();
+    let dark_background = terminal_info.colors.is_dark();
     let terminal_info = Arc::new(Mutex::new(terminal_info));
     let _registered = Registered::new(&ctx.terminals, client, terminal_info.clone());
     let stop = CancellationToken::new();
@@ -158,6 +159,7 @@ async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandl
         metrics: client_metrics.clone(),
         direct: tty_out.clone(),
         caps,
+        dark_background,
     };
     let render_task = tokio::spawn(
         renderer

@@ -136,7 +136,7 @@ pub(super) async fn take_in(
     }
     let (mut colors_changed, mut scheme_changed) = (false, false);
     let kitty_late: bool;
-    let (before, after, scheme_reports) = {
+    let (before, after, scheme_reports, dark_background) = {
         let Ok(mut info) = info.lock() else { return };
         let (before, had_reports) = (info.caps(), info.has_mode(2031));
         let had_kitty = info.kitty_flags.is_some();
@@ -145,7 +145,12 @@ pub(super) async fn take_in(
             colors_changed |= info.learn(report);
         }
         kitty_late = !had_kitty && info.kitty_flags.is_some();
-        (before, info.caps(), !had_reports && info.has_mode(2031))
+        (
+            before,
+            info.caps(),
+            !had_reports && info.has_mode(2031),
+            info.colors.is_dark(),
+        )
     };
     if kitty_late {
         let _ = render
@@ -156,6 +161,9 @@ pub(super) async fn take_in(
     }
     if colors_changed {
         terminals.changed();
+        let _ = render
+            .send(RenderControl::Background(dark_background))
+            .await;
     }
     if before != after {
         let _ = render.send(RenderControl::Caps(after)).await;

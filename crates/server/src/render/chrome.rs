@@ -11,6 +11,7 @@ use super::status::{compose, option_pen, yellow};
 use super::Overlay;
 use crate::config::Config;
 use crate::session::{StatusLine, View};
+use crate::theme::Theme;
 use weft_renderer::Frame;
 use weft_screen_model::{Cell, CellFlags, Color, Pen};
 
@@ -31,6 +32,7 @@ pub(super) fn draw_chrome(
     frame: &mut Frame,
     overlay: Option<&Overlay>,
     config: &Config,
+    theme: Theme,
     full: bool,
 ) {
     if config.mouse {
@@ -38,10 +40,10 @@ pub(super) fn draw_chrome(
     }
     if full {
         draw_unused(view, frame);
-        draw_borders(view, frame, config);
+        draw_borders(view, frame, config, theme);
         draw_titles(view, frame, config.pane_border_status);
         if let Some(status) = &view.status {
-            draw_status(status, frame);
+            draw_status(status, frame, config, theme);
         }
     }
     match overlay {
@@ -59,14 +61,20 @@ pub(super) fn draw_chrome(
             let skip = before.chars().count().saturating_sub(room);
             let shown: String = input.chars().skip(skip).collect();
             let text = format!("{label}{shown}");
-            let style = option_pen(config.option_value("message-style").as_deref(), yellow());
+            let style = option_pen(
+                config.themed_option("message-style", theme).as_deref(),
+                yellow(),
+            );
             write_line(frame, row, &text, &style);
             let at = label_width + write_width(&before.chars().skip(skip).collect::<String>());
             frame.cursor = Some((row, at.min(cols - 1)));
         }
         Some(Overlay::Message(text)) => {
             let row = status_row(view, frame);
-            let style = option_pen(config.option_value("message-style").as_deref(), yellow());
+            let style = option_pen(
+                config.themed_option("message-style", theme).as_deref(),
+                yellow(),
+            );
             write_line(frame, row, text, &style);
         }
         Some(Overlay::Lines(lines)) => {
@@ -217,7 +225,7 @@ fn write_width(text: &str) -> usize {
 }
 
 /// Lines between panes, highlighted next to the focused pane.
-fn draw_borders(view: &View, frame: &mut Frame, config: &Config) {
+fn draw_borders(view: &View, frame: &mut Frame, config: &Config, theme: Theme) {
     if view.panes.len() < 2 {
         return;
     }
@@ -244,7 +252,9 @@ fn draw_borders(view: &View, frame: &mut Frame, config: &Config) {
         Pen::default(),
     );
     let highlight = option_pen(
-        config.option_value("pane-active-border-style").as_deref(),
+        config
+            .themed_option("pane-active-border-style", theme)
+            .as_deref(),
         pen(Color::Indexed(2), Color::Default),
     );
     let g = border_glyphs(config.option_value("pane-border-lines").as_deref());
@@ -301,13 +311,26 @@ fn border_glyphs(lines: Option<&str>) -> [char; 11] {
     glyphs
 }
 
-/// The status line, laid out for the frame's width (see [`super::status::compose`]).
-fn draw_status(status: &StatusLine, frame: &mut Frame) {
+/// The status line, laid out for the frame's width (see [`super::status::compose`]). The
+/// session expands it with tmux's default `status-style`; a client whose theme has another
+/// default (and the user set none) draws it with the theme's.
+fn draw_status(status: &StatusLine, frame: &mut Frame, config: &Config, theme: Theme) {
     let row = usize::from(status.row);
     if row >= frame.rows() {
         return;
     }
-    let line = compose(status, frame.cols());
+    let themed = match theme.default_of("status-style") {
+        Some(style) if !config.options.contains_key("status-style") => {
+            // The session's style is `status-style` with `status-fg`/`status-bg` after it.
+            let usual = config.option_value("status-style").unwrap_or_default();
+            let after = status.style.strip_prefix(usual.as_str()).unwrap_or("");
+            let mut themed = status.clone();
+            themed.style = format!("{style}{after}");
+            Some(themed)
+        }
+        _ => None,
+    };
+    let line = compose(themed.as_ref().unwrap_or(status), frame.cols());
     frame.put(row, 0, &line.cells);
 }
 
@@ -394,10 +417,10 @@ mod tests {
         let mut renderer = Renderer::new();
         let mut terminal = Screen::new(cols, rows);
         write_line(&mut frame, 0, "top row", &Pen::default());
-        draw_chrome(view, &mut frame, None, &config, true);
+        draw_chrome(view, &mut frame, None, &config, Theme::Dark, true);
         terminal.feed(&renderer.render(&mut frame));
         assert_eq!(text_rows(&terminal)[0], "top row");
-        draw_chrome(view, &mut frame, Some(overlay), &config, true);
+        draw_chrome(view, &mut frame, Some(overlay), &config, Theme::Dark, true);
         let bytes = renderer.render(&mut frame);
         terminal.feed(&bytes);
         (text_rows(&terminal), bytes)
@@ -450,7 +473,14 @@ mod tests {
         };
         let (cols, rows) = (usize::from(COLS), usize::from(ROWS));
         let mut frame = Frame::new(cols, rows);
-        draw_chrome(&view, &mut frame, Some(&prompt), &Config::default(), true);
+        draw_chrome(
+            &view,
+            &mut frame,
+            Some(&prompt),
+            &Config::default(),
+            Theme::Dark,
+            true,
+        );
         let bytes = Renderer::new().render(&mut frame);
         let mut terminal = Screen::new(cols, rows);
         terminal.feed(&bytes);
@@ -472,6 +502,7 @@ mod tests {
             &mut frame,
             Some(&prompt),
             &Config::default(),
+            Theme::Dark,
             true,
         );
         assert_eq!(

@@ -99,6 +99,9 @@ pub enum RenderControl {
     /// The terminal turned out to understand this (its answers came after the first frame):
     /// everything is drawn again with it.
     Caps(TerminalCaps),
+    /// The terminal reported its background: dark (`Some(true)`), light or unknown. Chrome
+    /// is drawn again in the theme it picks (see `crate::theme`).
+    Background(Option<bool>),
 }
 
 /// The render task's inputs.
@@ -124,6 +127,9 @@ pub struct RenderTask {
     pub direct: Option<Arc<DirectWriter>>,
     /// What the client's terminal understands (colour depth, synchronized output).
     pub caps: TerminalCaps,
+    /// The client's terminal background is dark (`Some(true)`), light or unknown: picks the
+    /// chrome's theme under `theme auto`.
+    pub dark_background: Option<bool>,
 }
 
 impl RenderTask {
@@ -212,6 +218,8 @@ struct RenderLoop {
     direct: Option<Arc<DirectWriter>>,
     /// What the client's terminal understands.
     caps: TerminalCaps,
+    /// See [`RenderTask::dark_background`].
+    dark_background: Option<bool>,
     /// Woken by the watched panes on change.
     notify: Arc<Notify>,
     /// Where the core is lent while the task sleeps.
@@ -259,6 +267,7 @@ impl RenderLoop {
             metrics: task.metrics,
             direct: task.direct,
             caps: task.caps,
+            dark_background: task.dark_background,
             notify: Arc::new(Notify::new()),
             fast: Arc::new(FastSlot::default()),
             scene: Scene::new(interval),
@@ -427,6 +436,10 @@ impl RenderLoop {
                 core.renderer.invalidate();
                 self.scene.chrome_changed();
             }
+            RenderControl::Background(dark) => {
+                self.dark_background = dark;
+                self.scene.chrome_changed();
+            }
             RenderControl::Caps(caps) => {
                 self.caps = caps;
                 core.renderer.set_caps(caps);
@@ -494,8 +507,9 @@ impl RenderLoop {
         self.metrics.render.blocked(started - waiting);
         let view = self.view.borrow().clone();
         let config = self.config.borrow().clone();
+        let theme = crate::theme::Theme::for_terminal(&config, self.dark_background);
         self.alerts.queue(&view, &self.caps, &mut self.passthrough);
-        if let Some((mut bytes, changed)) = self.scene.draw(core, &view, &config).await {
+        if let Some((mut bytes, changed)) = self.scene.draw(core, &view, &config, theme).await {
             self.metrics.render.busy(started.elapsed());
             if !self.passthrough.is_empty() {
                 // Before the frame, in the same write: in order with everything drawn.
@@ -571,6 +585,7 @@ mod tests {
                 metrics: metrics.clone(),
                 direct: None,
                 caps: TerminalCaps::default(),
+                dark_background: None,
             }
             .run(),
         );

@@ -10,6 +10,7 @@ use crate::direct::DirectWriter;
 use crate::metrics::ClientMetrics;
 use crate::pane::PaneHandle;
 use crate::session::View;
+use crate::theme::Theme;
 use bytes::Bytes;
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -62,6 +63,7 @@ impl Scene {
         core: &mut RenderCore,
         view: &View,
         config: &Config,
+        theme: Theme,
     ) -> Option<(Vec<u8>, Vec<PaneHandle>)> {
         let scope = self.pacer.scope();
         debug_assert!(
@@ -81,6 +83,7 @@ impl Scene {
             &mut core.frame,
             self.overlay.as_ref(),
             config,
+            theme,
             self.chrome_dirty,
         );
         self.chrome_dirty = false;
