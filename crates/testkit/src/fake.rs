@@ -15,7 +15,18 @@ const MAX_RECEIVED_BYTES: usize = 8 << 20;
 /// Longest escape sequence waited for across reads; longer ones are skipped.
 const MAX_SEQUENCE_BYTES: usize = 4096;
 
-/// What a scripted terminal answers (see the module's documentation).
+/// What a scripted terminal answers: DA1, DA2, XTVERSION, DECRQM, the kitty keyboard flags
+/// query, DSR 996 and the colour queries (OSC 10/11/12 and OSC 4), each from its field; a
+/// query with no answer in the profile gets none. Use it with
+/// [`TestTerminalBuilder::answering`](crate::TestTerminalBuilder::answering).
+///
+/// ```
+/// use weft_testkit::FakeTerminal;
+/// let mut mine = FakeTerminal::silent();
+/// mine.version = Some("MyTerm 1.0".into());
+/// assert_eq!(mine.answer(b"\x1b[>q"), b"\x1bP>|MyTerm 1.0\x1b\\");
+/// assert!(mine.answer(b"\x1b[c").is_empty()); // no DA1 answer in this profile
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct FakeTerminal {
     /// DA1's answer without `CSI` (`?62;22c`); `None`: no answer.
@@ -59,6 +70,12 @@ fn xterm_ansi() -> [Rgb; 16] {
 impl FakeTerminal {
     /// A modern terminal on a dark background: truecolor, synchronized output, colour scheme
     /// reports, the kitty keyboard protocol (named `WezTerm` in XTVERSION).
+    ///
+    /// ```
+    /// use weft_testkit::FakeTerminal;
+    /// // DSR 996 (colour scheme): 1 is dark.
+    /// assert_eq!(FakeTerminal::modern_dark().answer(b"\x1b[?996n"), b"\x1b[?997;1n");
+    /// ```
     pub fn modern_dark() -> Self {
         FakeTerminal {
             primary: Some("?65;4;6;18;22c".into()),
@@ -77,6 +94,13 @@ impl FakeTerminal {
     }
 
     /// The same terminal with a light colour scheme (a near-white background).
+    ///
+    /// ```
+    /// use weft_testkit::FakeTerminal;
+    /// let mut light = FakeTerminal::modern_light();
+    /// assert_eq!(light.answer(b"\x1b[?996n"), b"\x1b[?997;2n");
+    /// assert_eq!(light.answer(b"\x1b]11;?\x07"), b"\x1b]11;rgb:fafa/fafa/f5f5\x07");
+    /// ```
     pub fn modern_light() -> Self {
         FakeTerminal {
             foreground: Some(Rgb::new(0x20, 0x20, 0x20)),
@@ -89,6 +113,14 @@ impl FakeTerminal {
 
     /// An older terminal with 256 colours: answers DA1, DA2 and its colours, knows none of the
     /// modes asked about, and no XTVERSION.
+    ///
+    /// ```
+    /// use weft_testkit::FakeTerminal;
+    /// let mut old = FakeTerminal::palette_256();
+    /// assert_eq!(old.answer(b"\x1b[c"), b"\x1b[?62;22c");
+    /// assert_eq!(old.answer(b"\x1b[?2026$p"), b"\x1b[?2026;0$y"); // mode unknown
+    /// assert!(old.answer(b"\x1b[>q").is_empty());
+    /// ```
     pub fn palette_256() -> Self {
         FakeTerminal {
             primary: Some("?62;22c".into()),
@@ -103,6 +135,13 @@ impl FakeTerminal {
 
     /// xterm 390 as it comes: black on white, 256 colours as far as weft knows, no
     /// synchronized output, no kitty keyboard protocol.
+    ///
+    /// ```
+    /// use weft_testkit::FakeTerminal;
+    /// let mut xterm = FakeTerminal::xterm();
+    /// assert_eq!(xterm.answer(b"\x1b[>q"), b"\x1bP>|XTerm(390)\x1b\\");
+    /// assert!(xterm.answer(b"\x1b[?u").is_empty());
+    /// ```
     pub fn xterm() -> Self {
         FakeTerminal {
             primary: Some("?64;1;2;6;9;15;16;17;18;21;22;28c".into()),
@@ -118,6 +157,11 @@ impl FakeTerminal {
     }
 
     /// kitty on its default dark background.
+    ///
+    /// ```
+    /// use weft_testkit::FakeTerminal;
+    /// assert_eq!(FakeTerminal::kitty().answer(b"\x1b[?u"), b"\x1b[?0u");
+    /// ```
     pub fn kitty() -> Self {
         FakeTerminal {
             primary: Some("?62;c".into()),
@@ -135,22 +179,52 @@ impl FakeTerminal {
     }
 
     /// A terminal that answers nothing at all.
+    ///
+    /// ```
+    /// use weft_testkit::FakeTerminal;
+    /// assert!(FakeTerminal::silent().answer(b"\x1b[c\x1b[>q\x1b]11;?\x07").is_empty());
+    /// ```
     pub fn silent() -> Self {
         FakeTerminal::default()
     }
 
     /// Stops holding answers back, and returns those held, for the test to send.
+    ///
+    /// ```
+    /// use weft_testkit::FakeTerminal;
+    /// let mut slow = FakeTerminal::kitty();
+    /// slow.hold = true;
+    /// assert!(slow.answer(b"\x1b[?u").is_empty());
+    /// assert_eq!(slow.release(), b"\x1b[?0u");
+    /// assert_eq!(slow.answer(b"\x1b[?u"), b"\x1b[?0u"); // no longer held
+    /// ```
     pub fn release(&mut self) -> Vec<u8> {
         self.hold = false;
         std::mem::take(&mut self.held)
     }
 
     /// Everything the program printed so far (up to 8 MiB).
+    ///
+    /// ```
+    /// use weft_testkit::FakeTerminal;
+    /// let mut fake = FakeTerminal::silent();
+    /// fake.answer(b"hello ");
+    /// fake.answer(b"\x1b[cworld");
+    /// assert_eq!(fake.received(), b"hello \x1b[cworld");
+    /// ```
     pub fn received(&self) -> &[u8] {
         &self.received
     }
 
     /// The answers to what the program printed in `output`.
+    ///
+    /// ```
+    /// use weft_testkit::FakeTerminal;
+    /// let mut dark = FakeTerminal::modern_dark();
+    /// // A query split across two reads is answered once complete.
+    /// assert!(dark.answer(b"text \x1b]10").is_empty());
+    /// assert_eq!(dark.answer(b";?\x1b\\"), b"\x1b]10;rgb:d0d0/d0d0/d0d0\x1b\\");
+    /// ```
     pub fn answer(&mut self, output: &[u8]) -> Vec<u8> {
         let room = MAX_RECEIVED_BYTES.saturating_sub(self.received.len());
         self.received

@@ -4,6 +4,12 @@
 use weft_protocol::keynames::encode_key;
 
 /// A word that looks like a modified key (`C-…`, `M-…`) but names none.
+///
+/// ```
+/// use weft_testkit::{encode_keys, KeyError};
+/// assert_eq!(encode_keys("C-Foo", false), Err(KeyError("C-Foo".to_string())));
+/// assert_eq!(KeyError("C-Foo".to_string()).to_string(), "unknown key name: C-Foo");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyError(pub String);
 
@@ -17,6 +23,15 @@ impl std::error::Error for KeyError {}
 
 /// Encodes space-separated key names; a word that is not a key name is sent as text. With
 /// `application_cursor`, arrows use SS3 forms as programs in that mode expect.
+///
+/// ```
+/// use weft_testkit::encode_keys;
+/// assert_eq!(encode_keys("ls Enter", false)?, b"ls\r");
+/// assert_eq!(encode_keys("C-c M-x", false)?, b"\x03\x1bx");
+/// assert_eq!(encode_keys("Up", false)?, b"\x1b[A");
+/// assert_eq!(encode_keys("Up", true)?, b"\x1bOA");
+/// # Ok::<(), weft_testkit::KeyError>(())
+/// ```
 pub fn encode_keys(keys: &str, application_cursor: bool) -> Result<Vec<u8>, KeyError> {
     let mut out = Vec::new();
     for word in keys.split(' ').filter(|w| !w.is_empty()) {

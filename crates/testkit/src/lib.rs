@@ -13,6 +13,31 @@
 //! cursor, the last input sent, and the path of an asciicast recording of the whole test
 //! under `target/weft-testkit/`.
 //!
+//! # Quick start
+//!
+//! Run `cat` in a 40x5 terminal, type a line, check what the screen shows, end the input and
+//! wait for the program to exit:
+//!
+//! ```
+//! use weft_testkit::{assert_screen, TestTerminal, WaitError};
+//!
+//! fn cat_echoes_a_line() -> Result<(), WaitError> {
+//!     let mut term = TestTerminal::spawn(["cat"]).size(40, 5).start()?;
+//!     term.send_keys("hello Enter")?; // tmux key names; other words are typed as text
+//!     term.expect_text("hello").in_row(1).wait()?; // the pty echoes row 0, cat prints row 1
+//!     assert_screen!(term, ["hello", "hello"]);
+//!     term.send_keys("C-d")?; // end of input
+//!     let exit = term.wait_exit()?;
+//!     assert_eq!(exit.code, 0);
+//!     Ok(())
+//! }
+//! # fn main() -> Result<(), WaitError> { cat_echoes_a_line() }
+//! ```
+//!
+//! # More
+//!
+//! Locate text and styles:
+//!
 //! ```
 //! use weft_testkit::{Color, TestTerminal};
 //! let mut term = TestTerminal::spawn(["sh", "-c", "printf 'Saved\\n\\033[31merror\\033[m'"])
@@ -21,6 +46,8 @@
 //! term.expect_style(1, 0..5).fg(Color::Indexed(1)).wait()?;
 //! # Ok::<(), weft_testkit::WaitError>(())
 //! ```
+//!
+//! A full-screen program (not run here: it depends on `less` and `/etc/passwd`):
 //!
 //! ```no_run
 //! use weft_testkit::TestTerminal;
@@ -52,6 +79,14 @@ pub use insta;
 
 /// Asserts that the visible screen's rows start with the given lines (trailing blanks ignored),
 /// printing both screens when they differ.
+///
+/// ```
+/// use weft_testkit::{assert_screen, TestTerminal};
+/// let mut term = TestTerminal::spawn(["printf", "one  \\ntwo"]).start()?;
+/// term.expect_text("two").wait()?;
+/// assert_screen!(term, ["one", "two", ""]);
+/// # Ok::<(), weft_testkit::WaitError>(())
+/// ```
 #[macro_export]
 macro_rules! assert_screen {
     ($term:expr, [$($line:expr),* $(,)?]) => {{

@@ -22,6 +22,13 @@ const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 const LAST_INPUT: usize = 20;
 
 /// How the program ended.
+///
+/// ```
+/// use weft_testkit::{Exit, TestTerminal};
+/// let mut term = TestTerminal::spawn(["sh", "-c", "exit 3"]).start()?;
+/// assert_eq!(term.wait_exit()?, Exit { code: 3 });
+/// # Ok::<(), weft_testkit::WaitError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Exit {
     /// Exit code (128 + n after a signal).
@@ -29,6 +36,18 @@ pub struct Exit {
 }
 
 /// Builds a [`TestTerminal`].
+///
+/// ```
+/// use std::time::Duration;
+/// use weft_testkit::TestTerminal;
+/// let mut term = TestTerminal::spawn(["sh", "-c", "printf '%s' \"$GREETING\""])
+///     .size(40, 10)
+///     .env("GREETING", "hi")
+///     .timeout(Duration::from_secs(5))
+///     .start()?;
+/// term.expect_text("hi").in_row(0).wait()?;
+/// # Ok::<(), weft_testkit::WaitError>(())
+/// ```
 #[derive(Debug)]
 pub struct TestTerminalBuilder {
     options: SpawnOptions,
@@ -40,12 +59,30 @@ pub struct TestTerminalBuilder {
 impl TestTerminalBuilder {
     /// The terminal answers the program's queries as `fake` says, instead of as weft's own
     /// screen model would.
+    ///
+    /// ```
+    /// use weft_testkit::{FakeTerminal, TestTerminal};
+    /// // The program asks for the terminal's attributes (DA1) and prints the 7-byte answer.
+    /// let script = "stty -echo -icanon; printf '\\033[c'; dd bs=1 count=7 2>/dev/null | tr -d '\\033'";
+    /// let mut term = TestTerminal::spawn(["sh", "-c", script])
+    ///     .answering(FakeTerminal::kitty())
+    ///     .start()?;
+    /// term.expect_text("[?62;c").wait()?;
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
     pub fn answering(mut self, fake: FakeTerminal) -> Self {
         self.fake = Some(fake);
         self
     }
 
     /// The terminal size (default 80x24).
+    ///
+    /// ```
+    /// use weft_testkit::TestTerminal;
+    /// let mut term = TestTerminal::spawn(["stty", "size"]).size(100, 30).start()?;
+    /// term.expect_text("30 100").wait()?;
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
     pub fn size(mut self, cols: u16, rows: u16) -> Self {
         self.options.cols = cols;
         self.options.rows = rows;
@@ -53,18 +90,45 @@ impl TestTerminalBuilder {
     }
 
     /// Sets an environment variable for the program.
+    ///
+    /// ```
+    /// use weft_testkit::TestTerminal;
+    /// let mut term = TestTerminal::spawn(["sh", "-c", "printf '%s' \"$NAME\""])
+    ///     .env("NAME", "weft")
+    ///     .start()?;
+    /// term.expect_text("weft").wait()?;
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
     pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
         self.options.env.push((key.into(), value.into()));
         self
     }
 
     /// The program's working directory.
+    ///
+    /// ```
+    /// use weft_testkit::{assert_screen, TestTerminal};
+    /// let mut term = TestTerminal::spawn(["pwd"]).cwd("/").start()?;
+    /// term.wait_exit()?;
+    /// assert_screen!(term, ["/"]);
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
     pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Self {
         self.options.cwd = Some(dir.into());
         self
     }
 
     /// Deadline for each wait (default 10 s).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use weft_testkit::TestTerminal;
+    /// let mut term = TestTerminal::spawn(["cat"])
+    ///     .timeout(Duration::from_millis(20))
+    ///     .start()?;
+    /// assert!(term.expect_text("never printed").wait().is_err());
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self
@@ -87,6 +151,13 @@ impl TestTerminalBuilder {
     }
 
     /// Starts the program.
+    ///
+    /// ```
+    /// use weft_testkit::TestTerminal;
+    /// let mut term = TestTerminal::spawn(["echo", "started"]).start()?;
+    /// term.expect_text("started").wait()?;
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
     pub fn start(self) -> Result<TestTerminal, WaitError> {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -121,6 +192,16 @@ impl TestTerminalBuilder {
 const MAX_PENDING_EVENTS: usize = 4096;
 
 /// A program on a real pty, its output applied to a weft screen.
+///
+/// ```
+/// use weft_testkit::TestTerminal;
+/// let mut term = TestTerminal::spawn(["cat"]).start()?;
+/// term.send_keys("hello Enter")?;
+/// term.expect_text("hello").in_row(1).wait()?;
+/// term.send_keys("C-d")?;
+/// assert_eq!(term.wait_exit()?.code, 0);
+/// # Ok::<(), weft_testkit::WaitError>(())
+/// ```
 pub struct TestTerminal {
     screen: Screen,
     runtime: Runtime,
@@ -151,6 +232,13 @@ impl std::fmt::Debug for TestTerminal {
 
 impl TestTerminal {
     /// A builder for `cmd` (program and arguments) at 80x24.
+    ///
+    /// ```
+    /// use weft_testkit::TestTerminal;
+    /// let mut term = TestTerminal::spawn(["printf", "one two"]).start()?;
+    /// term.expect_text("one two").wait()?;
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
     pub fn spawn<I, S>(cmd: I) -> TestTerminalBuilder
     where
         I: IntoIterator<Item = S>,
@@ -171,6 +259,23 @@ impl TestTerminal {
 
     /// A weft client attached to `target` on the server at `socket`, at 80x24 (change with
     /// [`TestTerminalBuilder::size`]): the session as a user's terminal shows it.
+    ///
+    /// ```no_run
+    /// use std::process::Command;
+    /// use weft_testkit::TestTerminal;
+    /// // A server with a detached session "work" on a socket of the test's own.
+    /// let socket = std::env::temp_dir().join("weft-doc-attach.sock");
+    /// let started = Command::new("weft")
+    ///     .arg("-S")
+    ///     .arg(&socket)
+    ///     .args(["new-session", "-d", "-s", "work"])
+    ///     .status()
+    ///     .expect("run weft");
+    /// assert!(started.success());
+    /// let mut term = TestTerminal::attach("weft", &socket, "work").size(100, 30).start()?;
+    /// term.expect_text("[work]").in_row(29).wait()?;
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
     pub fn attach(
         weft: impl Into<OsString>,
         socket: impl Into<OsString>,
@@ -188,23 +293,61 @@ impl TestTerminal {
 
     /// The scripted terminal answering the program's queries, if the test gave one: to change
     /// what it answers from now on, or to see everything the program printed.
+    ///
+    /// ```
+    /// use weft_testkit::{FakeTerminal, TestTerminal};
+    /// let mut term = TestTerminal::spawn(["printf", "\\033[cdone"])
+    ///     .answering(FakeTerminal::silent())
+    ///     .start()?;
+    /// term.expect_text("done").wait()?;
+    /// let fake = term.fake_terminal().expect("the test gave one");
+    /// assert!(fake.received().starts_with(b"\x1b[c"));
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
     pub fn fake_terminal(&mut self) -> Option<&mut FakeTerminal> {
         self.fake.as_mut()
     }
 
     /// The screen as the program left it so far.
+    ///
+    /// ```
+    /// use weft_testkit::TestTerminal;
+    /// let mut term = TestTerminal::spawn(["printf", "ab\\ncd"]).start()?;
+    /// term.expect_text("cd").wait()?;
+    /// let cursor = term.screen().cursor_state();
+    /// assert_eq!((cursor.row, cursor.col), (1, 2));
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
     pub fn screen(&self) -> &Screen {
         &self.screen
     }
 
     /// The screen as an SVG picture (colours, attributes, wide characters, the cursor), for a
     /// test's artifacts or docs: `weft capture --svg`'s writer on this terminal's screen.
+    ///
+    /// ```
+    /// use weft_testkit::TestTerminal;
+    /// let mut term = TestTerminal::spawn(["printf", "\\033[32mgreen"]).start()?;
+    /// term.expect_text("green").wait()?;
+    /// let svg = term.screen_svg();
+    /// assert!(svg.starts_with("<svg") && svg.contains("green"));
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
     pub fn screen_svg(&self) -> String {
         weft_artifacts::svg::screen_svg(&self.screen)
     }
 
     /// The events the output raised so far (bells, titles, clipboard writes) that no wait
     /// took, oldest first; they are not seen again.
+    ///
+    /// ```
+    /// use weft_testkit::{Event, TestTerminal};
+    /// let mut term = TestTerminal::spawn(["printf", "a\\007b"]).start()?;
+    /// term.expect_text("ab").wait()?;
+    /// assert_eq!(term.take_events(), vec![Event::Bell]);
+    /// assert!(term.take_events().is_empty());
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
     pub fn take_events(&mut self) -> Vec<Event> {
         let mut events: Vec<Event> = self.pending_events.drain(..).collect();
         events.extend(self.screen.take_events());
@@ -212,17 +355,42 @@ impl TestTerminal {
     }
 
     /// The program's pid.
+    ///
+    /// ```
+    /// use weft_testkit::{assert_screen, TestTerminal};
+    /// let mut term = TestTerminal::spawn(["sh", "-c", "echo $$"]).start()?;
+    /// let pid = term.pid().expect("the program runs");
+    /// term.wait_exit()?;
+    /// assert_screen!(term, [pid.to_string()]);
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
     pub fn pid(&self) -> Option<u32> {
         self.child.pid()
     }
 
     /// Sends raw bytes to the program.
+    ///
+    /// ```
+    /// use weft_testkit::TestTerminal;
+    /// let mut term = TestTerminal::spawn(["cat"]).start()?;
+    /// term.send_bytes(b"raw\r")?;
+    /// term.expect_text("raw").in_row(1).wait()?;
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
     pub fn send_bytes(&mut self, bytes: &[u8]) -> Result<(), WaitError> {
         self.note_input(describe_input("send_bytes", bytes));
         self.write_input(bytes)
     }
 
     /// Sends text as typed.
+    ///
+    /// ```
+    /// use weft_testkit::TestTerminal;
+    /// let mut term = TestTerminal::spawn(["cat"]).start()?;
+    /// term.send_text("héllo wörld\r")?;
+    /// term.expect_text("héllo wörld").in_row(1).wait()?;
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
     pub fn send_text(&mut self, text: &str) -> Result<(), WaitError> {
         self.note_input(describe_input("send_text", text.as_bytes()));
         self.write_input(text.as_bytes())
@@ -230,6 +398,16 @@ impl TestTerminal {
 
     /// Sends tmux-style key names (`"ls Enter"`, `"C-b d"`), encoded for the program's
     /// cursor-key mode.
+    ///
+    /// ```
+    /// use weft_testkit::TestTerminal;
+    /// let mut term = TestTerminal::spawn(["cat"]).start()?;
+    /// term.send_keys("hi Enter")?;
+    /// term.expect_text("hi").in_row(1).wait()?; // cat runs
+    /// term.send_keys("C-c")?;
+    /// assert_eq!(term.wait_exit()?.code, 128 + 2); // SIGINT
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
     pub fn send_keys(&mut self, keys: &str) -> Result<(), WaitError> {
         let bytes = encode_keys(keys, self.screen.modes().application_cursor)
             .map_err(|KeyError(k)| WaitError::Io(format!("unknown key name {k}")))?;
@@ -278,6 +456,15 @@ impl TestTerminal {
     }
 
     /// Resizes the terminal (the program gets `SIGWINCH`).
+    ///
+    /// ```
+    /// use weft_testkit::TestTerminal;
+    /// let mut term = TestTerminal::spawn(["sh", "-c", "read line; stty size"]).start()?;
+    /// term.resize(100, 30)?;
+    /// term.send_keys("Enter")?;
+    /// term.expect_text("30 100").wait()?;
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
     pub fn resize(&mut self, cols: u16, rows: u16) -> Result<(), WaitError> {
         self.screen.resize(usize::from(cols), usize::from(rows));
         self.recording
@@ -288,18 +475,41 @@ impl TestTerminal {
     }
 
     /// Waits until `text` is on the visible screen.
+    ///
+    /// ```
+    /// use weft_testkit::TestTerminal;
+    /// let mut term = TestTerminal::spawn(["printf", "ready> "]).start()?;
+    /// term.wait_for_text("ready>")?;
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
     pub fn wait_for_text(&mut self, text: &str) -> Result<(), WaitError> {
         let what = format!("{text:?}");
         self.wait_until(&what, |s| s.text().contains(text))
     }
 
     /// Waits until `predicate` holds for the screen.
+    ///
+    /// ```
+    /// use weft_testkit::TestTerminal;
+    /// let mut term = TestTerminal::spawn(["printf", "a\\nb\\nc"]).start()?;
+    /// term.wait_for(|screen| screen.cursor_state().row == 2)?;
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
     pub fn wait_for(&mut self, predicate: impl FnMut(&Screen) -> bool) -> Result<(), WaitError> {
         self.wait_until("a screen condition", predicate)
     }
 
     /// Waits until the screen satisfies `predicate`, reading output as it comes; `what` names
     /// the condition in the failure report.
+    ///
+    /// ```
+    /// use weft_testkit::TestTerminal;
+    /// let mut term = TestTerminal::spawn(["printf", "x\\ny"]).start()?;
+    /// term.wait_until("a second line", |screen| {
+    ///     screen.row(1).is_some_and(|row| !row.text().is_empty())
+    /// })?;
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
     pub fn wait_until(
         &mut self,
         what: &str,
@@ -378,6 +588,14 @@ impl TestTerminal {
     /// Waits until the program's output raises an event `predicate` accepts (an OSC 52
     /// clipboard write, a bell, a title) and returns it; events before it are passed over,
     /// events after it stay for the next wait or [`TestTerminal::take_events`].
+    ///
+    /// ```
+    /// use weft_testkit::{Event, TestTerminal};
+    /// let mut term = TestTerminal::spawn(["printf", "\\033]2;build done\\007"]).start()?;
+    /// let event = term.wait_for_event(|e| matches!(e, Event::TitleChanged(_)))?;
+    /// assert_eq!(event, Event::TitleChanged("build done".to_string()));
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
     pub fn wait_for_event(
         &mut self,
         mut predicate: impl FnMut(&Event) -> bool,
@@ -404,6 +622,15 @@ impl TestTerminal {
     }
 
     /// Waits until the program has printed nothing for `quiet`.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use weft_testkit::TestTerminal;
+    /// let mut term = TestTerminal::spawn(["sh", "-c", "printf 'a\\nb'; exec cat"]).start()?;
+    /// term.expect_text("b").wait()?;
+    /// term.wait_idle(Duration::from_millis(20))?; // nothing more follows
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
     pub fn wait_idle(&mut self, quiet: Duration) -> Result<(), WaitError> {
         let started = Instant::now();
         let deadline = started + self.timeout;
@@ -421,6 +648,15 @@ impl TestTerminal {
     }
 
     /// Reads output until the program exits, then returns its status.
+    ///
+    /// ```
+    /// use weft_testkit::TestTerminal;
+    /// let mut term = TestTerminal::spawn(["sh", "-c", "printf bye; exit 7"]).start()?;
+    /// let exit = term.wait_exit()?;
+    /// assert_eq!(exit.code, 7);
+    /// assert!(term.screen().text().contains("bye"));
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
     pub fn wait_exit(&mut self) -> Result<Exit, WaitError> {
         let started = Instant::now();
         let deadline = started + self.timeout;
