@@ -299,6 +299,12 @@ fn reloading_the_config_applies_new_bindings() {
     std::fs::write(&conf, "[keys.prefix]\n\"|\" = \"split-window -h\"\n").unwrap();
     let out = server.weft(&["source-file"]);
     assert!(out.status.success(), "{out:?}");
+    let keys = stdout_of(&server.weft(&["list-keys", "-T", "prefix"]));
+    assert!(
+        keys.contains("split-window -h"),
+        "the reload bound |: {keys}"
+    );
+    // Any message the reload showed goes with the first key; the binding runs either way.
     keys_until(&server, &mut c, "C-b |", |p| p.len() == 2);
 }
 

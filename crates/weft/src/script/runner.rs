@@ -261,8 +261,8 @@ impl<'a> Runner<'a> {
     /// Compares the screen with `file` (beside the script); writes it when it does not exist
     /// or, with `--update`, differs.
     /// Starts `weft record` of the pane into `file` (beside the script), until the script
-    /// ends. It starts with the screen as it is when it attaches, so nothing shown is missed
-    /// however quickly the next steps run.
+    /// ends, and waits until it has written its header and first frame (the screen as it is
+    /// then, so nothing shown is missed however quickly the next steps run).
     async fn record(&mut self, file: &str) -> Result<(), Failure> {
         if self.pane.is_empty() {
             return Err(Failure("record: spawn a program first".into()));
@@ -282,6 +282,26 @@ impl<'a> Runner<'a> {
             .kill_on_drop(true)
             .spawn()
             .map_err(|e| Failure(format!("record: cannot start weft record: {e}")))?;
+        // Started once its header is in the file: a script that ends at once still leaves a
+        // whole recording (SIGTERM before that would leave an empty file).
+        let mut child = child;
+        let deadline = tokio::time::Instant::now() + self.timeout;
+        while std::fs::read_to_string(&path).map_or(0, |t| t.lines().count()) < 2 {
+            if let Ok(Some(status)) = child.try_wait() {
+                return Err(Failure(format!(
+                    "record {file}: weft record ended ({status})"
+                )));
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return Err(Failure(format!(
+                    "record {file}: nothing recorded after {:?}",
+                    self.timeout
+                )));
+            }
+            // A short nap is right here: the recorder is another process, and its file is
+            // the only sign that it has started.
+            tokio::time::sleep(Duration::from_millis(2)).await; // deadline-ok
+        }
         self.recorder = Some(child);
         Ok(())
     }
