@@ -74,10 +74,14 @@ impl Parser {
         Self::default()
     }
 
-    /// Whether nothing is half-parsed: vte in its ground state, no OSC string open, no ESC
-    /// waiting at the end of the last chunk. Bytes fed next are read from a clean start.
+    /// Whether nothing is half-parsed: vte in its ground state, no OSC or window-name string
+    /// open, no ESC waiting at the end of the last chunk. Bytes fed next are read from a clean
+    /// start (and printable text prints).
     pub(crate) fn at_rest(&self) -> bool {
-        self.state.vte_in_ground && !self.osc_guard.in_osc && !self.osc_guard.esc_tail
+        self.state.vte_in_ground
+            && !self.osc_guard.in_osc
+            && !self.osc_guard.esc_tail
+            && self.state.rename.is_none()
     }
 
     /// Whether the stream stopped inside an OSC, DCS or window-name string: everything

@@ -121,3 +121,35 @@ fn an_unterminated_string_swallows_output_until_the_host_gives_up_on_it() {
     s.abandon_string();
     assert_eq!(s.dropped().strings, 1);
 }
+
+/// A window-name string (`ESC k`) left open, then lines that would scroll through in bulk: the
+/// text goes to the name, never to the bulk path (the fuzzer's parser target found them
+/// disagreeing). The input is fed as that target feeds it: a 1x1 screen, chunks of `op % 64`.
+#[test]
+fn an_open_window_name_string_keeps_lines_off_the_bulk_path() {
+    let data: &[u8] = b"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0hlPg\x18eo\r\n\x1b\x1bht;fk\n\n\n\n\n\n\x1b\x1b\n\n\x1b\x1b\x1b\x1b\x1b\x1b\n\n\n\n\n\n\n\n\n\n\n\x01\0\0k\n\n\n\n\n\n\n5mr\x18\x1b";
+    let byte = |i: usize| usize::from(data.get(i).copied().unwrap_or(0));
+    let mut s = weft_screen_model::Screen::with_scrollback(1 + byte(0) % 120, 1 + byte(1) % 50, 50);
+    let mut rest = &data[2..];
+    while let Some((&op, tail)) = rest.split_first() {
+        let len = usize::from(op % 64).min(tail.len());
+        s.feed(&tail[..len]);
+        rest = &tail[len..];
+        check_invariants(&s);
+    }
+    // The same at a size where whole screens of lines go by, the name string left open.
+    let mut s = weft_screen_model::Screen::with_scrollback(20, 4, 50);
+    let mut input = b"top\r\n\x1bkname ".to_vec();
+    for i in 0..40 {
+        input.extend_from_slice(format!("line {i}\r\n").as_bytes());
+    }
+    s.feed(&input);
+    check_invariants(&s);
+    s.feed(b"\x1b\\after\r\n");
+    check_invariants(&s);
+    assert!(
+        rows(&s).iter().any(|r| r.starts_with("after")),
+        "{:?}",
+        rows(&s)
+    );
+}
