@@ -51,7 +51,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<u8> {
         let now = Instant::now();
         if due > now {
             out.flush()?;
-            std::thread::sleep(due - now);
+            std::thread::sleep(due - now); // deadline-ok: until the next event's time in the cast
         }
         out.write_all(event.data.as_bytes())?;
     }

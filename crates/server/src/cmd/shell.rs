@@ -97,7 +97,7 @@ async fn run_shell(
 ) -> Result<Output, CommandError> {
     if background {
         tokio::spawn(async move {
-            tokio::time::sleep(delay).await;
+            tokio::time::sleep(delay).await; // deadline-ok: the delay `-d` asks for, once
             let said = match run(&command).await {
                 Ok(done) if done.code != 0 => format!("'{command}' returned {}", done.code),
                 Ok(done) => done.stdout.trim_end().replace('\n', " "),
@@ -116,7 +116,7 @@ async fn run_shell(
         });
         return Ok(Output::none());
     }
-    tokio::time::sleep(delay).await;
+    tokio::time::sleep(delay).await; // deadline-ok: the delay `-d` asks for, once
     let done = run(&command).await.map_err(CommandError::failed)?;
     let mut out = Output::text(done.stdout.trim_end().to_string());
     if done.code != 0 {

@@ -248,27 +248,6 @@ impl SessionState {
         self.clipboard.config.borrow().clone()
     }
 
-    /// What a pane runs when no command is given: `default-command` through the shell, as
-    /// tmux does; empty (the login shell) while it is unset.
-    fn default_command(&self) -> Vec<String> {
-        let line = self
-            .config()
-            .option_value("default-command")
-            .unwrap_or_default();
-        if line.trim().is_empty() {
-            return Vec::new();
-        }
-        let shell = self
-            .template
-            .spawn
-            .shell
-            .clone()
-            .filter(|s| !s.is_empty())
-            .or_else(|| std::env::var("SHELL").ok().filter(|s| !s.is_empty()))
-            .unwrap_or_else(|| "/bin/sh".to_string());
-        vec![shell, "-c".to_string(), line]
-    }
-
     /// The default name for a window running `command`.
     pub fn default_window_name(&self, command: &[String]) -> String {
         window_name(command, self.template.spawn.shell.as_deref())

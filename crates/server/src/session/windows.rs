@@ -52,6 +52,27 @@ impl SessionState {
         }
     }
 
+    /// What a pane runs when no command is given: `default-command` through the shell, as
+    /// tmux does; empty (the login shell) while it is unset.
+    pub(super) fn default_command(&self) -> Vec<String> {
+        let line = self
+            .config()
+            .option_value("default-command")
+            .unwrap_or_default();
+        if line.trim().is_empty() {
+            return Vec::new();
+        }
+        let shell = self
+            .template
+            .spawn
+            .shell
+            .clone()
+            .filter(|s| !s.is_empty())
+            .or_else(|| std::env::var("SHELL").ok().filter(|s| !s.is_empty()))
+            .unwrap_or_else(|| "/bin/sh".to_string());
+        vec![shell, "-c".to_string(), line]
+    }
+
     /// Ends pane `pane`'s program and takes the pane out of its window at once, so that a
     /// listing right after never shows it. The session's last pane only has its program ended:
     /// the session ends with it, as its task sees the exit.

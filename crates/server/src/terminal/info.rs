@@ -27,22 +27,10 @@ const TRUECOLOR_NAMES: &[&str] = &[
 ];
 
 /// Terminals known to take underline styles and colours (`4:3`, `58`) and OSC 8 hyperlinks,
-/// by the name their XTVERSION answer starts with (or their `TERM`). Others get plain
-/// underlines and plain text: one that does not parse `4:3` may show it as something else.
-const MODERN_NAMES: &[&str] = &[
-    "kitty",
-    "wezterm",
-    "foot",
-    "ghostty",
-    "iterm2",
-    "contour",
-    "alacritty",
-    "konsole",
-    "tmux",
-    "weft",
-    "rio",
-    "vte",
-];
+/// by the name their XTVERSION answer starts with (or their `TERM`): those of
+/// [`TRUECOLOR_NAMES`], and VTE's. Others get plain underlines and plain text: one that does
+/// not parse `4:3` may show it as something else.
+const MODERN_EXTRA_NAMES: &[&str] = &["vte"];
 
 /// One client's terminal.
 #[derive(Clone, Debug, Default)]
@@ -182,8 +170,9 @@ impl TerminalInfo {
             .0
             .unwrap_or_default()
             .to_ascii_lowercase();
-        MODERN_NAMES
+        TRUECOLOR_NAMES
             .iter()
+            .chain(MODERN_EXTRA_NAMES)
             .any(|n| (!name.is_empty() && name.starts_with(n)) || term.contains(n))
     }
 

@@ -143,6 +143,7 @@ impl<'a> Runner<'a> {
         match command {
             Command::Size(cols, rows) => self.size = (*cols, *rows),
             Command::Timeout(d) => self.timeout = *d,
+            // deadline-ok: the script's own `sleep`, its documented last resort
             Command::Sleep(d) => tokio::time::sleep(*d).await,
             Command::Spawn(words) => self.spawn(words).await?,
             Command::Type(text) => {
