@@ -1,5 +1,6 @@
 //! A composed view: the grid of cells a client's terminal should show, plus cursor and modes.
 
+use weft_screen_model::row::{BLANK_CELLS, BLANK_ROW_CELLS};
 use weft_screen_model::{Cell, CursorState, MouseEncoding, MouseTracking};
 
 /// Terminal modes mirrored to the client's terminal from the focused pane, so keys and mouse
@@ -21,11 +22,17 @@ pub struct OuterModes {
 }
 
 /// What the terminal should show.
+///
+/// A row holds cells only once something other than blanks is put on it: a client with a huge
+/// terminal looking at a shell prompt costs a few rows, not `cols x rows` cells (12 MB at the
+/// size clamp), in each of the frames kept for it.
 #[derive(Clone, Debug)]
 pub struct Frame {
     cols: usize,
     rows: usize,
-    cells: Vec<Cell>,
+    /// Each row's `cols` cells, or empty while the row is all blanks (read as [`BLANK_CELLS`]).
+    /// Rows wider than those are allocated at once.
+    lines: Vec<Vec<Cell>>,
     dirty: Vec<bool>,
     /// Where the cursor goes, or `None` to hide it.
     pub cursor: Option<(usize, usize)>,
@@ -40,10 +47,15 @@ impl Frame {
     pub fn new(cols: usize, rows: usize) -> Self {
         let cols = cols.max(1);
         let rows = rows.max(1);
+        let line = if cols > BLANK_ROW_CELLS {
+            vec![Cell::BLANK; cols]
+        } else {
+            Vec::new()
+        };
         Frame {
             cols,
             rows,
-            cells: vec![Cell::BLANK; cols * rows],
+            lines: vec![line; rows],
             dirty: vec![true; rows],
             cursor: Some((0, 0)),
             cursor_style: 0,
@@ -63,13 +75,47 @@ impl Frame {
 
     /// Row `r`'s cells.
     pub fn row(&self, r: usize) -> &[Cell] {
-        &self.cells[r * self.cols..(r + 1) * self.cols]
+        let line = &self.lines[r];
+        if line.is_empty() {
+            &BLANK_CELLS[..self.cols]
+        } else {
+            line
+        }
     }
 
     /// Row `r`'s cells for writing; marks it dirty.
     pub fn row_mut(&mut self, r: usize) -> &mut [Cell] {
         self.dirty[r] = true;
-        &mut self.cells[r * self.cols..(r + 1) * self.cols]
+        let line = &mut self.lines[r];
+        if line.is_empty() {
+            *line = vec![Cell::BLANK; self.cols];
+        }
+        line
+    }
+
+    /// Makes row `r` read as `other`'s row `r` (same width), sharing its blankness: an
+    /// unallocated row stays unallocated.
+    pub fn copy_row_from(&mut self, other: &Frame, r: usize) {
+        let from = &other.lines[r];
+        if from.is_empty() && self.cols <= BLANK_ROW_CELLS {
+            self.lines[r] = Vec::new();
+        } else {
+            self.row_mut(r).clone_from_slice(other.row(r));
+        }
+        self.dirty[r] = true;
+    }
+
+    /// Bytes of heap the rows' cells use (for memory reports and tests).
+    pub fn heap_bytes(&self) -> usize {
+        self.lines
+            .iter()
+            .map(|l| l.capacity() * std::mem::size_of::<Cell>())
+            .sum()
+    }
+
+    /// Whether row `r` holds no cells (all blank, never written since it was).
+    fn is_unwritten(&self, r: usize) -> bool {
+        self.lines[r].is_empty()
     }
 
     /// Copies `cells` into row `r` from column `col`, cutting at the frame's edge (a wide
@@ -79,6 +125,10 @@ impl Frame {
             return;
         }
         let width = cells.len().min(self.cols - col);
+        if self.is_unwritten(r) && cells[..width].iter().all(Cell::is_blank) {
+            // Blanks on blanks: nothing changes, nothing to allocate.
+            return;
+        }
         let row = self.row_mut(r);
         row[col..col + width].clone_from_slice(&cells[..width]);
         if width > 0 && row[col + width - 1].is_wide() {
@@ -95,6 +145,9 @@ impl Frame {
             return;
         }
         let end = (col + width).min(self.cols);
+        if self.is_unwritten(r) {
+            return;
+        }
         self.row_mut(r)[col..end]
             .iter_mut()
             .for_each(|c| *c = Cell::BLANK);

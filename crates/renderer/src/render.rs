@@ -75,6 +75,11 @@ impl Renderer {
         self.modes = None;
     }
 
+    /// Bytes of heap the remembered frame's cells use (for memory reports and tests).
+    pub fn shown_heap_bytes(&self) -> usize {
+        self.shown.as_ref().map_or(0, Frame::heap_bytes)
+    }
+
     /// Frames rendered so far.
     pub fn frames(&self) -> u64 {
         self.frames
@@ -123,7 +128,7 @@ impl Renderer {
                 continue;
             }
             self.render_row(&mut out, r, frame.row(r), shown.row(r));
-            shown.row_mut(r).clone_from_slice(frame.row(r));
+            shown.copy_row_from(frame, r);
         }
         self.finish(&mut out, frame, full);
         shown.cursor = frame.cursor;

@@ -93,16 +93,17 @@ impl AsciiRow {
     /// left (see [`Row`]).
     pub(crate) fn write_to(&self, row: &mut Row, wrapped: bool) {
         let mut at = 0;
+        let row_cells = row.cells_mut();
         for &(style, cells) in &self.runs {
-            let end = (at + cells).min(row.cells.len());
-            for (cell, &b) in row.cells[at..end].iter_mut().zip(&self.text[at..end]) {
+            let end = (at + cells).min(row_cells.len());
+            for (cell, &b) in row_cells[at..end].iter_mut().zip(&self.text[at..end]) {
                 *cell = Cell::narrow(char::from(b), style);
             }
             at = end;
         }
         let blank = Cell::BLANK.style_only();
         let fill = Cell::narrow(' ', self.fill);
-        row.cells[at..].fill(fill);
+        row_cells[at..].fill(fill);
         if self.fill == blank {
             let default = self.runs.iter().all(|&(style, _)| style == blank);
             row.written = at;

@@ -123,18 +123,16 @@ fn reflow(
     };
     for (i, row) in physical.into_iter().enumerate() {
         let wrapped = row.wrapped;
-        let mut take = if wrapped {
-            row.cells.len()
-        } else {
-            row.used_len()
-        };
+        let mut take = if wrapped { row.len() } else { row.used_len() };
         if i == cursor_abs {
             current.cursor = Some(current.cells.len() + cursor.1);
-            take = take.max(cursor.1.min(row.cells.len()));
+            take = take.max(cursor.1.min(row.len()));
         }
-        let mut cells = row.cells;
-        cells.truncate(take);
-        current.cells.extend(cells);
+        if take > 0 {
+            let mut cells = row.into_cells();
+            cells.truncate(take);
+            current.cells.extend(cells);
+        }
         if !wrapped {
             lines.push(std::mem::replace(
                 &mut current,
@@ -177,9 +175,10 @@ fn reflow(
             if line.cursor == Some(i) {
                 cursor_placed = Some((out.len(), col));
             }
-            row.cells[col] = cell.clone();
+            let cells = row.cells_mut();
+            cells[col] = cell.clone();
             if width == 2 {
-                row.cells[col + 1] = Cell::spacer(&cell.pen());
+                cells[col + 1] = Cell::spacer(&cell.pen());
                 if line.cursor == Some(i + 1) {
                     cursor_placed = Some((out.len(), col + 1));
                 }

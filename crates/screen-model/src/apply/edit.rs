@@ -15,7 +15,7 @@ impl Screen {
         let e = Cell::new('E', &Pen::default(), crate::cell::CellFlags::empty());
         for r in 0..self.rows {
             let row = self.row_mut(r);
-            row.cells.iter_mut().for_each(|c| *c = e.clone());
+            row.cells_mut().iter_mut().for_each(|c| *c = e.clone());
             row.wrapped = false;
         }
         self.set_cursor(0, 0);

@@ -31,9 +31,10 @@ impl Handler for Screen {
             let right = self.print_right();
             let (r, col) = (self.cursor.row, self.cursor.col);
             let row = &mut self.grid[r];
-            if row.cells[col].flags() == crate::cell::CellFlags::empty() {
+            let cell = &mut row.cells_mut()[col];
+            if cell.flags() == crate::cell::CellFlags::empty() {
+                *cell = self.pen_cell.with_char(c);
                 row.seq = self.seq;
-                row.cells[col] = self.pen_cell.with_char(c);
                 row.written = row.written.max(col + 1);
                 row.plain &= self.pen_default;
                 row.unstyled &= self.pen_default;

@@ -32,9 +32,10 @@ impl Screen {
             let (r, col) = (self.cursor.row, self.cursor.col);
             let n = run.len().min(right + 1 - col);
             let row = &mut self.grid[r];
-            let target = &mut row.cells[col..col + n];
+            let known_ascii = row.ascii;
+            let target = &mut row.cells_mut()[col..col + n];
             // A row known to be narrow ASCII without extras needs no look at its cells.
-            let (wide, extras) = if row.ascii {
+            let (wide, extras) = if known_ascii {
                 (false, false)
             } else {
                 target.iter().fold((false, false), |(wide, extras), cell| {
@@ -113,10 +114,11 @@ impl Screen {
             if col < right {
                 let row = &mut self.grid[r];
                 let empty = crate::cell::CellFlags::empty();
-                if row.cells[col].flags() == empty && row.cells[col + 1].flags() == empty {
+                let cells = row.cells_mut();
+                if cells[col].flags() == empty && cells[col + 1].flags() == empty {
+                    cells[col] = Cell::new(c, &self.cursor.pen, crate::cell::CellFlags::WIDE);
+                    cells[col + 1] = Cell::spacer(&self.cursor.pen);
                     row.seq = self.seq;
-                    row.cells[col] = Cell::new(c, &self.cursor.pen, crate::cell::CellFlags::WIDE);
-                    row.cells[col + 1] = Cell::spacer(&self.cursor.pen);
                     row.written = row.written.max(col + 2);
                     row.plain = false;
                     row.ascii = false;

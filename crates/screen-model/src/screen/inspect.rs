@@ -29,9 +29,19 @@ impl Screen {
         self.grid.get(i)
     }
 
+    /// Bytes of heap the visible and inactive buffers' cells use: rows never written hold none
+    /// (for memory reports and tests).
+    pub fn grid_heap_bytes(&self) -> usize {
+        self.grid
+            .iter()
+            .chain(self.other.iter())
+            .map(Row::heap_bytes)
+            .sum()
+    }
+
     /// The cell at a visible row and column.
     pub fn cell(&self, row: usize, col: usize) -> Option<&Cell> {
-        self.grid.get(row)?.cells.get(col)
+        self.grid.get(row)?.cells().get(col)
     }
 
     /// Cursor position, visibility and style.

@@ -59,18 +59,19 @@ impl Screen {
             row.ascii &= width == 1 && c.is_ascii() && pen.extra.is_none();
         }
         // Never leave half of a wide character behind.
-        if row.cells[col].flags() != CellFlags::empty() {
+        if row.cells()[col].flags() != CellFlags::empty() {
             row.split_wide_at(col, pen);
             row.split_wide_at(col + 1, pen);
         }
         if width == 2 {
-            if row.cells[col + 1].flags() != CellFlags::empty() {
+            if row.cells()[col + 1].flags() != CellFlags::empty() {
                 row.split_wide_at(col + 2, pen);
             }
-            row.cells[col] = Cell::new(c, pen, CellFlags::WIDE);
-            row.cells[col + 1] = Cell::spacer(pen);
+            let cells = row.cells_mut();
+            cells[col] = Cell::new(c, pen, CellFlags::WIDE);
+            cells[col + 1] = Cell::spacer(pen);
         } else {
-            row.cells[col] = Cell::new(c, pen, CellFlags::empty());
+            row.cells_mut()[col] = Cell::new(c, pen, CellFlags::empty());
         }
         let next = col + width;
         if next > right {
@@ -108,23 +109,24 @@ impl Screen {
         } else {
             return;
         };
-        if self.grid[r].cells[col].is_spacer() && col > 0 {
+        if self.grid[r].cells()[col].is_spacer() && col > 0 {
             col -= 1;
         }
         let row = self.row_mut(r);
-        row.cells[col].push_combining(c, MAX_GRAPHEME_BYTES);
+        row.cells_mut()[col].push_combining(c, MAX_GRAPHEME_BYTES);
         let widen = c == crate::width::VS16
-            && !row.cells[col].is_wide()
+            && !row.cells()[col].is_wide()
             && !self.cursor.pending_wrap
             && r == self.cursor.row
             && col + 1 == self.cursor.col
             && col < self.print_right();
         if widen {
-            let pen = self.grid[r].cells[col].pen();
+            let pen = self.grid[r].cells()[col].pen();
             let row = &mut self.grid[r];
             row.split_wide_at(col + 2, &pen);
-            row.cells[col].set_wide();
-            row.cells[col + 1] = Cell::spacer(&pen);
+            let cells = row.cells_mut();
+            cells[col].set_wide();
+            cells[col + 1] = Cell::spacer(&pen);
             let right = self.print_right();
             if col + 2 > right {
                 self.cursor.col = right;

@@ -33,8 +33,8 @@ impl Screen {
             for r in top..=bottom {
                 let src = r + count;
                 if src <= bottom {
-                    let moved: Vec<Cell> = self.grid[src].cells[left..=right].to_vec();
-                    self.grid[r].cells[left..=right].clone_from_slice(&moved);
+                    let moved: Vec<Cell> = self.grid[src].cells()[left..=right].to_vec();
+                    self.grid[r].cells_mut()[left..=right].clone_from_slice(&moved);
                 } else {
                     self.grid[r].erase(left, right + 1, &pen, false);
                 }
@@ -68,8 +68,8 @@ impl Screen {
             let (left, right) = (self.margin_left(), self.margin_right());
             for r in (top..=bottom).rev() {
                 if r >= top + count {
-                    let moved: Vec<Cell> = self.grid[r - count].cells[left..=right].to_vec();
-                    self.grid[r].cells[left..=right].clone_from_slice(&moved);
+                    let moved: Vec<Cell> = self.grid[r - count].cells()[left..=right].to_vec();
+                    self.grid[r].cells_mut()[left..=right].clone_from_slice(&moved);
                 } else {
                     self.grid[r].erase(left, right + 1, &pen, false);
                 }

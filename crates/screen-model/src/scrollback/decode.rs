@@ -11,12 +11,12 @@ use std::sync::Arc;
 
 /// A stored line as a row of `cols` cells (cut or padded).
 pub(super) fn decode_line(bytes: &[u8], extras: &[Arc<CellExtra>], cols: usize) -> Row {
-    let mut row = Row::new(cols);
     let mut cells = Vec::with_capacity(cols);
     let wrapped = decode_cells(bytes, extras, &mut cells).unwrap_or(false);
     cells.resize(cols.max(cells.len()), Cell::BLANK);
     cells.truncate(cols);
-    row.cells = cells;
+    let mut row = Row::from_cells(cells);
+    // Cuts a wide character at the new edge.
     row.resize(cols);
     row.mark_unknown();
     row.wrapped = wrapped;

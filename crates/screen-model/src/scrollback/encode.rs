@@ -38,7 +38,7 @@ pub(super) fn encode_line(row: &Row, out: &mut Vec<u8>, extras: &mut Vec<Arc<Cel
 
 /// Any row: runs of same-styled cells, each with the style fields that change.
 fn encode_styled_line(row: &Row, out: &mut Vec<u8>, extras: &mut Vec<Arc<CellExtra>>) {
-    let cells = &row.cells[..row.used_len()];
+    let cells = &row.cells()[..row.used_len()];
     out.reserve(cells.len() + 8);
     out.push(if row.wrapped { FLAG_WRAPPED } else { 0 });
     write_varint(out, cells.len() as u32);
@@ -93,8 +93,8 @@ fn encode_styled_line(row: &Row, out: &mut Vec<u8>, extras: &mut Vec<Arc<CellExt
 
 /// A row of default-styled narrow ASCII: the header, one run, and the bytes.
 fn encode_plain_line(row: &Row, out: &mut Vec<u8>) {
-    let bound = row.written.min(row.cells.len());
-    let used = row.cells[..bound]
+    let bound = row.written.min(row.len());
+    let used = row.cells()[..bound]
         .iter()
         .rposition(|c| c.ch() != ' ')
         .map_or(0, |i| i + 1);
@@ -105,13 +105,13 @@ fn encode_plain_line(row: &Row, out: &mut Vec<u8>) {
         return;
     }
     write_run_header(out, used, 0);
-    out.extend(row.cells[..used].iter().map(|c| c.ch() as u8));
+    out.extend(row.cells()[..used].iter().map(|c| c.ch() as u8));
 }
 
 /// A row of narrow ASCII without extras in any colours: what [`encode_line`] writes for it,
 /// without the checks for wide characters, joined characters and extras.
 fn encode_ascii_line(row: &Row, out: &mut Vec<u8>) {
-    let cells = &row.cells[..row.used_len()];
+    let cells = &row.cells()[..row.used_len()];
     out.reserve(cells.len() + 8);
     out.push(if row.wrapped { FLAG_WRAPPED } else { 0 });
     write_varint(out, cells.len() as u32);
@@ -230,7 +230,7 @@ fn write_run_header(out: &mut Vec<u8>, cells: usize, mask: u8) {
 
 /// A row with the default style throughout: the header and the text (spacers implied).
 fn encode_unstyled_line(row: &Row, out: &mut Vec<u8>) {
-    let cells = &row.cells[..row.used_len()];
+    let cells = &row.cells()[..row.used_len()];
     out.reserve(cells.len() * 3 + 4);
     out.push(if row.wrapped { FLAG_WRAPPED } else { 0 });
     write_varint(out, cells.len() as u32);

@@ -269,7 +269,7 @@ mod tests {
     fn row_from(cells: Vec<Cell>, cols: usize, wrapped: bool) -> Row {
         let mut row = Row::new(cols);
         for (i, c) in cells.into_iter().enumerate() {
-            row.cells[i] = c;
+            row.cells_mut()[i] = c;
         }
         row.wrapped = wrapped;
         row
@@ -331,7 +331,7 @@ mod tests {
         let mut sb = Scrollback::new(10);
         sb.push(&row);
         let back = sb.get(0, 10).unwrap();
-        assert_eq!(back.cells, row.cells);
+        assert_eq!(back.cells(), row.cells());
         assert!(back.wrapped);
     }
 
@@ -374,7 +374,7 @@ mod tests {
         }
         let per_line = sb.heap_bytes() / 1_000;
         assert!(per_line <= 600, "{per_line} bytes per line");
-        assert_eq!(sb.get(999, 80).unwrap().cells, row.cells);
+        assert_eq!(sb.get(999, 80).unwrap().cells(), row.cells());
     }
 
     #[test]

@@ -10,6 +10,7 @@ mod cursor;
 mod damage;
 mod editing;
 mod hostile;
+mod memory;
 mod modes;
 mod osc_dcs;
 mod printing;
