@@ -297,6 +297,13 @@ impl RegistryTask {
         for s in &self.sessions {
             s.send(SessionCommand::Options(options.clone())).await;
         }
+        // A round trip with each session: it has applied the options and published its view
+        // before `set-option` returns, so keys typed next already see the change (a
+        // `synchronize-panes` turned on reaches every pane with the next key, not halfway
+        // through a line).
+        for s in &self.sessions {
+            let _ = s.info().await;
+        }
     }
 
     async fn run(

@@ -311,6 +311,7 @@ impl SessionState {
                 let (cols, rows) = (self.cols, self.rows);
                 self.cols = 0;
                 self.resize_to(cols, rows, false);
+                self.publish_view();
             }
         }
     }
