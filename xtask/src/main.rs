@@ -3,7 +3,8 @@
 //! - `cargo xtask ci`: exactly what `.ci/run` runs after installing system packages:
 //!   `cargo fmt --all --check`, `cargo clippy --workspace --all-targets -- -D warnings`, the
 //!   test command README.md gives (`cargo test --workspace`), a one-minute soak, every fuzz
-//!   target for 20 s, and `cargo package` of each published crate.
+//!   target for 20 s, `cargo package` of each published crate, and clippy on the build
+//!   without `tokio_unstable` (what `cargo install` from a registry builds).
 //! - `cargo xtask fuzz [--seconds N] [TARGET...]`: the fuzz targets, coverage-guided, on stable
 //!   Rust (see [`fuzz`]).
 //! - `cargo xtask soak [--minutes N] [--weft PATH]`: a long mixed load on a real server,
@@ -49,6 +50,16 @@ const CI_STEPS: &[&[&str]] = &[
     ],
 ];
 
+/// The lint of the build without `tokio_unstable`, run last by `cargo xtask ci`.
+const PLAIN_STEP: &[&str] = &[
+    "clippy",
+    "--workspace",
+    "--all-targets",
+    "--",
+    "-D",
+    "warnings",
+];
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
@@ -83,6 +94,29 @@ fn ci() -> ExitCode {
                 eprintln!("xtask ci: cannot run cargo: {err}");
                 return ExitCode::FAILURE;
             }
+        }
+    }
+    // What `cargo install` from a registry builds: without the workspace's
+    // `--cfg tokio_unstable` (the config file does not travel with a package). Linted in a
+    // target directory of its own, so the other flags do not invalidate the main one.
+    eprintln!(
+        "xtask ci: cargo {} (without tokio_unstable)",
+        PLAIN_STEP.join(" ")
+    );
+    let plain = Command::new(&cargo)
+        .args(PLAIN_STEP)
+        .env("RUSTFLAGS", "--cfg weft_plain_build")
+        .env("CARGO_TARGET_DIR", "target/plain")
+        .status();
+    match plain {
+        Ok(status) if status.success() => {}
+        Ok(status) => {
+            eprintln!("xtask ci: the build without tokio_unstable failed ({status})");
+            return ExitCode::FAILURE;
+        }
+        Err(err) => {
+            eprintln!("xtask ci: cannot run cargo: {err}");
+            return ExitCode::FAILURE;
         }
     }
     eprintln!("xtask ci: all steps passed");

@@ -27,11 +27,11 @@ fn main() -> Result<(), Box<dyn Error>> {
     let (bytes, took) = match mode.as_str() {
         "blocking" => drain_blocking(&file)?,
         "async" | "handoff" => {
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(3)
-                .disable_lifo_slot()
-                .enable_all()
-                .build()?;
+            let mut builder = tokio::runtime::Builder::new_multi_thread();
+            // As weft's server does; a build without `tokio_unstable` keeps the slot.
+            #[cfg(tokio_unstable)]
+            builder.disable_lifo_slot();
+            let runtime = builder.worker_threads(3).enable_all().build()?;
             let handoff = mode == "handoff";
             runtime.block_on(async move {
                 // Spawned, so the reader runs on a worker as weft's does (not on this thread).

@@ -322,7 +322,9 @@ pub fn spawn_pane(
     exited: mpsc::Sender<(PaneId, ExitStatus)>,
     events: mpsc::Sender<(PaneId, PaneEvent)>,
 ) -> Result<PaneHandle, weft_pty_io::PtyError> {
+    let in_readers = reader::enter_reader_runtime();
     let (pty, child, reader, writer) = weft_pty_io::spawn(&spec.spawn)?;
+    drop(in_readers);
     let (output_tx, output_rx) = mpsc::channel(PTY_OUTPUT_CAPACITY);
     let (input_tx, input_rx) = mpsc::channel(PANE_INPUT_CAPACITY);
     let (command_tx, command_rx) = mpsc::channel(PANE_COMMAND_CAPACITY);
@@ -383,7 +385,7 @@ pub fn spawn_pane(
     spec.metrics
         .0
         .add_pane(spec.id, &spec.metrics.1, &shared.metrics);
-    tokio::spawn(
+    reader::spawn_reader(
         read_pty(reader, output_tx, stop.clone(), shared.clone())
             .instrument(tracing::info_span!("pty_read", pane = spec.id.get())),
     );
