@@ -21,14 +21,7 @@ mod soak;
 /// The steps of `cargo xtask ci`, in order; the first failure stops the run.
 const CI_STEPS: &[&[&str]] = &[
     &["fmt", "--all", "--check"],
-    &[
-        "clippy",
-        "--workspace",
-        "--all-targets",
-        "--",
-        "-D",
-        "warnings",
-    ],
+    CLIPPY,
     &["test", "--workspace"],
     // A minute of mixed load on a real server: no growth after the warm-up, no key lost.
     &["xtask", "soak", "--minutes", "1"],
@@ -50,8 +43,8 @@ const CI_STEPS: &[&[&str]] = &[
     ],
 ];
 
-/// The lint of the build without `tokio_unstable`, run last by `cargo xtask ci`.
-const PLAIN_STEP: &[&str] = &[
+/// The lint, on the normal build and, last, on the build without `tokio_unstable`.
+const CLIPPY: &[&str] = &[
     "clippy",
     "--workspace",
     "--all-targets",
@@ -101,10 +94,10 @@ fn ci() -> ExitCode {
     // target directory of its own, so the other flags do not invalidate the main one.
     eprintln!(
         "xtask ci: cargo {} (without tokio_unstable)",
-        PLAIN_STEP.join(" ")
+        CLIPPY.join(" ")
     );
     let plain = Command::new(&cargo)
-        .args(PLAIN_STEP)
+        .args(CLIPPY)
         .env("RUSTFLAGS", "--cfg weft_plain_build")
         .env("CARGO_TARGET_DIR", "target/plain")
         .status();
