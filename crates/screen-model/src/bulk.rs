@@ -508,7 +508,7 @@ mod tests {
     fn state(s: &mut Screen) -> State {
         s.feed(b"*");
         let history = (0..s.scrollback().len())
-            .filter_map(|i| s.scrollback().stored_bytes(i).map(<[u8]>::to_vec))
+            .filter_map(|i| s.scrollback().stored_bytes(i))
             .collect();
         let mut grid: Vec<crate::Row> = s.visible_rows().cloned().collect();
         for row in &mut grid {

@@ -87,14 +87,89 @@ fn cut_to_size(grid: &mut VecDeque<Row>, cols: usize, rows: usize) {
 }
 
 /// One logical line: the cells of a chain of soft-wrapped rows.
+#[derive(Default)]
 struct Logical {
     cells: Vec<Cell>,
     /// Offset of the cursor in `cells`, if it is on this line.
     cursor: Option<usize>,
 }
 
+/// Where re-wrapped rows go, oldest first: the new history, and the rows that may still be
+/// visible. Rows go on to the history as soon as enough newer ones follow them, so a reflow
+/// holds one logical line and a screenful of rows at a time, never the whole history decoded
+/// (a million lines of history decoded at once took 1.9 GB).
+struct RowSink {
+    history: Scrollback,
+    /// Rows not yet known to be history.
+    tail: VecDeque<Row>,
+    rows: usize,
+    /// The cursor's row in `tail` and column, once its line was re-wrapped.
+    cursor_at: Option<(usize, usize)>,
+}
+
+impl RowSink {
+    fn push(&mut self, row: Row) {
+        self.tail.push_back(row);
+        // Before the cursor's line, the last `rows` rows are all that may stay visible.
+        if self.cursor_at.is_none() && self.tail.len() > self.rows {
+            if let Some(old) = self.tail.pop_front() {
+                self.history.push(&old);
+            }
+        }
+    }
+
+    /// Re-wraps `line` to `cols` into rows.
+    fn push_line(&mut self, line: &Logical, cols: usize) {
+        let mut row = Row::new(cols);
+        let mut col = 0;
+        let mut i = 0;
+        while i < line.cells.len() {
+            let cell = &line.cells[i];
+            let width = cell.width().max(1);
+            if cell.is_spacer() {
+                i += 1;
+                continue;
+            }
+            if col + width > cols {
+                row.wrapped = true;
+                row.mark_unknown();
+                self.push(std::mem::replace(&mut row, Row::new(cols)));
+                col = 0;
+                if width > cols {
+                    i += 1;
+                    continue;
+                }
+            }
+            // Placed as soon as its row is known: from then on nothing leaves the tail, so
+            // the index stays true.
+            if line.cursor == Some(i) {
+                self.cursor_at = Some((self.tail.len(), col));
+            }
+            let cells = row.cells_mut();
+            cells[col] = cell.clone();
+            if width == 2 {
+                cells[col + 1] = Cell::spacer(&cell.pen());
+                if line.cursor == Some(i + 1) {
+                    self.cursor_at = Some((self.tail.len(), col + 1));
+                }
+            }
+            col += width;
+            i += width;
+        }
+        row.mark_unknown();
+        if let Some(offset) = line.cursor.filter(|_| self.cursor_at.is_none()) {
+            // The cursor sat past the line's text: keep its distance from the text's end, on
+            // the line's last row (about to be pushed).
+            let past = offset.saturating_sub(line.cells.len());
+            let used = if line.cells.is_empty() { 0 } else { col };
+            self.cursor_at = Some((self.tail.len(), (used + past).min(cols - 1)));
+        }
+        self.push(row);
+    }
+}
+
 /// Re-wraps the primary buffer and its history to `cols`, returning the new visible rows and
-/// the cursor position.
+/// the cursor position. Streams: one history line is decoded at a time.
 fn reflow(
     grid: VecDeque<Row>,
     scrollback: &mut Scrollback,
@@ -110,18 +185,19 @@ fn reflow(
         .rposition(|r| r.used_len() > 0)
         .unwrap_or(0)
         .max(cursor.0);
-    let mut physical: Vec<Row> = (0..history_len)
-        .filter_map(|i| scrollback.get(i, old_cols))
-        .collect();
-    let cursor_abs = physical.len() + cursor.0;
-    physical.extend(grid.into_iter().take(last_used + 1));
-
-    let mut lines: Vec<Logical> = Vec::new();
-    let mut current = Logical {
-        cells: Vec::new(),
-        cursor: None,
+    let mut history = Scrollback::new(scrollback.limit());
+    history.number_from(scrollback.first_absolute());
+    let mut sink = RowSink {
+        history,
+        tail: VecDeque::with_capacity(rows + 1),
+        rows,
+        cursor_at: None,
     };
-    for (i, row) in physical.into_iter().enumerate() {
+    let old_history = (0..history_len).filter_map(|i| scrollback.get(i, old_cols));
+    let physical = old_history.chain(grid.into_iter().take(last_used + 1));
+    let cursor_abs = history_len + cursor.0;
+    let mut current = Logical::default();
+    for (i, row) in physical.enumerate() {
         let wrapped = row.wrapped;
         let mut take = if wrapped { row.len() } else { row.used_len() };
         if i == cursor_abs {
@@ -129,93 +205,31 @@ fn reflow(
             take = take.max(cursor.1.min(row.len()));
         }
         if take > 0 {
-            let mut cells = row.into_cells();
-            cells.truncate(take);
-            current.cells.extend(cells);
+            current.cells.extend_from_slice(&row.cells()[..take]);
         }
         if !wrapped {
-            lines.push(std::mem::replace(
-                &mut current,
-                Logical {
-                    cells: Vec::new(),
-                    cursor: None,
-                },
-            ));
+            sink.push_line(&current, cols);
+            current.cells.clear();
+            current.cursor = None;
         }
     }
     if !current.cells.is_empty() || current.cursor.is_some() {
-        lines.push(current);
+        sink.push_line(&current, cols);
     }
-
-    let mut out: Vec<Row> = Vec::new();
-    let mut cursor_at = (0, 0);
-    for line in lines {
-        let start = out.len();
-        let mut row = Row::new(cols);
-        let mut col = 0;
-        let mut cursor_placed = None;
-        let mut i = 0;
-        while i < line.cells.len() {
-            let cell = &line.cells[i];
-            let width = cell.width().max(1);
-            if cell.is_spacer() {
-                i += 1;
-                continue;
-            }
-            if col + width > cols {
-                row.wrapped = true;
-                row.mark_unknown();
-                out.push(std::mem::replace(&mut row, Row::new(cols)));
-                col = 0;
-                if width > cols {
-                    i += 1;
-                    continue;
-                }
-            }
-            if line.cursor == Some(i) {
-                cursor_placed = Some((out.len(), col));
-            }
-            let cells = row.cells_mut();
-            cells[col] = cell.clone();
-            if width == 2 {
-                cells[col + 1] = Cell::spacer(&cell.pen());
-                if line.cursor == Some(i + 1) {
-                    cursor_placed = Some((out.len(), col + 1));
-                }
-            }
-            col += width;
-            i += width;
-        }
-        row.mark_unknown();
-        out.push(row);
-        if let Some(offset) = line.cursor {
-            cursor_at = cursor_placed.unwrap_or_else(|| {
-                // The cursor sat past the line's text: keep its distance from the text's end.
-                let past = offset.saturating_sub(line.cells.len());
-                let last = out.len() - 1;
-                let used = if line.cells.is_empty() { 0 } else { col };
-                let c = used + past;
-                if c < cols {
-                    (last, c)
-                } else {
-                    (last, cols - 1)
-                }
-            });
-        }
-        let _ = start;
-    }
-
+    let RowSink {
+        mut history,
+        mut tail,
+        cursor_at,
+        ..
+    } = sink;
+    let cursor_at = cursor_at.unwrap_or((tail.len().saturating_sub(1), 0));
     // Show the last `rows` rows, but never push the cursor off the top.
-    let top = out.len().saturating_sub(rows).min(cursor_at.0);
-    let mut visible = out.split_off(top);
-    visible.truncate(rows);
-    visible.resize_with(rows, || Row::new(cols));
-    let limit = scrollback.limit();
-    let oldest = scrollback.first_absolute();
-    *scrollback = Scrollback::new(limit);
-    scrollback.number_from(oldest);
-    for row in &out {
-        scrollback.push(row);
+    let top = tail.len().saturating_sub(rows).min(cursor_at.0);
+    for row in tail.drain(..top) {
+        history.push(&row);
     }
-    (VecDeque::from(visible), (cursor_at.0 - top, cursor_at.1))
+    tail.truncate(rows);
+    tail.resize_with(rows, || Row::new(cols));
+    *scrollback = history;
+    (tail, (cursor_at.0 - top, cursor_at.1))
 }

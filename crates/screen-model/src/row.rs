@@ -102,12 +102,6 @@ impl Row {
         &mut self.cells
     }
 
-    /// The cells, taken out (blank ones made for an unwritten row).
-    pub(crate) fn into_cells(mut self) -> Vec<Cell> {
-        self.cells_mut();
-        self.cells
-    }
-
     /// Width in cells.
     #[inline]
     pub fn len(&self) -> usize {

@@ -6,9 +6,15 @@
 //! once the limit is passed, which makes trimming O(1) and keeps allocator overhead per block,
 //! not per line.
 //!
-//! The ring is here; `encode` and `decode` turn rows into those bytes and back, with the
-//! building blocks they share in `format`.
+//! History far from the bottom ([`COLD_DISTANCE`] blocks or more) is packed: each block is
+//! compressed as it goes cold, and read back a block at a time through a one-block cache, so a
+//! long history costs a fraction of its encoded size while the lines a user scrolls through
+//! most (the newest) stay as they are. With the default limit (2,000 lines) nothing is packed.
+//!
+//! The ring is here; `block` holds lines hot or packed, `encode` and `decode` turn rows into
+//! those bytes and back, with the building blocks they share in `format`.
 
+mod block;
 mod decode;
 mod encode;
 mod format;
@@ -16,9 +22,11 @@ mod format;
 use crate::ascii_row::AsciiRow;
 use crate::cell::CellExtra;
 use crate::row::Row;
+use block::{Block, Lines};
 use decode::decode_line;
 use encode::{encode_ascii_row, encode_line};
 use format::{read_varint, FLAG_WRAPPED};
+use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -26,25 +34,9 @@ use std::sync::Arc;
 /// block frees memory promptly.
 const LINES_PER_BLOCK: usize = 256;
 
-#[derive(Default)]
-struct Block {
-    data: Vec<u8>,
-    /// Start of each line in `data`.
-    offsets: Vec<u32>,
-    /// Extras (underline colour, hyperlink, joined characters) referenced by index.
-    extras: Vec<Arc<CellExtra>>,
-}
-
-impl Block {
-    fn line(&self, i: usize) -> &[u8] {
-        let start = self.offsets[i] as usize;
-        let end = self
-            .offsets
-            .get(i + 1)
-            .map_or(self.data.len(), |&o| o as usize);
-        &self.data[start..end]
-    }
-}
+/// Blocks this far from the newest (`COLD_DISTANCE * LINES_PER_BLOCK` lines, more than a
+/// default history holds) are packed: the history a user scrolls through most stays as it is.
+pub const COLD_DISTANCE: usize = 8;
 
 /// The scrollback ring.
 pub struct Scrollback {
@@ -56,6 +48,12 @@ pub struct Scrollback {
     /// Lines ever pushed (those since dropped included): line `pushed - len + i` is line `i`
     /// of [`Scrollback::get`], so a reader can address lines absolutely while more arrive.
     pushed: u64,
+    /// Blocks ever dropped from the front: block `i` of `blocks` is block number
+    /// `dropped_blocks + i`, the key of `unpacked`.
+    dropped_blocks: u64,
+    /// The packed block read last, decompressed, by its number: reading a history in order
+    /// decompresses each block once.
+    unpacked: RefCell<Option<(u64, Lines)>>,
 }
 
 impl std::fmt::Debug for Scrollback {
@@ -76,6 +74,8 @@ impl Scrollback {
             len: 0,
             limit,
             pushed: 0,
+            dropped_blocks: 0,
+            unpacked: RefCell::new(None),
         }
     }
 
@@ -119,14 +119,23 @@ impl Scrollback {
 
     /// Bytes of heap the stored lines use (for memory reports and tests).
     pub fn heap_bytes(&self) -> usize {
-        self.blocks
-            .iter()
-            .map(|b| b.data.capacity() + b.offsets.capacity() * 4 + b.extras.capacity() * 8)
-            .sum()
+        self.blocks.iter().map(Block::heap_bytes).sum::<usize>()
+            + self
+                .unpacked
+                .borrow()
+                .as_ref()
+                .map_or(0, |(_, l)| l.data.capacity() + l.offsets.capacity() * 4)
+    }
+
+    /// Blocks packed (for tests and memory reports).
+    pub fn packed_blocks(&self) -> usize {
+        self.blocks.iter().filter(|b| b.is_packed()).count()
     }
 
     /// Drops every line.
     pub fn clear(&mut self) {
+        self.dropped_blocks += self.blocks.len() as u64;
+        self.unpacked.get_mut().take();
         self.blocks.clear();
         self.first = 0;
         self.len = 0;
@@ -135,7 +144,7 @@ impl Scrollback {
     /// Appends a line (the newest).
     pub fn push(&mut self, row: &Row) {
         if let Some(block) = self.block_for_next_line() {
-            encode_line(row, &mut block.data, &mut block.extras);
+            encode_line(row, &mut block.hot.data, &mut block.extras);
             self.len += 1;
             self.pushed += 1;
             self.trim();
@@ -146,7 +155,7 @@ impl Scrollback {
     /// exactly as [`Scrollback::push`] stores the row it describes.
     pub(crate) fn push_ascii_row(&mut self, row: &AsciiRow, wrapped: bool, cols: usize) {
         if let Some(block) = self.block_for_next_line() {
-            encode_ascii_row(row, wrapped, cols, &mut block.data);
+            encode_ascii_row(row, wrapped, cols, &mut block.hot.data);
             self.len += 1;
             self.pushed += 1;
             self.trim();
@@ -159,28 +168,41 @@ impl Scrollback {
         if self.limit == 0 {
             return None;
         }
+        if self.blocks.back().is_some_and(Block::is_packed) {
+            // After pops, the newest block may be a packed one: lines go on being added to it.
+            self.unpack_newest();
+        }
         let needs_block = self
             .blocks
             .back()
-            .is_none_or(|b| b.offsets.len() >= LINES_PER_BLOCK);
+            .is_none_or(|b| b.count() >= LINES_PER_BLOCK);
         if needs_block {
             // Size the next block a little over the last one, and give back what the full one
             // did not use (shrinking in place is cheap; the slack would stay for the block's
             // whole life, a few bytes on every line of history).
             let mut capacity = LINES_PER_BLOCK * 48;
             if let Some(full) = self.blocks.back_mut() {
-                full.data.shrink_to_fit();
+                full.hot.data.shrink_to_fit();
                 full.extras.shrink_to_fit();
-                capacity = full.data.len() + full.data.len() / 16;
+                capacity = full.hot.data.len() + full.hot.data.len() / 16;
             }
-            self.blocks.push_back(Block {
-                data: Vec::with_capacity(capacity),
-                offsets: Vec::with_capacity(LINES_PER_BLOCK),
-                extras: Vec::new(),
-            });
+            self.blocks
+                .push_back(Block::with_capacity(capacity, LINES_PER_BLOCK));
+            // The block that just went cold.
+            if let Some(cold) = self
+                .blocks
+                .len()
+                .checked_sub(COLD_DISTANCE + 1)
+                .and_then(|i| self.blocks.get_mut(i))
+            {
+                cold.pack();
+                // The cache is keyed by block number, not contents: never let it outlive a
+                // change of a block's packing.
+                self.unpacked.get_mut().take();
+            }
         }
         let block = self.blocks.back_mut()?;
-        block.offsets.push(block.data.len() as u32);
+        block.hot.offsets.push(block.hot.data.len() as u32);
         Some(block)
     }
 
@@ -188,12 +210,10 @@ impl Scrollback {
         while self.len > self.limit {
             self.first += 1;
             self.len -= 1;
-            let drop_block = self
-                .blocks
-                .front()
-                .is_some_and(|b| self.first >= b.offsets.len());
+            let drop_block = self.blocks.front().is_some_and(|b| self.first >= b.count());
             if drop_block {
                 self.blocks.pop_front();
+                self.dropped_blocks += 1;
                 self.first = 0;
             }
         }
@@ -201,16 +221,30 @@ impl Scrollback {
 
     /// Line `i`, 0 the oldest, decoded to `cols` cells (cut or padded).
     pub fn get(&self, i: usize, cols: usize) -> Option<Row> {
-        let (block, line) = self.locate(i)?;
-        let block = &self.blocks[block];
-        Some(decode_line(block.line(line), &block.extras, cols))
+        self.with_line(i, |bytes, extras| decode_line(bytes, extras, cols))
+    }
+
+    /// Calls `f` with line `i`'s stored bytes and its block's extras, decompressing a packed
+    /// block into the cache unless it is there already.
+    fn with_line<R>(&self, i: usize, f: impl FnOnce(&[u8], &[Arc<CellExtra>]) -> R) -> Option<R> {
+        let (b, line) = self.locate(i)?;
+        let block = &self.blocks[b];
+        if !block.is_packed() {
+            return Some(f(block.hot.line(line), &block.extras));
+        }
+        let number = self.dropped_blocks + b as u64;
+        let mut cache = self.unpacked.borrow_mut();
+        if cache.as_ref().is_none_or(|(n, _)| *n != number) {
+            *cache = Some((number, block.unpacked()?));
+        }
+        let (_, lines) = cache.as_ref()?;
+        Some(f(lines.line(line), &block.extras))
     }
 
     /// Line `i` as stored (for tests that compare encodings).
     #[cfg(test)]
-    pub(crate) fn stored_bytes(&self, i: usize) -> Option<&[u8]> {
-        let (block, line) = self.locate(i)?;
-        Some(self.blocks[block].line(line))
+    pub(crate) fn stored_bytes(&self, i: usize) -> Option<Vec<u8>> {
+        self.with_line(i, |bytes, _| bytes.to_vec())
     }
 
     /// The text of line `i` appended to `text`, without decoding cells: `starts`, when given,
@@ -223,26 +257,26 @@ impl Scrollback {
         text: &mut String,
         starts: Option<&mut Vec<u32>>,
     ) -> Option<bool> {
-        let (block, line) = self.locate(i)?;
-        decode::decode_text(self.blocks[block].line(line), text, starts)
+        self.with_line(i, |bytes, _| decode::decode_text(bytes, text, starts))?
     }
 
     /// The stored width of line `i` in cells (trailing blanks trimmed) and whether it wraps.
     pub fn line_info(&self, i: usize) -> Option<(usize, bool)> {
-        let (block, line) = self.locate(i)?;
-        let bytes = self.blocks[block].line(line);
-        let (count, _) = read_varint(bytes, 1)?;
-        Some((count as usize, bytes.first()? & FLAG_WRAPPED != 0))
+        self.with_line(i, |bytes, _| {
+            let (count, _) = read_varint(bytes, 1)?;
+            Some((count as usize, bytes.first()? & FLAG_WRAPPED != 0))
+        })?
     }
 
     /// Removes and returns the newest line.
     pub fn pop(&mut self, cols: usize) -> Option<Row> {
         let row = self.get(self.len.checked_sub(1)?, cols)?;
+        self.unpack_newest();
         let block = self.blocks.back_mut()?;
-        let start = block.offsets.pop()? as usize;
-        block.data.truncate(start);
+        let start = block.hot.offsets.pop()? as usize;
+        block.hot.data.truncate(start);
         self.len -= 1;
-        let empty = self.blocks.back().is_some_and(|b| b.offsets.is_empty());
+        let empty = self.blocks.back().is_some_and(|b| b.count() == 0);
         if empty {
             self.blocks.pop_back();
             if self.blocks.is_empty() {
@@ -250,6 +284,14 @@ impl Scrollback {
             }
         }
         Some(row)
+    }
+
+    /// Makes the newest block hot, to add or take lines at its end.
+    fn unpack_newest(&mut self) {
+        if let Some(back) = self.blocks.back_mut().filter(|b| b.is_packed()) {
+            back.unpack();
+            self.unpacked.get_mut().take();
+        }
     }
 
     fn locate(&self, i: usize) -> Option<(usize, usize)> {
@@ -375,6 +417,112 @@ mod tests {
         let per_line = sb.heap_bytes() / 1_000;
         assert!(per_line <= 600, "{per_line} bytes per line");
         assert_eq!(sb.get(999, 80).unwrap().cells(), row.cells());
+    }
+
+    /// A log line like a server's, about 100 bytes, wrapped at 80 columns.
+    fn log_rows(n: usize) -> Vec<Row> {
+        let mut screen = crate::Screen::with_scrollback(80, 24, n * 2);
+        let mut seed = 7u64;
+        let mut next = move || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            seed >> 33
+        };
+        let levels = [
+            "INFO ",
+            "DEBUG",
+            "\x1b[33mWARN \x1b[0m",
+            "\x1b[1;31mERROR\x1b[0m",
+        ];
+        let modules = ["http", "db.pool", "auth", "cache", "worker.queue"];
+        for i in 0..n {
+            let t = i as u64 * 37;
+            let line = format!(
+                "2024-05-01T{:02}:{:02}:{:02}.{:03}Z {} [{}] request handled id={:08x} dur={}ms path=/api/v2/users\r\n",
+                (t / 3_600_000) % 24,
+                (t / 60_000) % 60,
+                (t / 1000) % 60,
+                t % 1000,
+                levels[(next() % 4) as usize],
+                modules[(next() % 5) as usize],
+                next() as u32,
+                1 + next() % 4000
+            );
+            screen.feed(line.as_bytes());
+        }
+        let history = screen.scrollback();
+        (0..history.len())
+            .filter_map(|i| history.get(i, 80))
+            .collect()
+    }
+
+    /// Cold blocks are packed, read back exactly (cells, text, wrap), and cost a fraction.
+    #[test]
+    fn cold_history_is_packed_and_reads_back_the_same() {
+        let rows = log_rows(10_000);
+        let mut hot = Scrollback::new(100_000);
+        let mut sb = Scrollback::new(100_000);
+        for row in &rows {
+            sb.push(row);
+        }
+        for row in rows.iter().take(LINES_PER_BLOCK * COLD_DISTANCE) {
+            hot.push(row);
+        }
+        let blocks = rows.len().div_ceil(LINES_PER_BLOCK);
+        assert_eq!(sb.packed_blocks(), blocks - COLD_DISTANCE);
+        assert_eq!(
+            hot.packed_blocks(),
+            0,
+            "a default-sized history is never packed"
+        );
+        for (i, row) in rows.iter().enumerate() {
+            let back = sb.get(i, 80).unwrap();
+            assert_eq!(back.cells(), row.cells(), "line {i}");
+            assert_eq!(back.is_wrapped(), row.is_wrapped(), "line {i}");
+            let mut text = String::new();
+            sb.line_text(i, &mut text, None).unwrap();
+            assert_eq!(text.trim_end(), row.text(), "line {i}");
+        }
+        let per_row = sb.heap_bytes() / rows.len();
+        let hot_per_row = hot.heap_bytes() / hot.len();
+        eprintln!("{per_row} bytes a row packed, {hot_per_row} hot");
+        assert!(
+            per_row * 2 < hot_per_row,
+            "{per_row} packed vs {hot_per_row} hot"
+        );
+    }
+
+    /// Lines popped back into a packed block, and pushed again, read as the new ones.
+    #[test]
+    fn pops_into_packed_blocks_and_pushes_after_them_stay_right() {
+        let rows = log_rows(3_000);
+        let mut sb = Scrollback::new(100_000);
+        for row in &rows {
+            sb.push(row);
+        }
+        let total = sb.len();
+        // Pop back into the packed blocks, reading a packed line first so the cache holds it.
+        let _ = sb.get(0, 80);
+        let keep = LINES_PER_BLOCK + 10;
+        while sb.len() > keep {
+            sb.pop(80).unwrap();
+        }
+        assert_eq!(
+            sb.get(keep - 1, 80).unwrap().cells(),
+            rows[keep - 1].cells()
+        );
+        for row in rows.iter().rev().take(total - keep) {
+            sb.push(row);
+        }
+        assert_eq!(sb.len(), total);
+        for (i, row) in rows.iter().rev().take(total - keep).enumerate() {
+            assert_eq!(
+                sb.get(keep + i, 80).unwrap().cells(),
+                row.cells(),
+                "line {}",
+                keep + i
+            );
+        }
+        assert_eq!(sb.get(0, 80).unwrap().cells(), rows[0].cells());
     }
 
     #[test]

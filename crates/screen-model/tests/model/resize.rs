@@ -108,3 +108,67 @@ fn the_alternate_buffer_made_after_a_resize_has_the_new_size() {
     s.feed(b"\x1b[?1049h\x1b[2;5HQ");
     assert_screen!(s, ["", "    Q"]);
 }
+
+/// Every logical line of history and screen, soft wraps joined, without blanks (a wide
+/// character that did not fit at a row's end leaves a blank there, different at each width).
+fn logical_lines(s: &weft_screen_model::Screen) -> Vec<String> {
+    let history = s.scrollback();
+    let rows = (0..history.len())
+        .filter_map(|i| history.get(i, s.cols()))
+        .chain(s.visible_rows().cloned());
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    for row in rows {
+        let cells = row.cells();
+        let text: String = if row.is_wrapped() {
+            cells
+                .iter()
+                .filter(|c| !c.is_spacer())
+                .map(|c| c.text())
+                .collect()
+        } else {
+            row.text()
+        };
+        current.extend(text.chars().filter(|c| *c != ' '));
+        if !row.is_wrapped() {
+            lines.push(std::mem::take(&mut current));
+        }
+    }
+    while lines.last().is_some_and(String::is_empty) {
+        lines.pop();
+    }
+    lines
+}
+
+#[test]
+fn a_long_history_reflows_line_for_line_and_the_cursor_keeps_its_character() {
+    let mut input = String::new();
+    for i in 0..3_000 {
+        // Lines of many lengths, some wide characters, so rows wrap at every width tried.
+        let body = "x".repeat(i % 97);
+        input.push_str(&format!("{i:05} {body} \u{5b57}\u{5b57} end{i}\r\n"));
+    }
+    input.push_str("prompt$ typed");
+    let mut s = weft_screen_model::Screen::with_scrollback(40, 10, 100_000);
+    s.feed(input.as_bytes());
+    let before = logical_lines(&s);
+    for (cols, rows) in [(23, 7), (131, 40), (40, 10)] {
+        s.resize(cols, rows);
+        let after = logical_lines(&s);
+        assert_eq!(after.len(), before.len(), "lines at {cols}x{rows}");
+        if let Some(i) = (0..after.len()).find(|&i| after[i] != before[i]) {
+            panic!(
+                "line {i} at {cols}x{rows}: {:?} became {:?}",
+                before[i], after[i]
+            );
+        }
+        let cur = s.cursor_state();
+        let row = s.row(cur.row).unwrap().text();
+        assert!(
+            row.ends_with("typed") && cur.col == row.chars().count(),
+            "cursor at {},{} on {row:?} at {cols}x{rows}",
+            cur.row,
+            cur.col
+        );
+    }
+}
