@@ -193,14 +193,25 @@ fn reflow(
         rows,
         cursor_at: None,
     };
-    let old_history = (0..history_len).filter_map(|i| scrollback.get(i, old_cols));
-    let physical = old_history.chain(grid.into_iter().take(last_used + 1));
-    let cursor_abs = history_len + cursor.0;
     let mut current = Logical::default();
-    for (i, row) in physical.enumerate() {
+    // The history, its cells decoded straight onto the logical line (the cursor is never
+    // there). A stored line is trimmed; one that wraps had its full width.
+    for i in 0..history_len {
+        let start = current.cells.len();
+        let Some(wrapped) = scrollback.append_cells(i, &mut current.cells) else {
+            continue;
+        };
+        if wrapped {
+            current.cells.resize(start + old_cols, Cell::BLANK);
+        } else {
+            sink.push_line(&current, cols);
+            current.cells.clear();
+        }
+    }
+    for (r, row) in grid.into_iter().take(last_used + 1).enumerate() {
         let wrapped = row.wrapped;
         let mut take = if wrapped { row.len() } else { row.used_len() };
-        if i == cursor_abs {
+        if r == cursor.0 {
             current.cursor = Some(current.cells.len() + cursor.1);
             take = take.max(cursor.1.min(row.len()));
         }

@@ -23,12 +23,18 @@ pub(super) fn decode_line(bytes: &[u8], extras: &[Arc<CellExtra>], cols: usize) 
     row
 }
 
-fn decode_cells(bytes: &[u8], extras: &[Arc<CellExtra>], cells: &mut Vec<Cell>) -> Option<bool> {
+pub(super) fn decode_cells(
+    bytes: &[u8],
+    extras: &[Arc<CellExtra>],
+    cells: &mut Vec<Cell>,
+) -> Option<bool> {
     let wrapped = bytes.first()? & FLAG_WRAPPED != 0;
     let (count, mut pos) = read_varint(bytes, 1)?;
     let count = count as usize;
     let mut pen = Pen::default();
-    while cells.len() < count {
+    // Appends after what `cells` holds already.
+    let start = cells.len();
+    while cells.len() - start < count {
         let head = *bytes.get(pos)?;
         pos += 1;
         let mask = head & 0x0f;

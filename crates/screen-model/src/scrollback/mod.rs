@@ -20,7 +20,7 @@ mod encode;
 mod format;
 
 use crate::ascii_row::AsciiRow;
-use crate::cell::CellExtra;
+use crate::cell::{Cell, CellExtra};
 use crate::row::Row;
 use block::{Block, Lines};
 use decode::decode_line;
@@ -239,6 +239,14 @@ impl Scrollback {
         }
         let (_, lines) = cache.as_ref()?;
         Some(f(lines.line(line), &block.extras))
+    }
+
+    /// Appends line `i`'s stored cells (trailing blanks trimmed) to `cells`; returns whether
+    /// the line wraps. For re-wrapping the history without a row per line.
+    pub(crate) fn append_cells(&self, i: usize, cells: &mut Vec<Cell>) -> Option<bool> {
+        self.with_line(i, |bytes, extras| {
+            decode::decode_cells(bytes, extras, cells)
+        })?
     }
 
     /// Line `i` as stored (for tests that compare encodings).
