@@ -412,3 +412,50 @@ fn capture_pane_takes_tmuxs_s_dash_and_e_dash_as_scripts_write_them() {
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(stderr_of(&out).contains("-E takes only -"), "{out:?}");
 }
+
+#[test]
+fn clear_history_drops_a_panes_history_and_keeps_its_screen() {
+    let server = TestServer::new("clearhist");
+    detached(&server, "h");
+    let typed = server.weft(&[
+        "send-keys",
+        "-t",
+        "h",
+        "-l",
+        "seq 1 300 | sed 's/^/line-/'; echo LIST-DONE",
+    ]);
+    assert!(typed.status.success(), "{typed:?}");
+    assert!(server
+        .weft(&["send-keys", "-t", "h", "Enter"])
+        .status
+        .success());
+    let done = server.weft(&["wait", "-t", "h", "--regex", "(?m)^LIST-DONE"]);
+    assert!(done.status.success(), "{done:?}");
+    let size = |server: &TestServer| -> u64 {
+        let out = server.weft(&["display", "-p", "-t", "h", "#{history_size}"]);
+        stdout_of(&out)
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("{out:?}"))
+    };
+    assert!(size(&server) > 250, "history before: {}", size(&server));
+    let out = server.weft(&["clearhist", "-t", "h"]);
+    assert!(
+        out.status.success() && stderr_of(&out).is_empty(),
+        "{out:?}"
+    );
+    assert_eq!(size(&server), 0);
+    let all = stdout_of(&server.weft(&["capture-pane", "-p", "-t", "h", "-S", "-"]));
+    assert!(!all.contains("line-1\n"), "{all}");
+    // The screen stays as it was.
+    assert!(
+        all.contains("LIST-DONE") && all.contains("line-300"),
+        "{all}"
+    );
+    // An unknown pane is a clear error.
+    let out = server.weft(&["clear-history", "-t", "nosuch"]);
+    assert!(
+        !out.status.success() && !stderr_of(&out).is_empty(),
+        "{out:?}"
+    );
+}

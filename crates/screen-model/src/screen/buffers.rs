@@ -20,6 +20,13 @@ impl Screen {
         self.touch_all();
     }
 
+    /// Drops every line of history (tmux's `clear-history`; the program's own `CSI 3 J` does
+    /// the same).
+    pub fn clear_history(&mut self) {
+        self.scrollback.clear();
+        self.touch_all();
+    }
+
     /// Erases the whole active buffer.
     pub(crate) fn clear_buffer(&mut self) {
         let pen = erase_pen(&self.cursor.pen);

@@ -162,6 +162,7 @@ pub static ENTRIES: &[&Entry] = &[
     &options::CONVERT_CONFIG,
     &copy::COPY_MODE,
     &io::CAPTURE_PANE,
+    &pane::CLEAR_HISTORY,
     &wait::WAIT,
     &subscribe::SUBSCRIBE,
     &options::SET_OPTION,

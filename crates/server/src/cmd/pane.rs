@@ -239,6 +239,26 @@ pub static KILL_PANE: Entry = Entry {
     },
 };
 
+/// `clear-history`.
+pub static CLEAR_HISTORY: Entry = Entry {
+    name: "clear-history",
+    aliases: &["clearhist"],
+    usage: "[-H] [-t target-pane]",
+    about: "Remove and free a pane's history (the lines scrolled off the top). -H is accepted \
+            for tmux's sake: the history's links go with it.",
+    flags: "Ht:",
+    long: &[],
+    read_only: false,
+    target: Some(TargetKind::Pane),
+    build: |args| {
+        args.no_arguments()?;
+        Ok(super::io::pane_action(|pane| async move {
+            pane.clear_history();
+            Ok(Output::none())
+        }))
+    },
+};
+
 /// `swap-pane`.
 pub static SWAP_PANE: Entry = Entry {
     name: "swap-pane",

@@ -258,6 +258,12 @@ impl PaneHandle {
         crate::capture::capture(&self.shared.screen(), options)
     }
 
+    /// Drops the pane's history, and tells its watchers (a view of the history redraws).
+    pub fn clear_history(&self) {
+        self.shared.screen().clear_history();
+        self.shared.notify_watchers();
+    }
+
     /// The program's exit code, once it exited.
     pub fn exit_code(&self) -> Option<i64> {
         let code = self.shared.exit_code.load(Ordering::Acquire);
