@@ -37,12 +37,10 @@ pub(super) fn spawn_reader<F>(task: F)
 where
     F: std::future::Future<Output = ()> + Send + 'static,
 {
-    #[cfg(not(tokio_unstable))]
-    if let Some(readers) = READER_RUNTIME.get_or_init(start_reader_runtime) {
-        readers.spawn(task);
-        return;
+    match reader_runtime() {
+        Some(readers) => drop(readers.spawn(task)),
+        None => drop(tokio::spawn(task)),
     }
-    tokio::spawn(task);
 }
 
 /// Makes the readers' runtime (see [`spawn_reader`]) the current one while the guard lives, so
@@ -50,18 +48,28 @@ where
 /// the readers' thread directly, not a server worker that would have to wake it. `None` in the
 /// normal build.
 pub(super) fn enter_reader_runtime() -> Option<tokio::runtime::EnterGuard<'static>> {
-    #[cfg(not(tokio_unstable))]
-    if let Some(readers) = READER_RUNTIME.get_or_init(start_reader_runtime) {
-        return Some(readers.enter());
-    }
+    reader_runtime().map(tokio::runtime::Runtime::enter)
+}
+
+/// The readers' runtime, made on first use; `None` in the normal build, or if it could not be
+/// made.
+#[cfg(not(tokio_unstable))]
+fn reader_runtime() -> Option<&'static tokio::runtime::Runtime> {
+    READER_RUNTIME.get_or_init(start_reader_runtime).as_ref()
+}
+
+/// See above: the normal build's readers share the server's runtime.
+#[cfg(tokio_unstable)]
+fn reader_runtime() -> Option<&'static tokio::runtime::Runtime> {
     None
 }
 
 /// The readers' runtime of a build without `tokio_unstable` (see [`spawn_reader`]): two workers
 /// for every pane's reader (a read is a copy; parsing is done elsewhere), so that a quiet
 /// pane's echo is read while a flooding pane's reader runs (with one, the echo under a flood
-/// took 0.35 ms at p50 instead of 0.26), made on first use and kept for the process's life. `None` if it could not be made: readers then run on the
-/// server's runtime, as they do in the normal build.
+/// took 0.35 ms at p50 instead of 0.26), made on first use and kept for the process's life.
+/// `None` if it could not be made: readers then run on the server's runtime, as they do in the
+/// normal build.
 #[cfg(not(tokio_unstable))]
 static READER_RUNTIME: std::sync::OnceLock<Option<tokio::runtime::Runtime>> =
     std::sync::OnceLock::new();

@@ -133,16 +133,7 @@ impl TerminalInfo {
     /// `TERM` says so (or the terminal is an xterm); else 16.
     pub fn color_depth(&self) -> ColorDepth {
         let colorterm = self.colorterm.as_deref().unwrap_or_default();
-        let term = self
-            .term
-            .as_deref()
-            .unwrap_or_default()
-            .to_ascii_lowercase();
-        let name = self
-            .name_and_version()
-            .0
-            .unwrap_or_default()
-            .to_ascii_lowercase();
+        let (term, name) = self.lowercase_names();
         let known = |n: &str| TRUECOLOR_NAMES.iter().any(|t| n.starts_with(t));
         let term_names = |t: &str| TRUECOLOR_NAMES.iter().any(|n| t.contains(n));
         if matches!(colorterm, "truecolor" | "24bit")
@@ -158,18 +149,16 @@ impl TerminalInfo {
         }
     }
 
+    /// `TERM` and the name the terminal gave for itself (empty when unknown), lowercased.
+    fn lowercase_names(&self) -> (String, String) {
+        let term = self.term.as_deref().unwrap_or_default();
+        let name = self.name_and_version().0.unwrap_or_default();
+        (term.to_ascii_lowercase(), name.to_ascii_lowercase())
+    }
+
     /// Whether it is a terminal known to take underline styles and hyperlinks.
     pub fn is_modern(&self) -> bool {
-        let term = self
-            .term
-            .as_deref()
-            .unwrap_or_default()
-            .to_ascii_lowercase();
-        let name = self
-            .name_and_version()
-            .0
-            .unwrap_or_default()
-            .to_ascii_lowercase();
+        let (term, name) = self.lowercase_names();
         TRUECOLOR_NAMES
             .iter()
             .chain(MODERN_EXTRA_NAMES)
@@ -186,16 +175,7 @@ impl TerminalInfo {
     /// XTVERSION answer naming it) gets them: it takes them with `set-clipboard on` and
     /// drops them quietly otherwise.
     pub fn takes_clipboard(&self) -> bool {
-        let term = self
-            .term
-            .as_deref()
-            .unwrap_or_default()
-            .to_ascii_lowercase();
-        let name = self
-            .name_and_version()
-            .0
-            .unwrap_or_default()
-            .to_ascii_lowercase();
+        let (term, name) = self.lowercase_names();
         let screen = term.starts_with("screen") && name != "tmux";
         let refuses = ["linux", "cons25", "dumb"].contains(&term.as_str())
             || (term.starts_with("vt") && term[2..].starts_with(|c: char| c.is_ascii_digit()));

@@ -143,8 +143,7 @@ impl<'a> Runner<'a> {
         match command {
             Command::Size(cols, rows) => self.size = (*cols, *rows),
             Command::Timeout(d) => self.timeout = *d,
-            // deadline-ok: the script's own `sleep`, its documented last resort
-            Command::Sleep(d) => tokio::time::sleep(*d).await,
+            Command::Sleep(d) => tokio::time::sleep(*d).await, // deadline-ok: the script's own `sleep`
             Command::Spawn(words) => self.spawn(words).await?,
             Command::Type(text) => {
                 self.ok(&["send-keys", "-l", "-t", &self.pane, "--", text])
