@@ -14,6 +14,7 @@ mod formats;
 mod input;
 mod keys_kitty;
 mod navigation;
+mod option_scopes;
 mod options;
 mod pane_events;
 mod pane_sizes;

@@ -455,8 +455,9 @@ fn synchronize_panes_types_into_every_pane_of_the_window_or_all_windows_with_g()
         .success());
     typed(&mut c, "echo syn-$((3+4))");
     both_show(&server, "syn-7");
+    // Unset: the window inherits the global value (off) again.
     assert!(server
-        .weft(&["setw", "-t", "s:0", "synchronize-panes", "off"])
+        .weft(&["setw", "-u", "-t", "s:0", "synchronize-panes"])
         .status
         .success());
     typed(&mut c, "echo one-$((4+4))");

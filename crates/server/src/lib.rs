@@ -40,6 +40,7 @@ pub mod listener;
 pub mod memory;
 pub mod metrics;
 pub mod names;
+pub mod option_scopes;
 pub mod options;
 pub mod outcome;
 pub mod pane;

@@ -7,7 +7,7 @@ use crate::outcome::CommandError;
 use crate::pane::PaneHandle;
 use crate::session::{
     spawn_session, ClipboardAccess, PaneTemplate, SessionCommand, SessionEnded, SessionHandle,
-    SessionOptions, SessionSpec,
+    SessionSpec,
 };
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot, watch};
@@ -291,11 +291,10 @@ struct RegistryTask {
 impl RegistryTask {
     /// Puts `config` in force and tells every session.
     async fn apply_config(&mut self, config: Arc<Config>) {
-        let options = session_options(&config);
         self.buffers.set_limit(config.buffer_limit);
         self.config.send_replace(config);
         for s in &self.sessions {
-            s.send(SessionCommand::Options(options.clone())).await;
+            s.send(SessionCommand::ConfigChanged).await;
         }
         // A round trip with each session: it has applied the options and published its view
         // before `set-option` returns, so keys typed next already see the change (a
@@ -492,7 +491,6 @@ impl RegistryTask {
                 cols,
                 rows,
             },
-            scrollback_lines: config.scrollback_lines,
             metrics: self.metrics.clone(),
             priority: self.priority.clone(),
             host_colors: self.host_colors.clone(),
@@ -508,7 +506,6 @@ impl RegistryTask {
                 window_name: spec.window_name,
                 first_pane_remains,
                 template,
-                options: session_options(&config),
                 clipboard: ClipboardAccess {
                     buffers: self.buffers.clone(),
                     config: self.config.subscribe(),
@@ -568,22 +565,5 @@ fn force_exit_after(deadline: std::time::Duration, socket: std::path::PathBuf) {
         });
     if let Err(e) = spawned {
         tracing::warn!("kill-server: no deadline thread ({e}); shutdown relies on its order");
-    }
-}
-
-/// The settings a session takes from the configuration.
-fn session_options(config: &Config) -> SessionOptions {
-    SessionOptions {
-        status: config.status,
-        status_position: config.status_position,
-        pane_border_status: config.pane_border_status,
-        remain_on_exit: config.remain_on_exit,
-        environment: config.environment.clone(),
-        update_environment: config
-            .option_value("update-environment")
-            .unwrap_or_default()
-            .split_whitespace()
-            .map(str::to_string)
-            .collect(),
     }
 }

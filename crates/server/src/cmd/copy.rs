@@ -26,7 +26,7 @@ pub static COPY_MODE: Entry = Entry {
                 pane.leave_copy_mode();
                 return Ok(Output::none());
             }
-            let settings = copy_settings(&ctx.config.borrow());
+            let settings = copy_settings(&pane.shared.options());
             pane.enter_copy_mode(&settings, exit_at_bottom);
             if page_up {
                 run_copy_command(&pane, &ctx, "page-up", &[], 1).await?;

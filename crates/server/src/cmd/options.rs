@@ -1,10 +1,11 @@
 //! Option and configuration commands: set-option, show-options, source-file, list-keys.
 
 use super::config_lines::run_config_line;
-use super::{flag_value, on_session, Action, Entry};
+use super::{on_session, Action, Entry};
 use crate::config::Config;
 use crate::options::{self, Applied, SetHow};
 use crate::outcome::{CommandError, Output, TargetKind};
+use crate::session::Level;
 use futures::FutureExt;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -14,9 +15,11 @@ pub static SET_OPTION: Entry = Entry {
     name: "set-option",
     aliases: &["set", "set-window-option", "setw"],
     usage: "[-agopqsuw] [-t target] option [value]",
-    about: "Set an option, as tmux's: -g global, -s server, -w window, -p pane, -u back to the \
-            default, -a append, -o only if not set, -q quiet. A flag without a value toggles. \
-            User options (@name) are kept for plugins. Takes effect at once on every client.",
+    about: "Set an option, as tmux's: -g global; without it, on the target session, window \
+            (-w, or a window option) or pane (-p), over the global value. -s server, -u back \
+            to the default (or to inheriting), -a append, -o only if not set, -q quiet. A flag \
+            without a value toggles. User options (@name) are kept for plugins. Takes effect \
+            at once on every client.",
     flags: "agopqsuwFt:",
     long: &[],
     read_only: false,
@@ -24,15 +27,16 @@ pub static SET_OPTION: Entry = Entry {
     build: |args| {
         let (name, value, how) = set_args(args)?;
         let quiet = args.has('q');
-        // synchronize-panes is a window's own (`setw synchronize-panes`), unless set with -g.
-        if name == "synchronize-panes" && !args.has('g') {
-            let args = args.clone();
-            let value = value.unwrap_or_default();
+        if let Some(level) = level_of(&name, args) {
             return Ok(on_session(move |s, scope| {
-                let wpos = s.find_window(scope.target())?;
-                let w = &mut s.windows[wpos];
-                w.sync_panes = flag_value(w.sync_panes, &value, &name, &args)?;
-                Ok(Output::none())
+                match s.set_local_option(level, scope, &name, value.as_deref(), how) {
+                    Ok(Applied::Stored) if !quiet => Ok(Output {
+                        stderr: format!("{name} is kept but weft does not use it yet"),
+                        ..Output::none()
+                    }),
+                    Ok(_) => Ok(Output::none()),
+                    Err(e) => Err(e),
+                }
             }));
         }
         Ok(Action::Server(Box::new(move |ctx| {
@@ -67,6 +71,35 @@ pub static SET_OPTION: Entry = Entry {
     },
 };
 
+/// Where `set-option` or `show-options` without `-g` acts, as tmux's scopes say: `None` for
+/// the global options (`-g`, `-s`, a server option, or an option weft does not know, whose
+/// error comes from there), else the target session, window or pane. A pane option without
+/// `-p` goes on the window, which its panes inherit from.
+fn level_of(name: &str, args: &super::Args) -> Option<Level> {
+    if args.has('g') || args.has('s') {
+        return None;
+    }
+    let window = || {
+        if args.has('p') {
+            Level::Pane
+        } else {
+            Level::Window
+        }
+    };
+    if name.starts_with('@') {
+        return Some(if args.has('p') || args.has('w') {
+            window()
+        } else {
+            Level::Session
+        });
+    }
+    match options::find(name)?.scope {
+        options::Scope::Server => None,
+        options::Scope::Session => Some(Level::Session),
+        options::Scope::Window | options::Scope::Pane => Some(window()),
+    }
+}
+
 /// The option, value and manner a `set-option` names.
 pub(super) fn set_args(
     args: &super::Args,
@@ -89,49 +122,69 @@ pub static SHOW_OPTIONS: Entry = Entry {
     name: "show-options",
     aliases: &["show", "show-window-options", "showw"],
     usage: "[-gpqsvwA] [-t target] [option]",
-    about: "Print options and their values (one option with a name; -v the value alone). \
-            weft keeps every option server-wide.",
+    about: "Print options and their values (one option with a name; -v the value alone): \
+            -g the global ones; without it, those in force in the target session, window (-w, \
+            or a window option) or pane (-p), inherited values included.",
     flags: "gpqsvwAHt:",
     long: &[],
     read_only: true,
-    target: None,
+    target: Some(TargetKind::Window),
     build: |args| {
         let name = args.positional.first().cloned();
         if args.positional.len() > 1 {
             return Err(args.usage("at most one option name"));
         }
         let (value_only, quiet) = (args.has('v'), args.has('q'));
+        let level = match &name {
+            Some(n) => level_of(n, args),
+            None if args.has('g') || args.has('s') => None,
+            None if args.has('p') => Some(Level::Pane),
+            None if args.has('w') => Some(Level::Window),
+            None => Some(Level::Session),
+        };
+        let print = move |lines: Vec<(String, Option<String>)>| {
+            let mut text = Vec::new();
+            for (n, v) in lines {
+                match v {
+                    Some(v) if value_only => text.push(v),
+                    Some(v) => text.push(format!("{n} {}", show_value(&v))),
+                    None if quiet => {}
+                    None => {
+                        return Err(CommandError::Invalid(format!(
+                            "show-options: unknown option: {n}"
+                        )))
+                    }
+                }
+            }
+            Ok(Output::text(text.join("\n")))
+        };
+        if let Some(level) = level {
+            return Ok(on_session(move |s, scope| {
+                print(shown(&*s.config_at(level, scope)?, name.as_deref()))
+            }));
+        }
         Ok(Action::Server(Box::new(move |ctx| {
             async move {
                 let config = ctx.config.borrow().clone();
-                let lines = match &name {
-                    Some(n) => match config.option_value(n) {
-                        Some(v) => vec![(n.clone(), v)],
-                        None if quiet => Vec::new(),
-                        None => {
-                            return Err(CommandError::Invalid(format!(
-                                "show-options: unknown option: {n}"
-                            )))
-                        }
-                    },
-                    None => config.option_lines(),
-                };
-                let text: Vec<String> = lines
-                    .into_iter()
-                    .map(|(n, v)| {
-                        if value_only {
-                            v
-                        } else {
-                            format!("{n} {}", show_value(&v))
-                        }
-                    })
-                    .collect();
-                Ok(Output::text(text.join("\n")))
+                print(shown(&config, name.as_deref()))
             }
             .boxed()
         })))
     },
 };
+
+/// What `show-options` lists of `config`: option `name` (its value `None` when weft has no
+/// such option), or every option.
+fn shown(config: &Config, name: Option<&str>) -> Vec<(String, Option<String>)> {
+    match name {
+        Some(n) => vec![(n.to_string(), config.option_value(n))],
+        None => config
+            .option_lines()
+            .into_iter()
+            .map(|(n, v)| (n, Some(v)))
+            .collect(),
+    }
+}
 
 /// A value as `show-options` prints it: quoted when it has spaces or is empty, as tmux does.
 fn show_value(v: &str) -> String {

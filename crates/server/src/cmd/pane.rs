@@ -91,7 +91,8 @@ pub static SPLIT_WINDOW: Entry = Entry {
                 .rect_of(TRIAL_PANE)
                 .map_or((rect.cols, rect.rows), |r| (r.cols, r.rows));
             let cwd = cwd.and_then(|c| start_directory(&c, &s.format_vars(wpos, pane)));
-            let new = s.spawn(command, cwd, cols, rows)?;
+            let config = s.window_config(wpos);
+            let new = s.spawn(command, cwd, (cols, rows), &config)?;
             let w = &mut s.windows[wpos];
             w.zoomed = false;
             split(&mut w.layout, new.id())?;

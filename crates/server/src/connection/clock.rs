@@ -16,8 +16,7 @@ impl ClientLoop {
     pub(super) async fn clock_tick(&mut self) {
         let now = chrono::Local::now();
         let colour = self
-            .config
-            .borrow()
+            .options()
             .option_value("clock-mode-colour")
             .unwrap_or_else(|| "blue".into());
         let overlay = Overlay::Clock {

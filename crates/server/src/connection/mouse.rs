@@ -26,7 +26,7 @@ impl ClientLoop {
     }
 
     pub(super) async fn mouse(&mut self, event: MouseEvent) {
-        if !self.config.borrow().mouse {
+        if !self.options().mouse {
             return;
         }
         let view = self.view.borrow().clone();

@@ -22,7 +22,7 @@ impl ClientLoop {
         let (lines, panes) = {
             let view = self.view.borrow();
             let panes: Vec<(PaneId, Rect)> = view.panes.iter().map(|(p, r)| (p.id(), *r)).collect();
-            let base = self.config.borrow().pane_base_index();
+            let base = self.options().pane_base_index();
             (
                 draw(view.window, &panes, base),
                 panes.iter().map(|p| p.0).collect(),
@@ -32,9 +32,9 @@ impl ClientLoop {
             .render
             .send(RenderControl::Overlay(Some(Overlay::Lines(lines))))
             .await;
-        let base = self.config.borrow().pane_base_index();
+        let base = self.options().pane_base_index();
         self.ui = Ui::Numbers(Numbers { panes, base });
-        let shown_for = self.config.borrow().millis_option("display-panes-time");
+        let shown_for = self.options().millis_option("display-panes-time");
         self.close_after(shown_for);
     }
 

@@ -55,7 +55,7 @@ impl ClientLoop {
         }
         if up {
             if !in_mode {
-                let settings = crate::cmd::copy::copy_settings(&self.config.borrow());
+                let settings = crate::cmd::copy::copy_settings(&self.options());
                 pane.enter_copy_mode(&settings, true);
             }
             let _ = run_copy_command(pane, &self.ctx, "scroll-up", &[], WHEEL_LINES).await;
@@ -83,7 +83,7 @@ impl ClientLoop {
                 if !selecting.dragged {
                     let (r, c) = (selecting.row, selecting.col);
                     if !pane.in_copy_mode() {
-                        let settings = crate::cmd::copy::copy_settings(&self.config.borrow());
+                        let settings = crate::cmd::copy::copy_settings(&self.options());
                         pane.enter_copy_mode(&settings, false);
                     }
                     pane.copy_select_at(r, c, MouseSelect::Start);
@@ -123,7 +123,7 @@ impl ClientLoop {
         let (row, col) = inside(event, rect);
         if clicks >= 2 {
             if !in_mode {
-                let settings = crate::cmd::copy::copy_settings(&self.config.borrow());
+                let settings = crate::cmd::copy::copy_settings(&self.options());
                 pane.enter_copy_mode(&settings, false);
             }
             let how = if clicks == 2 {

@@ -229,7 +229,7 @@ impl ClientLoop {
     /// What a mouse event does in the tree, as the key it stands for: the wheel moves, a click
     /// selects a row, and a click on the selected row chooses it.
     async fn tree_click(&self, tree: &mut Tree, event: &MouseEvent) -> Option<&'static str> {
-        if !self.config.borrow().mouse {
+        if !self.options().mouse {
             return None;
         }
         if let Some(up) = event.wheel() {

@@ -101,6 +101,13 @@ pub(super) enum After {
 }
 
 impl ClientLoop {
+    /// The options in force where this client is: its session's, with its current window's
+    /// own (`prefix`, `mouse`, `mode-keys`, the key tables, ...). Server options are the
+    /// global configuration's ([`ClientLoop::config`]).
+    pub(super) fn options(&self) -> Arc<Config> {
+        self.view.borrow().config.clone()
+    }
+
     async fn overlay(&mut self, overlay: Option<Overlay>) {
         let _ = self.render.send(RenderControl::Overlay(overlay)).await;
     }
@@ -112,7 +119,7 @@ impl ClientLoop {
             self.show_lines(&text).await;
             return;
         }
-        let shown_for = self.config.borrow().millis_option("display-time");
+        let shown_for = self.options().millis_option("display-time");
         self.message_for(text, shown_for).await;
     }
 
@@ -270,7 +277,7 @@ impl ClientLoop {
         }
         match input {
             Input::Key { name, bytes } => {
-                let config = self.config.borrow().clone();
+                let config = self.options();
                 // A repeatable key again, soon after: its binding runs without the prefix.
                 let repeating = self
                     .repeat_until
@@ -504,7 +511,7 @@ impl ClientLoop {
             }
             ClientRequest::SendPrefix { second } => {
                 let prefix = {
-                    let keys = &self.config.borrow().keys;
+                    let keys = &self.options().keys;
                     if second {
                         keys.prefix2.clone()
                     } else {
@@ -534,7 +541,7 @@ impl ClientLoop {
             }
             ClientRequest::ChooseBuffer => self.open_chooser().await,
             ClientRequest::KeyTable { table } => {
-                let known = self.config.borrow().keys.table(&table).is_some();
+                let known = self.options().keys.table(&table).is_some();
                 if known {
                     self.key_table = Some(table);
                 } else {

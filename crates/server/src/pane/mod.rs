@@ -300,7 +300,8 @@ pub struct PaneSpec {
     pub spawn: SpawnOptions,
     /// History lines.
     pub scrollback_lines: usize,
-    /// Keep the pane (showing the exit status) after its program exits, until killed.
+    /// Keep the pane (showing the exit status) after its program exits, until killed; the
+    /// session changes it with the option ([`PaneShared::set_options`]).
     pub remain_on_exit: bool,
     /// Where `weft diag` finds the pane's figures, and the session it belongs to.
     pub metrics: (Arc<crate::metrics::MetricsRegistry>, String),
@@ -309,8 +310,9 @@ pub struct PaneSpec {
     /// Server-wide: the users' terminals' colours, which the program's colour queries are
     /// answered with (see `crate::terminal::Terminals`).
     pub host_colors: tokio::sync::watch::Receiver<Arc<weft_screen_model::palette::HostColors>>,
-    /// The configuration, for the options the screen itself acts on (`allow-passthrough`).
-    pub config: tokio::sync::watch::Receiver<Arc<crate::config::Config>>,
+    /// The configuration in force where the pane goes (`allow-passthrough`, and what
+    /// commands on the pane read); the session keeps it ([`PaneShared::set_options`]).
+    pub options: Arc<crate::config::Config>,
 }
 /// Whether the screen takes tmux's passthrough strings out of the output
 /// (`allow-passthrough on` or `all`; the session decides what goes on).
@@ -386,6 +388,8 @@ pub fn spawn_pane(
         pipe: pipe::PipeSlot::default(),
         record: record::RecordSlot::default(),
         activity_wanted: AtomicBool::new(false),
+        remain_on_exit: AtomicBool::new(spec.remain_on_exit),
+        options: Mutex::new(spec.options.clone()),
         last_output_ms: AtomicU64::new(output_clock_ms()),
     });
     spec.metrics
@@ -406,14 +410,12 @@ pub fn spawn_pane(
     shared
         .screen()
         .set_host_colors(host_colors.borrow_and_update().clone());
-    let mut config = spec.config.clone();
     shared
         .screen()
-        .set_passthrough(passthrough_on(&config.borrow_and_update()));
+        .set_passthrough(passthrough_on(&spec.options));
     let task = PaneTask {
         id: spec.id,
         host_colors,
-        config,
         pty,
         pty_in: pty_in.clone(),
         shared: shared.clone(),
@@ -421,7 +423,6 @@ pub fn spawn_pane(
         kill: Some(kill_tx),
         kill_requested: kill_requested.clone(),
         stop,
-        remain_on_exit: spec.remain_on_exit,
     };
     tokio::spawn(
         task.run(output_rx, command_rx, exit_rx, exited)

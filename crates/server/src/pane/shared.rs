@@ -116,6 +116,11 @@ pub struct PaneShared {
     pub(super) record: super::record::RecordSlot,
     /// The session wants to hear of the next output (`monitor-activity`).
     pub(super) activity_wanted: AtomicBool,
+    /// The pane stays, showing the exit status, after its program exits (`remain-on-exit`).
+    pub(super) remain_on_exit: AtomicBool,
+    /// The configuration in force for this pane (its session's, window's and own options),
+    /// kept by the session: what commands on the pane read options from (`mode-keys`).
+    pub(super) options: Mutex<Arc<crate::config::Config>>,
     /// When the program last printed something ([`super::output_clock_ms`]); when it started,
     /// before it has.
     pub(super) last_output_ms: AtomicU64,
@@ -297,6 +302,27 @@ impl PaneShared {
         {
             self.metrics.dropped_events.fetch_add(1, Ordering::Relaxed);
         }
+    }
+
+    /// The configuration in force for this pane, as its session has it: the pane acts on
+    /// `remain-on-exit` (read when the program exits) and `allow-passthrough` itself.
+    pub fn set_options(&self, config: Arc<crate::config::Config>) {
+        self.remain_on_exit
+            .store(config.remain_on_exit, Ordering::Release);
+        self.screen()
+            .set_passthrough(super::passthrough_on(&config));
+        *self
+            .options
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = config;
+    }
+
+    /// The configuration in force for this pane.
+    pub fn options(&self) -> Arc<crate::config::Config> {
+        self.options
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
     }
 
     /// Whether the session hears of this pane's next output (once), for `monitor-activity`.

@@ -146,11 +146,8 @@ pub(super) struct PaneTask {
     /// Cancelled by [`PaneHandle::kill`].
     pub(super) kill_requested: CancellationToken,
     pub(super) stop: CancellationToken,
-    pub(super) remain_on_exit: bool,
     /// The users' terminals' colours, which the program's colour queries are answered with.
     pub(super) host_colors: watch::Receiver<Arc<HostColors>>,
-    /// The configuration, for `allow-passthrough`.
-    pub(super) config: watch::Receiver<Arc<crate::config::Config>>,
 }
 
 impl PaneTask {
@@ -166,7 +163,6 @@ impl PaneTask {
         // remain-on-exit.
         let mut ended_on_request = false;
         let mut host_colors_open = true;
-        let mut config_open = true;
         let input = self.input.clone();
         let mut slice = FairSlice::new();
         // While another pane's echo is pending, a streaming pane parses nothing more.
@@ -245,13 +241,6 @@ impl PaneTask {
                     Ok(()) => self.apply_host_colors(),
                     Err(_) => host_colors_open = false,
                 },
-                changed = self.config.changed(), if config_open => match changed {
-                    Ok(()) => {
-                        let on = super::passthrough_on(&self.config.borrow_and_update());
-                        self.shared.screen().set_passthrough(on);
-                    }
-                    Err(_) => config_open = false,
-                },
                 _ = self.shared.replies_ready.notified() => {}
                 permit = input.reserve(), if self.shared.has_replies() => {
                     if let Ok(permit) = permit {
@@ -315,7 +304,7 @@ impl PaneTask {
         self.stop.cancel();
         // Waiters for the exit wake now.
         self.shared.notify_watchers();
-        if self.remain_on_exit && !ended_on_request {
+        if self.shared.remain_on_exit.load(Ordering::Acquire) && !ended_on_request {
             // Keep showing the screen, with the status, until the pane is killed.
             let note = match &status.signal {
                 Some(sig) => format!(

@@ -371,6 +371,7 @@ mod tests {
             active: None,
             zoomed: false,
             sync_panes: false,
+            config: std::sync::Arc::default(),
             border_titles: Vec::new(),
             status: Some(StatusLine {
                 row: ROWS - 1,

@@ -348,7 +348,7 @@ impl RenderLoop {
         drawn.then(|| FastTarget {
             pane: pane.id(),
             rect: *rect,
-            mouse: self.config.borrow().mouse,
+            mouse: view.config.mouse,
             tty,
             frames: self.frames.clone(),
             view: self.view.clone(),
@@ -506,7 +506,8 @@ impl RenderLoop {
         let started = crate::metrics::Tick::now();
         self.metrics.render.blocked(started - waiting);
         let view = self.view.borrow().clone();
-        let config = self.config.borrow().clone();
+        // The session's and window's options (border styles, ...) over the global ones.
+        let config = view.config.clone();
         let theme = crate::theme::Theme::for_terminal(&config, self.dark_background);
         self.alerts.queue(&view, &self.caps, &mut self.passthrough);
         if let Some((mut bytes, changed)) = self.scene.draw(core, &view, &config, theme).await {
@@ -567,7 +568,7 @@ mod tests {
     /// interval in force; a repaint asked through the view repaints the terminal.
     #[tokio::test(start_paused = true)]
     async fn the_loop_draws_at_once_and_follows_the_settings() {
-        let (view_tx, view) = watch::channel(View::empty(20, 4));
+        let (view_tx, view) = watch::channel(View::empty(20, 4, Arc::default()));
         let (config_tx, config) = watch::channel(Arc::new(Config::default()));
         let (frames, mut frames_rx) = mpsc::channel(FRAME_CAPACITY);
         let (control_tx, control) = mpsc::channel(RENDER_CONTROL_CAPACITY);

@@ -17,9 +17,8 @@ impl SessionState {
     /// Tells each pane whether the session wants to hear of its next output: those of windows
     /// that are not current, not flagged yet, with `monitor-activity` on.
     pub(super) fn watch_alerts(&mut self) {
-        let config = self.clipboard.config.borrow().clone();
-        let activity = flag(&config, "monitor-activity");
         for (wpos, w) in self.windows.iter().enumerate() {
+            let activity = flag(&self.window_config(wpos), "monitor-activity");
             let watch = activity && wpos != self.current && !w.activity;
             for pane in w.layout.panes() {
                 if let Some(p) = self.panes.get(&pane) {
@@ -32,18 +31,21 @@ impl SessionState {
 
     /// A pane the session watched printed something.
     pub(super) fn pane_activity(&mut self, pane: PaneId) {
-        let on = flag(&self.clipboard.config.borrow(), "monitor-activity");
-        if let Some(w) = self.window_of(pane).filter(|w| *w != self.current && on) {
+        let watched = |w: &usize| flag(&self.window_config(*w), "monitor-activity");
+        if let Some(w) = self
+            .window_of(pane)
+            .filter(|w| *w != self.current && watched(w))
+        {
             self.windows[w].activity = true;
             self.fire_hook("alert-activity", Some(pane));
             self.visual_alert(w, "Activity", "visual-activity");
         }
     }
 
-    /// The `monitor-silence` seconds in force, when on.
-    fn silence_limit(&self) -> Option<u64> {
-        let config = self.clipboard.config.borrow();
-        let secs: u64 = config
+    /// The `monitor-silence` seconds in force in the window at `wpos`, when on.
+    fn silence_limit(&self, wpos: usize) -> Option<u64> {
+        let secs: u64 = self
+            .window_config(wpos)
             .option_value("monitor-silence")
             .and_then(|v| v.parse().ok())
             .unwrap_or(0);
@@ -66,11 +68,13 @@ impl SessionState {
     /// flag and nothing is due again until its panes print. Returns when the next window will
     /// have been silent long enough (at once for one that already was, without `flag`).
     pub(super) fn check_silence(&mut self, flag: bool) -> Option<Instant> {
-        let limit = self.silence_limit()?;
         let now = crate::pane::output_clock_ms();
         let mut next: Option<u64> = None;
         let mut silenced = Vec::new();
         for wpos in 0..self.windows.len() {
+            let Some(limit) = self.silence_limit(wpos) else {
+                continue;
+            };
             let last = self.last_output(wpos);
             if self.windows[wpos].silence || self.windows[wpos].silence_counted == last {
                 continue;

@@ -118,7 +118,7 @@ impl SessionState {
             state: self,
             wpos,
             vars: self.format_vars(wpos, pane),
-            config: self.config(),
+            config: self.pane_config(wpos, pane),
         }
     }
 

@@ -13,6 +13,7 @@ mod focus;
 mod format_vars;
 mod hooks;
 mod list;
+mod scoped_options;
 mod shape;
 mod state;
 pub mod status;
@@ -27,6 +28,7 @@ mod windows;
 pub use directory::{SessionDirectory, SessionSummary};
 pub use format_vars::{FormatContext, VarsWithOptions};
 pub use list::{ClientInfo, TreeWindow};
+pub use scoped_options::Level;
 pub use state::{path_of_file_url, PaneMeta, SessionState, Window, MAX_CLIPBOARD_BYTES};
 pub use view::{StatusLine, View, WindowTab};
 
@@ -145,8 +147,6 @@ pub struct SessionOptions {
     /// Where panes show their titles: a row of the window is kept for them at its top or
     /// bottom (the borders between panes carry the others).
     pub pane_border_status: crate::config::BorderStatus,
-    /// Keep panes whose program exited, showing the status.
-    pub remain_on_exit: bool,
     /// The global environment's changes (`set-environment -g`): a value, or `None` for a
     /// variable removed from new panes.
     pub environment: std::collections::BTreeMap<String, Option<String>>,
@@ -243,8 +243,9 @@ pub enum SessionCommand {
         /// The answer.
         reply: oneshot::Sender<bool>,
     },
-    /// New settings after `source-file`.
-    Options(SessionOptions),
+    /// The global configuration changed (`set-option -g`, `source-file`, `bind-key`): the
+    /// session takes it under its own options.
+    ConfigChanged,
     /// The pane a target means (recently exited panes included, for `wait --exit`).
     ResolvePane {
         /// Where within the session.
@@ -270,7 +271,7 @@ impl std::fmt::Debug for SessionCommand {
             SessionCommand::Info { .. } => "Info",
             SessionCommand::Run { .. } => "Run",
             SessionCommand::HasPane { .. } => "HasPane",
-            SessionCommand::Options(_) => "Options",
+            SessionCommand::ConfigChanged => "ConfigChanged",
             SessionCommand::ResolvePane { .. } => "ResolvePane",
         };
         f.write_str(name)
@@ -367,8 +368,6 @@ impl SessionHandle {
 pub struct PaneTemplate {
     /// Shell and environment for new panes (command, cwd, size set per pane).
     pub spawn: SpawnOptions,
-    /// History lines.
-    pub scrollback_lines: usize,
     /// Where panes register their figures.
     pub metrics: Arc<crate::metrics::MetricsRegistry>,
     /// Server-wide: keystroke echoes before floods.
@@ -399,8 +398,6 @@ pub struct SessionSpec {
     pub first_pane_remains: Option<bool>,
     /// New panes.
     pub template: PaneTemplate,
-    /// Settings.
-    pub options: SessionOptions,
     /// The paste buffers and the settings for programs' clipboard writes and reads.
     pub clipboard: ClipboardAccess,
     /// Where hooks are fired to.

@@ -2,9 +2,8 @@
 //! operations commands use on them.
 
 use super::{ClientControl, LatestClient, PaneTemplate, SessionOptions, SessionSpec, View};
-use crate::config::StatusPosition;
 use crate::ids::{ClientId, IdAllocator, PaneId, SessionId, WindowId};
-use crate::layout::{Layout, Rect};
+use crate::layout::Layout;
 use crate::outcome::CommandError;
 use crate::pane::{spawn_pane, PaneHandle, PaneSpec};
 use std::collections::{HashMap, VecDeque};
@@ -57,8 +56,13 @@ pub struct Window {
     pub recent: Vec<PaneId>,
     /// The active pane fills the window.
     pub zoomed: bool,
-    /// Keys go to every pane.
-    pub sync_panes: bool,
+    /// Options set on this window (`set-option -w` without `-g`), over the session's.
+    pub options: crate::option_scopes::LocalOptions,
+    /// Options set on one of its panes (`set-option -p`), over the window's.
+    pub pane_options: HashMap<PaneId, crate::option_scopes::LocalOptions>,
+    /// The configuration in force in the window when it sets options of its own (else the
+    /// session's): kept by [`SessionState::refresh_options`].
+    pub in_force: Option<Arc<crate::config::Config>>,
     /// A pane rang the bell while the window was not current (tmux's `!` flag).
     pub bell: bool,
     /// A pane printed something while the window was not current, with `monitor-activity`
@@ -100,6 +104,14 @@ pub struct SessionState {
     /// How new panes start.
     pub template: PaneTemplate,
     pub(super) options: SessionOptions,
+    /// `remain-on-exit` for the pane being started, when its command sets it for that pane
+    /// alone (see [`SessionState::new_window_remaining`]).
+    pending_remain: Option<bool>,
+    /// Options set on this session (`set-option` without `-g`), over the global ones.
+    pub(super) local_options: crate::option_scopes::LocalOptions,
+    /// The configuration in force in the session: the global one with `local_options` set.
+    /// See [`SessionState::refresh_options`].
+    pub(super) in_force: Arc<crate::config::Config>,
     /// The session's own environment changes (`set-environment` without -g), over the
     /// environment it was created with.
     pub environment: std::collections::BTreeMap<String, Option<String>>,
@@ -197,7 +209,8 @@ impl SessionState {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         let (cols, rows) = (spec.cols.max(1), spec.rows.max(1));
-        let (view, _) = watch::channel(View::empty(cols, rows));
+        let global = spec.clipboard.config.borrow().clone();
+        let (view, _) = watch::channel(View::empty(cols, rows, global.clone()));
         let shape_seen = super::shape::Shape::empty(&spec.name, (cols, rows));
         let state = SessionState {
             id: spec.id,
@@ -214,7 +227,10 @@ impl SessionState {
             view,
             ids,
             template: spec.template,
-            options: spec.options,
+            options: super::scoped_options::session_options(&global),
+            local_options: crate::option_scopes::LocalOptions::default(),
+            pending_remain: None,
+            in_force: global,
             environment: std::collections::BTreeMap::new(),
             exits,
             events,
@@ -243,11 +259,6 @@ impl SessionState {
         state
     }
 
-    /// The configuration in force.
-    pub fn config(&self) -> Arc<crate::config::Config> {
-        self.clipboard.config.borrow().clone()
-    }
-
     /// The default name for a window running `command`.
     pub fn default_window_name(&self, command: &[String]) -> String {
         window_name(command, self.template.spawn.shell.as_deref())
@@ -272,37 +283,15 @@ impl SessionState {
         }
     }
 
-    /// The window area: the session minus the status line.
-    pub fn window_rect(&self) -> Rect {
-        let status = u16::from(self.options.status && self.rows > 1);
-        let row = if self.options.status_position == StatusPosition::Top {
-            status
-        } else {
-            0
-        };
-        let rows = self.rows - status;
-        // A row for the pane titles at the window's top or bottom, when the window has room.
-        let (row, rows) = match self.options.pane_border_status {
-            crate::config::BorderStatus::Top if rows > 2 => (row + 1, rows - 1),
-            crate::config::BorderStatus::Bottom if rows > 2 => (row, rows - 1),
-            _ => (row, rows),
-        };
-        Rect {
-            col: 0,
-            row,
-            cols: self.cols,
-            rows,
-        }
-    }
-
-    /// Starts a pane running `command` (the shell when empty) at a size; it belongs to no
-    /// window until the caller places it.
+    /// Starts a pane running `command` (the shell when empty) at a size, with the options of
+    /// `config` (the configuration in force where it goes); it belongs to no window until the
+    /// caller places it.
     pub fn spawn(
         &mut self,
         command: Vec<String>,
         cwd: Option<String>,
-        cols: u16,
-        rows: u16,
+        (cols, rows): (u16, u16),
+        config: &Arc<crate::config::Config>,
     ) -> Result<PaneHandle, CommandError> {
         let id = self.ids.pane();
         let mut spawn = self.template.spawn.clone();
@@ -334,12 +323,12 @@ impl SessionState {
                 cols: spawn.cols,
                 rows: spawn.rows,
                 spawn,
-                scrollback_lines: self.template.scrollback_lines,
-                remain_on_exit: self.options.remain_on_exit,
+                scrollback_lines: config.scrollback_lines,
+                remain_on_exit: self.pending_remain.unwrap_or(config.remain_on_exit),
                 metrics: (self.template.metrics.clone(), self.name.clone()),
                 priority: self.template.priority.clone(),
                 host_colors: self.template.host_colors.clone(),
-                config: self.clipboard.config.clone(),
+                options: config.clone(),
             },
             self.exits.clone(),
             self.events.clone(),
@@ -371,15 +360,28 @@ impl SessionState {
         detached: bool,
         remains: Option<bool>,
     ) -> Result<PaneHandle, CommandError> {
-        let session_wide = self.options.remain_on_exit;
-        self.options.remain_on_exit = remains.unwrap_or(session_wide);
+        // Given to the pane as it starts: its program may end at once.
+        self.pending_remain = remains;
         let made = self.new_window(None, command, cwd, detached);
-        self.options.remain_on_exit = session_wide;
+        self.pending_remain = None;
         let id = made?;
-        self.windows
+        let wpos = self
+            .windows
             .iter()
-            .find(|w| w.id == id)
-            .and_then(|w| self.panes.get(&w.active))
+            .position(|w| w.id == id)
+            .ok_or_else(|| CommandError::failed("the new window is gone"))?;
+        let pane = self.windows[wpos].active;
+        if let Some(remains) = remains {
+            // The pane's own option from now on, as `set -p remain-on-exit` would make it.
+            let value = if remains { "on" } else { "off" };
+            let above = self.window_config(wpos);
+            let local = self.windows[wpos].pane_options.entry(pane).or_default();
+            if let Err(e) = local.set(&above, "remain-on-exit", Some(value), Default::default()) {
+                tracing::warn!("remain-on-exit for {pane}: {e}");
+            }
+        }
+        self.panes
+            .get(&pane)
             .cloned()
             .ok_or_else(|| CommandError::failed("the new window has no pane"))
     }
@@ -395,7 +397,8 @@ impl SessionState {
     ) -> Result<WindowId, CommandError> {
         let area = self.window_rect();
         let auto = window_name(&command, self.template.spawn.shell.as_deref());
-        let pane = self.spawn(command, cwd, area.cols, area.rows)?;
+        let config = self.config();
+        let pane = self.spawn(command, cwd, (area.cols, area.rows), &config)?;
         let named = name.is_some();
         let (id, pos) = self.insert_window_at(pane.id(), name.unwrap_or(auto), index);
         self.windows[pos].auto_name = !named;
@@ -436,7 +439,9 @@ impl SessionState {
             auto_name: true,
             undo_layout: None,
             zoomed: false,
-            sync_panes: false,
+            options: crate::option_scopes::LocalOptions::default(),
+            pane_options: HashMap::new(),
+            in_force: None,
             bell: false,
             activity: false,
             silence: false,
@@ -526,40 +531,13 @@ impl SessionState {
         self.resize_panes_of(wpos);
     }
 
-    /// Gives the session a new size; `paced` for one of a stream of client resizes, whose
-    /// programs are resized at most once per interval (see `PaneHandle::resize_paced`).
-    pub(super) fn resize_to(&mut self, cols: u16, rows: u16, paced: bool) {
-        let (cols, rows) = (cols.max(1), rows.max(1));
-        if (cols, rows) != (self.cols, self.rows) {
-            self.cols = cols;
-            self.rows = rows;
-            let area = self.window_rect();
-            for w in &mut self.windows {
-                w.layout.resize(area.cols, area.rows);
-            }
-            for i in 0..self.windows.len() {
-                self.resize_panes_with(i, paced);
-            }
-        }
-        self.generation += 1;
-        self.publish_view();
-    }
-
-    /// Sets the size windows have (`resize-window -x -y`): the session's size is that plus
-    /// its status line and pane-title row, clamped as every size is.
-    pub fn resize_windows_to(&mut self, cols: u16, rows: u16) {
-        let chrome = self.rows.saturating_sub(self.window_rect().rows);
-        let (cols, rows) = weft_protocol::clamp_size(cols, rows.saturating_add(chrome));
-        self.resize_to(cols, rows, false);
-    }
-
     /// Tells each pane of window `wpos` its size from the layout (zoom: the whole window).
     pub fn resize_panes_of(&self, wpos: usize) {
         self.resize_panes_with(wpos, false);
     }
 
     /// [`SessionState::resize_panes_of`], paced or at once.
-    fn resize_panes_with(&self, wpos: usize, paced: bool) {
+    pub(super) fn resize_panes_with(&self, wpos: usize, paced: bool) {
         let Some(w) = self.windows.get(wpos) else {
             return;
         };
@@ -593,7 +571,7 @@ impl SessionState {
             w.active = pane;
             // A window named after its active pane's program follows the focus.
             let program = self.panes.get(&pane).map(|p| p.shared.program());
-            let auto = self.clipboard.config.borrow().automatic_rename;
+            let auto = self.window_config(wpos).automatic_rename;
             let w = &mut self.windows[wpos];
             if let Some(program) = program.filter(|p| auto && w.auto_name && !p.is_empty()) {
                 w.name = crate::names::clean_name(&program);

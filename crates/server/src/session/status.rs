@@ -167,11 +167,22 @@ fn tab_style(config: &Config, current: bool, last: bool, bell: bool, noisy: bool
     style
 }
 
+/// A window's tab before its format is expanded.
+struct Tab {
+    index: u32,
+    current: bool,
+    /// Its style, as `tab_style` makes it.
+    style: String,
+    vars: HashMap<String, String>,
+    /// `window-status-format` or `-current-format`, as the window has it.
+    format: String,
+}
+
 impl SessionState {
     /// The status line at `row`, expanded now; notes when it next needs expanding again
     /// ([`SessionState::status_due`]). Shell commands start only while a client is attached.
     pub(super) fn status_line(&mut self, row: u16) -> StatusLine {
-        let config = self.clipboard.config.borrow().clone();
+        let config = self.config();
         let now = chrono::Local::now();
         let every = interval(&config);
         let attached = !self.clients.is_empty();
@@ -198,16 +209,29 @@ impl SessionState {
             Some(pane) => self.format_vars_for(self.current, pane, processes),
             None => HashMap::new(),
         };
-        let tabs: Vec<(u32, bool, String, HashMap<String, String>)> = self
+        let tabs: Vec<Tab> = self
             .windows
             .iter()
             .enumerate()
             .map(|(wpos, w)| {
                 let current = wpos == self.current;
                 let last = Some(w.id) == self.last_window;
+                // The window's own options, where it sets any (`setw -t :2 ...`).
+                let config = self.window_config(wpos);
                 let style = tab_style(&config, current, last, w.bell, w.activity || w.silence);
                 let vars = self.format_vars_for(wpos, w.active, processes);
-                (w.index, current, style, vars)
+                let format = if current {
+                    "window-status-current-format"
+                } else {
+                    "window-status-format"
+                };
+                Tab {
+                    index: w.index,
+                    current,
+                    style,
+                    vars,
+                    format: text(&config, format),
+                }
             })
             .collect();
         let panes = match self.windows.get(self.current) {
@@ -230,7 +254,7 @@ impl SessionState {
             session: session_vars.clone(),
             session_id: self.id,
             directory: &self.listed.directory,
-            windows: tabs.iter().map(|t| (t.3.clone(), t.1)).collect(),
+            windows: tabs.iter().map(|t| (t.vars.clone(), t.current)).collect(),
             panes,
         };
         let mut clock = Clock::Never;
@@ -257,18 +281,11 @@ impl SessionState {
         );
         let windows: Vec<WindowTab> = tabs
             .into_iter()
-            .map(|(index, current, style, vars)| {
-                let format = if current {
-                    "window-status-current-format"
-                } else {
-                    "window-status-format"
-                };
-                WindowTab {
-                    index,
-                    text: expand(&text(&config, format), vars, true),
-                    style,
-                    current,
-                }
+            .map(|tab| WindowTab {
+                index: tab.index,
+                text: expand(&tab.format, tab.vars, true),
+                style: tab.style,
+                current: tab.current,
             })
             .collect();
         let used_jobs = shared.jobs.into_inner().finish();

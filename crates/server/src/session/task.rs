@@ -305,14 +305,7 @@ impl SessionState {
                 };
                 let _ = reply.send(result);
             }
-            SessionCommand::Options(options) => {
-                self.options = options;
-                self.generation += 1;
-                let (cols, rows) = (self.cols, self.rows);
-                self.cols = 0;
-                self.resize_to(cols, rows, false);
-                self.publish_view();
-            }
+            SessionCommand::ConfigChanged => self.refresh_options(),
         }
     }
 }

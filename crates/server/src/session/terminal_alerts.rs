@@ -21,7 +21,7 @@ impl SessionState {
         let Some(w) = self.window_of(pane) else {
             return;
         };
-        let config = self.clipboard.config.borrow().clone();
+        let config = self.window_config(w);
         if config.option_value("monitor-bell").as_deref() == Some("off") {
             return;
         }
@@ -52,7 +52,7 @@ impl SessionState {
     /// `silence-action` covers the window (`any`, `current`, `other` (the default), `none`),
     /// as `bell-action` does for bells.
     pub(super) fn visual_alert(&mut self, wpos: usize, kind: &str, option: &str) {
-        let config = self.clipboard.config.borrow().clone();
+        let config = self.window_config(wpos);
         let action = if kind == "Silence" {
             "silence-action"
         } else {
@@ -105,7 +105,7 @@ impl SessionState {
     /// `allow-passthrough` on): sent to the clients' terminals if it is one sequence that
     /// asks them nothing, from a pane on screen (`on`) or any pane (`all`).
     pub(super) fn pane_passthrough(&mut self, pane: PaneId, payload: Vec<u8>) {
-        let config = self.clipboard.config.borrow().clone();
+        let config = self.config_of_pane(pane);
         let allowed = match config.option_value("allow-passthrough").as_deref() {
             Some("all") => true,
             Some("on") => self.window_of(pane) == Some(self.current),
@@ -127,7 +127,7 @@ impl SessionState {
     /// The title for the user's terminal: `set-titles-string` for the current window's active
     /// pane, cleaned; `None` while `set-titles` is off.
     pub(super) fn terminal_title(&self) -> Option<Arc<str>> {
-        let config = self.clipboard.config.borrow().clone();
+        let config = self.config();
         if config.option_value("set-titles").as_deref() != Some("on") {
             return None;
         }

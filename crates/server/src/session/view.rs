@@ -66,6 +66,9 @@ pub struct View {
     pub zoomed: bool,
     /// Keys go to every pane of the window.
     pub sync_panes: bool,
+    /// The configuration in force in the current window: what its clients read the
+    /// session's and window's options from (`prefix`, `mouse`, `mode-keys`, ...).
+    pub config: std::sync::Arc<crate::config::Config>,
     /// The status line, when on.
     pub status: Option<StatusLine>,
     /// Each pane's `pane-border-format` expanded, in the order of `panes`, when
@@ -112,7 +115,11 @@ impl View {
 
 impl View {
     /// A view with nothing in it yet.
-    pub(crate) fn empty(cols: u16, rows: u16) -> Self {
+    pub(crate) fn empty(
+        cols: u16,
+        rows: u16,
+        config: std::sync::Arc<crate::config::Config>,
+    ) -> Self {
         View {
             cols,
             rows,
@@ -126,6 +133,7 @@ impl View {
             active: None,
             zoomed: false,
             sync_panes: false,
+            config,
             status: None,
             border_titles: Vec::new(),
             window_name: String::new(),
@@ -160,7 +168,8 @@ impl SessionState {
         let Some(w) = self.windows.get(self.current) else {
             return;
         };
-        let area = self.window_rect();
+        let area = self.window_rect_of(self.current);
+        let config = self.window_config(self.current);
         let offset = |r: Rect| Rect {
             col: r.col + area.col,
             row: r.row + area.row,
@@ -179,9 +188,8 @@ impl SessionState {
                 .collect()
         };
         let border_titles =
-            if self.options.pane_border_status != crate::config::BorderStatus::Off && !w.zoomed {
-                let format = self
-                    .config()
+            if config.pane_border_status != crate::config::BorderStatus::Off && !w.zoomed {
+                let format = config
                     .option_value("pane-border-format")
                     .unwrap_or_default();
                 panes
@@ -201,9 +209,8 @@ impl SessionState {
             border_titles,
             active: Some(w.active),
             zoomed: w.zoomed,
-            // A window's own setting, or the global one (`set -g synchronize-panes on`).
-            sync_panes: w.sync_panes
-                || self.config().option_value("synchronize-panes").as_deref() == Some("on"),
+            sync_panes: config.option_value("synchronize-panes").as_deref() == Some("on"),
+            config,
             status,
             window_name: w.name.clone(),
             generation: self.generation,

@@ -8,7 +8,7 @@ impl SessionState {
     /// A pane's title or program changed: with titles in the borders, clients draw them
     /// again.
     pub(super) fn titles_changed(&mut self) {
-        if self.options.pane_border_status != crate::config::BorderStatus::Off {
+        if self.window_config(self.current).pane_border_status != crate::config::BorderStatus::Off {
             self.generation += 1;
         }
     }
@@ -17,13 +17,16 @@ impl SessionState {
     /// and that are named automatically, take its name (`automatic-rename`).
     pub(super) fn program_changed(&mut self, pane: crate::ids::PaneId, name: &str) {
         self.titles_changed();
-        if name.is_empty() || !self.clipboard.config.borrow().automatic_rename {
+        if name.is_empty() {
             return;
         }
         let name = crate::names::clean_name(name);
         let mut renamed = false;
-        for w in self.windows.iter_mut() {
-            if w.auto_name && w.active == pane && w.name != name {
+        let automatic: Vec<bool> = (0..self.windows.len())
+            .map(|wpos| self.window_config(wpos).automatic_rename)
+            .collect();
+        for (w, automatic) in self.windows.iter_mut().zip(automatic) {
+            if automatic && w.auto_name && w.active == pane && w.name != name {
                 w.name = name.clone();
                 renamed = true;
             }
@@ -36,7 +39,11 @@ impl SessionState {
     /// Pane `pane`'s program named its window (`ESC k name ESC \`): with `allow-rename` on,
     /// the window takes the name and, as tmux does, stops being named automatically.
     pub(super) fn program_named_window(&mut self, pane: crate::ids::PaneId, name: &str) {
-        let allowed = self.config().option_value("allow-rename").as_deref() == Some("on");
+        let allowed = self
+            .config_of_pane(pane)
+            .option_value("allow-rename")
+            .as_deref()
+            == Some("on");
         let name = crate::names::clean_name(name);
         if !allowed || name.is_empty() {
             return;
@@ -89,17 +96,17 @@ impl SessionState {
 
     /// The first window index (`base-index`).
     pub fn base_index(&self) -> u32 {
-        self.clipboard.config.borrow().base_index
+        self.config().base_index
     }
 
     /// The first pane index (`pane-base-index`).
     pub fn pane_base_index(&self) -> usize {
-        self.clipboard.config.borrow().pane_base_index()
+        self.config().pane_base_index()
     }
 
     /// Whether windows are renumbered when one closes (`renumber-windows`).
     pub(super) fn renumber_on_close(&self) -> bool {
-        self.clipboard.config.borrow().renumber_windows
+        self.config().renumber_windows
     }
 
     /// Numbers the windows from `base-index` in their order, with no gaps.
