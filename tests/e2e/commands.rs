@@ -124,6 +124,77 @@ fn the_prompt_runs_commands_and_shows_their_output() {
 }
 
 #[test]
+fn the_prompt_takes_vi_keys_with_status_keys_vi() {
+    let server = TestServer::new("promptvi");
+    let mut c = session(&server, "v");
+    let out = server.weft(&["set", "-g", "status-keys", "vi"]);
+    assert!(
+        out.status.success() && stderr_of(&out).is_empty(),
+        "{out:?}"
+    );
+    c.send_keys("C-b :").unwrap();
+    c.wait_for(|s| status(s) == ":").unwrap();
+    // Typing inserts; Escape switches to vi's command keys, shown in message-command-style
+    // (yellow on black), where 0 goes home and x deletes.
+    c.send_text("xxrename-window vi-typed").unwrap();
+    c.wait_for(|s| status(s).contains("vi-typed")).unwrap();
+    c.send_keys("Escape").unwrap();
+    c.expect_style(23, 0..4)
+        .fg(weft_testkit::Color::Indexed(3))
+        .bg(weft_testkit::Color::Indexed(0))
+        .wait()
+        .unwrap();
+    c.send_text("0xx").unwrap();
+    c.wait_for(|s| status(s) == ":rename-window vi-typed")
+        .unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|s| s.text().contains("0:vi-typed*")).unwrap();
+    // q in the command keys cancels, as tmux's.
+    c.send_keys("C-b :").unwrap();
+    c.send_text("kill-server").unwrap();
+    c.send_keys("Escape").unwrap();
+    c.send_text("q").unwrap();
+    c.wait_for(|s| status(s).contains("0:vi-typed*")).unwrap();
+    assert!(server.weft(&["has-session", "-t", "v"]).status.success());
+}
+
+#[test]
+fn start_server_messages_and_the_prompt_history() {
+    let server = TestServer::new("msglog");
+    // start-server starts one with no session; a second finds it running.
+    for _ in 0..2 {
+        let out = server.weft(&["start-server"]);
+        assert!(out.status.success(), "{out:?}");
+    }
+    let out = server.weft(&["list-sessions"]);
+    assert!(out.status.success() && stdout_of(&out).is_empty(), "{out:?}");
+    let mut c = session(&server, "m");
+    c.send_keys("C-b :").unwrap();
+    c.wait_for(|s| status(s) == ":").unwrap();
+    c.send_text("display-message logged-#S").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|s| status(s).contains("logged-m")).unwrap();
+    let log = stdout_of(&server.weft(&["show-messages"]));
+    assert!(
+        log.lines().any(|l| l.ends_with(" logged-m")),
+        "the message with its time: {log}"
+    );
+    c.send_keys("C-b :").unwrap();
+    c.wait_for(|s| status(s) == ":").unwrap();
+    c.send_text("rename-window from-prompt").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|s| s.text().contains("0:from-prompt*")).unwrap();
+    let history = stdout_of(&server.weft(&["show-prompt-history"]));
+    assert!(
+        history.contains("1: display-message logged-#S\n2: rename-window from-prompt"),
+        "{history}"
+    );
+    assert!(server.weft(&["clear-prompt-history"]).status.success());
+    let history = stdout_of(&server.weft(&["show-prompt-history"]));
+    assert!(!history.contains("from-prompt"), "{history}");
+}
+
+#[test]
 fn rename_window_prompt_starts_from_the_current_name() {
     let server = TestServer::new("renprompt");
     let mut c = session(&server, "r");

@@ -19,6 +19,8 @@ pub struct ServerContext {
     pub config: watch::Receiver<Arc<Config>>,
     /// Lines run at the `:` prompt, oldest first (server-wide, as tmux keeps them).
     pub prompt_history: Arc<std::sync::Mutex<std::collections::VecDeque<String>>>,
+    /// The messages shown to clients, for `show-messages`.
+    pub messages: Arc<crate::message_log::MessageLog>,
     /// Warnings from the configuration read at start, until a client attaches and shows them.
     pub startup_warnings: Arc<std::sync::Mutex<Vec<String>>>,
     /// Figures for `weft diag`.

@@ -38,6 +38,7 @@ mod lease;
 pub mod limits;
 pub mod listener;
 pub mod memory;
+pub mod message_log;
 pub mod metrics;
 pub mod names;
 pub mod option_scopes;

@@ -100,6 +100,7 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
         config: config_rx,
         startup_warnings: Arc::new(std::sync::Mutex::new(options.warnings.clone())),
         prompt_history: Default::default(),
+        messages: Default::default(),
     };
     tokio::spawn(crate::hook_runner::run(fired_hooks, ctx.clone()));
     let tracker = TaskTracker::new();

@@ -15,6 +15,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("deadline", 0),
     ("direct", 0),
     ("memory", 0),
+    ("message_log", 0),
     ("metrics", 0),
     ("priority", 0),
     ("sched", 0),

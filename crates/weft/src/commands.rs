@@ -423,13 +423,14 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
             let raw = weft_server::cmd::lookup(&words[0])
                 .is_some_and(|e| matches!(e.name, "save-buffer" | "subscribe" | "record-pane"));
             // `run-pane` makes a session when it needs one, as `new` does: it starts the
-            // server too.
-            let mut conn =
-                if weft_server::cmd::lookup(&words[0]).is_some_and(|e| e.name == "run-pane") {
-                    start_or_connect(cli, &socket).await?
-                } else {
-                    crate::client::connect(&socket, VERSION).await?
-                };
+            // server too, as `start-server` is for.
+            let starts = weft_server::cmd::lookup(&words[0])
+                .is_some_and(|e| matches!(e.name, "run-pane" | "start-server"));
+            let mut conn = if starts {
+                start_or_connect(cli, &socket).await?
+            } else {
+                crate::client::connect(&socket, VERSION).await?
+            };
             let request = Request::Command {
                 args: words,
                 pane: std::env::var("WEFT_PANE").ok(),

@@ -588,6 +588,7 @@ mod tests {
             terminals,
             startup_warnings: Default::default(),
             prompt_history: Default::default(),
+            messages: Default::default(),
         }
     }
 

@@ -22,6 +22,7 @@ mod io;
 mod join;
 mod layout;
 mod listing;
+mod messages;
 mod options;
 mod pane;
 mod pipe;
@@ -196,6 +197,10 @@ pub static ENTRIES: &[&Entry] = &[
     &layout::PREVIOUS_LAYOUT,
     &server::KILL_SERVER,
     &server::LIST_COMMANDS,
+    &messages::SHOW_MESSAGES,
+    &messages::SHOW_PROMPT_HISTORY,
+    &messages::CLEAR_PROMPT_HISTORY,
+    &messages::START_SERVER,
 ];
 
 /// The command with this name or alias.

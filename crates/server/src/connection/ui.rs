@@ -125,6 +125,15 @@ impl ClientLoop {
 
     /// Shows one line in the status line for `shown_for` (zero: until the next key).
     pub(super) async fn message_for(&mut self, text: String, shown_for: std::time::Duration) {
+        let limit = self
+            .config
+            .borrow()
+            .option_value("message-limit")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        self.ctx
+            .messages
+            .push(chrono::Local::now().timestamp(), &text, limit);
         self.message_shown = true;
         self.close_after(shown_for);
         self.overlay(Some(Overlay::Message(text))).await;
@@ -571,6 +580,7 @@ impl ClientLoop {
                     label: prompt,
                     input: String::new(),
                     cursor: 0,
+                    vi_command: false,
                 }))
                 .await;
                 self.ui = Ui::Confirm(command);
@@ -594,6 +604,7 @@ impl ClientLoop {
             label: prompt.label.clone(),
             input: prompt.line.text().to_string(),
             cursor: prompt.line.cursor_chars(),
+            vi_command: prompt.line.in_vi_command(),
         }))
         .await;
         self.ui = Ui::Prompt(prompt);
@@ -636,7 +647,8 @@ impl ClientLoop {
         } else {
             &|_| Vec::new()
         };
-        match prompt.line.key(&name, &history, complete) {
+        let vi = self.options().option_value("status-keys").as_deref() == Some("vi");
+        match prompt.line.key(&name, vi, &history, complete) {
             Edit::Submit => {
                 self.overlay(None).await;
                 let text = prompt.line.text().to_string();

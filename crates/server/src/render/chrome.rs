@@ -51,6 +51,7 @@ pub(super) fn draw_chrome(
             label,
             input,
             cursor,
+            vi_command,
         }) => {
             let row = status_row(view, frame);
             let cols = frame.cols().max(1);
@@ -61,10 +62,19 @@ pub(super) fn draw_chrome(
             let skip = before.chars().count().saturating_sub(room);
             let shown: String = input.chars().skip(skip).collect();
             let text = format!("{label}{shown}");
-            let style = option_pen(
-                config.themed_option("message-style", theme).as_deref(),
-                yellow(),
-            );
+            let style = if *vi_command {
+                option_pen(
+                    config
+                        .themed_option("message-command-style", theme)
+                        .as_deref(),
+                    pen(Color::Indexed(3), Color::Indexed(0)),
+                )
+            } else {
+                option_pen(
+                    config.themed_option("message-style", theme).as_deref(),
+                    yellow(),
+                )
+            };
             write_line(frame, row, &text, &style);
             let at = label_width + write_width(&before.chars().skip(skip).collect::<String>());
             frame.cursor = Some((row, at.min(cols - 1)));
@@ -471,6 +481,7 @@ mod tests {
             label: ":".into(),
             input: "rename\x1b[2J\u{9b}".into(),
             cursor: 11,
+            vi_command: false,
         };
         let (cols, rows) = (usize::from(COLS), usize::from(ROWS));
         let mut frame = Frame::new(cols, rows);
@@ -497,6 +508,7 @@ mod tests {
             label: ":".into(),
             input: "\u{5b57}e\u{301}".into(),
             cursor: 3,
+            vi_command: false,
         };
         draw_chrome(
             &view("s", "w"),

@@ -61,6 +61,8 @@ pub enum Overlay {
         input: String,
         /// Characters of `input` before the cursor.
         cursor: usize,
+        /// In vi's command keys (`status-keys vi`): drawn in `message-command-style`.
+        vi_command: bool,
     },
     /// A message in the status line until the next key.
     Message(String),
