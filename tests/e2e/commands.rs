@@ -167,7 +167,10 @@ fn start_server_messages_and_the_prompt_history() {
         assert!(out.status.success(), "{out:?}");
     }
     let out = server.weft(&["list-sessions"]);
-    assert!(out.status.success() && stdout_of(&out).is_empty(), "{out:?}");
+    assert!(
+        out.status.success() && stdout_of(&out).is_empty(),
+        "{out:?}"
+    );
     let mut c = session(&server, "m");
     c.send_keys("C-b :").unwrap();
     c.wait_for(|s| status(s) == ":").unwrap();

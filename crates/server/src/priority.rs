@@ -10,6 +10,7 @@
 //! for output anyway, and the typed pane itself never does.
 
 use crate::ids::PaneId;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use tokio::sync::futures::Notified;
 use tokio::sync::Notify;
@@ -24,6 +25,8 @@ pub const ECHO_HOLD_MAX: std::time::Duration = std::time::Duration::from_millis(
 pub struct EchoPriority {
     pending: Mutex<Option<(PaneId, Instant)>>,
     released: Notify,
+    /// Panes whose output streams now (see [`EchoPriority::stream_changed`]).
+    streams: AtomicUsize,
 }
 
 impl EchoPriority {
@@ -47,6 +50,24 @@ impl EchoPriority {
         if released {
             self.released.notify_waiters();
         }
+    }
+
+    /// A pane's output started (`true`) or stopped streaming.
+    pub fn stream_changed(&self, streaming: bool) {
+        if streaming {
+            self.streams.fetch_add(1, Ordering::AcqRel);
+        } else {
+            // Never below zero, whatever the order of the calls.
+            let _ = self
+                .streams
+                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1));
+        }
+    }
+
+    /// Whether several panes stream at once: their tasks then take turns (see
+    /// `pane::reader::FairSlice`); one flood alone keeps its worker.
+    pub fn floods_contend(&self) -> bool {
+        self.streams.load(Ordering::Acquire) > 1
     }
 
     /// Until when streaming pane `pane` should hold off, if another pane's echo is pending.
@@ -110,6 +131,25 @@ mod tests {
             .await
             .expect("released by the echo")
             .expect("joined");
+    }
+
+    #[test]
+    fn floods_contend_only_when_several_stream() {
+        let priority = EchoPriority::default();
+        assert!(!priority.floods_contend());
+        priority.stream_changed(true);
+        assert!(!priority.floods_contend(), "one flood keeps its worker");
+        priority.stream_changed(true);
+        assert!(priority.floods_contend());
+        priority.stream_changed(false);
+        priority.stream_changed(false);
+        priority.stream_changed(false);
+        assert!(!priority.floods_contend(), "never below zero");
+        priority.stream_changed(true);
+        assert!(
+            !priority.floods_contend(),
+            "a stray stop did not go below zero"
+        );
     }
 
     #[tokio::test]

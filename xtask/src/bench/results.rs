@@ -20,6 +20,8 @@ pub enum Unit {
     Count,
     /// Megabytes per second.
     MegaBytesPerSecond,
+    /// One figure over another.
+    Ratio,
 }
 
 impl Unit {
@@ -32,6 +34,7 @@ impl Unit {
             Unit::Bytes => "bytes",
             Unit::Count => "count",
             Unit::MegaBytesPerSecond => "MB/s",
+            Unit::Ratio => "ratio",
         }
     }
 }

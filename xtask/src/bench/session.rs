@@ -183,6 +183,29 @@ impl<'a> Session<'a> {
         })
     }
 
+    /// Splits `window` (`NAME:N`) with a pane running `pane`, then lays the window's panes out
+    /// tiled so the next split has room (weft and tmux); `focus`: the new pane gets the
+    /// focus, else it opens in the background (`-d`).
+    pub fn split_tiled(&self, window: &str, pane: &[String], focus: bool) -> Result<(), Failure> {
+        let line = pane.join(" ");
+        let mut split = vec!["split-window"];
+        if !focus {
+            split.push("-d");
+        }
+        split.extend(["-t", window]);
+        match self.contender.kind {
+            super::contenders::Kind::Weft => {
+                split.push("--");
+                split.extend(pane.iter().map(String::as_str));
+            }
+            super::contenders::Kind::Tmux => split.push(&line),
+            _ => return Err(Failure::NotApplicable),
+        }
+        self.control(&split)?;
+        self.control(&["select-layout", "-t", window, "tiled"])?;
+        Ok(())
+    }
+
     /// The fake terminal, once started.
     pub fn term(&self) -> Result<&Term, Failure> {
         self.term

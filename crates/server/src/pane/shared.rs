@@ -325,6 +325,13 @@ impl PaneShared {
             .clone()
     }
 
+    /// Marks the pane's output as streaming or not, counting streaming panes server-wide.
+    pub(super) fn set_streaming(&self, streaming: bool) {
+        if self.streaming.swap(streaming, Ordering::AcqRel) != streaming {
+            self.priority.stream_changed(streaming);
+        }
+    }
+
     /// Whether the session hears of this pane's next output (once), for `monitor-activity`.
     pub fn watch_activity(&self, on: bool) {
         if self.activity_wanted.load(Ordering::Relaxed) != on {

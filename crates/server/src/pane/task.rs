@@ -261,10 +261,12 @@ impl PaneTask {
                 chunk = output.recv(), if output_open && hold.is_none() => match chunk {
                     Some((chunk, read_at)) => {
                         let streaming = chunk.len() >= STREAMING_CHUNK_BYTES || !output.is_empty();
-                        self.shared.streaming.store(streaming, Ordering::Release);
+                        self.shared.set_streaming(streaming);
                         self.shared.apply_output(&chunk, read_at, !streaming);
                         self.shared.order.parsed();
-                        slice.after_chunk(chunk.len()).await;
+                        slice
+                            .after_chunk(chunk.len(), priority.floods_contend())
+                            .await;
                         if streaming {
                             hold = priority.hold_for(self.id);
                         }
@@ -282,6 +284,8 @@ impl PaneTask {
         self.shared
             .exit_code
             .store(i64::from(status.code), Ordering::Release);
+        // No longer one of the floods that take turns.
+        self.shared.set_streaming(false);
         // Show what the program printed last: read until the pty closes, or until a deadline
         // when a background job keeps it open.
         let deadline = tokio::time::Instant::now() + EXIT_DRAIN_GRACE;

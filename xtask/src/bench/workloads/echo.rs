@@ -8,6 +8,7 @@ use crate::bench::contenders::{Contender, PaneKind};
 use crate::bench::data::Rng;
 use crate::bench::results::{Table, Unit};
 use crate::bench::session::Session;
+use crate::bench::term::Term;
 use crate::bench::{stats, Ctx, Failure};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -61,12 +62,18 @@ pub fn table(probes: usize) -> Table {
         .target(verdict)
 }
 
-struct Sample {
-    p50_ms: f64,
-    p99_ms: f64,
-    lost: usize,
-    typed: usize,
-    mb_per_s: f64,
+/// One run's latencies.
+pub(super) struct Sample {
+    /// Median, ms.
+    pub p50_ms: f64,
+    /// 99th percentile, ms.
+    pub p99_ms: f64,
+    /// Keystrokes not echoed within the timeout.
+    pub lost: usize,
+    /// Keystrokes measured.
+    pub typed: usize,
+    /// What reached the terminal meanwhile.
+    pub mb_per_s: f64,
 }
 
 /// Both runs of `c` (idle, flood), recorded in `table`.
@@ -134,8 +141,17 @@ fn measure(
         term.wait_for_text(&m.ready, 0, Duration::from_secs(30))?;
         term.wait_quiet(Duration::from_millis(200), Duration::from_secs(5));
     }
-    let term = s.term()?;
-    let mut rng = Rng::new(0xec40 + round as u64 + u64::from(flood.is_some()));
+    probe_run(
+        ctx,
+        s.term()?,
+        0xec40 + round as u64 + u64::from(flood.is_some()),
+    )
+}
+
+/// Types the probes into the focused pane (an `echo` runner) of `term`, one at a time at
+/// random gaps drawn from `seed`, and times each echo.
+pub(super) fn probe_run(ctx: &Ctx, term: &Term, seed: u64) -> Result<Sample, Failure> {
+    let mut rng = Rng::new(seed);
     let mut typed = 0usize;
     let mut type_one = |rng: &mut Rng| -> Result<Option<f64>, Failure> {
         let gap = GAP_MS.0 + rng.below((GAP_MS.1 - GAP_MS.0) as usize + 1) as u64;

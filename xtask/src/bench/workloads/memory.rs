@@ -113,40 +113,7 @@ pub fn round(ctx: &Ctx, c: &Contender, fill: &Path, table: &mut Table, round: us
 fn measure(ctx: &Ctx, c: &Contender, scenario: Scenario, fill: &Path) -> Result<u64, Failure> {
     let mut s = Session::new(ctx, c, Some(LINES))?;
     let info = match scenario {
-        Scenario::HundredPanes => {
-            if !matches!(s.contender.kind, Kind::Weft | Kind::Tmux) {
-                return Err(Failure::NotApplicable);
-            }
-            let argv = s.runner("hold", "h0", None);
-            s.start(&argv, None)?;
-            let first = s.wait_info("h0", Duration::from_secs(30))?;
-            for w in 0..GRID.0 {
-                if w > 0 {
-                    let key = format!("h{w}-0");
-                    let argv = s.runner("hold", &key, None);
-                    s.add_pane(PaneKind::Window, &argv)?;
-                    s.wait_info(&key, Duration::from_secs(30))?;
-                }
-                let window = format!("{}:{w}", s.name());
-                for p in 1..GRID.1 {
-                    let key = format!("h{w}-{p}");
-                    let argv = s.runner("hold", &key, None);
-                    let mut split = vec!["split-window", "-d", "-t", &window];
-                    let line = argv.join(" ");
-                    match s.contender.kind {
-                        Kind::Weft => {
-                            split.push("--");
-                            split.extend(argv.iter().map(String::as_str));
-                        }
-                        _ => split.push(&line),
-                    }
-                    s.control(&split)?;
-                    s.control(&["select-layout", "-t", &window, "tiled"])?;
-                    s.wait_info(&key, Duration::from_secs(30))?;
-                }
-            }
-            first
-        }
+        Scenario::HundredPanes => hold_grid(&mut s, GRID)?,
         Scenario::Idle | Scenario::TenPanes => {
             let argv = s.runner("hold", "h0", None);
             s.start(&argv, None)?;
@@ -172,6 +139,36 @@ fn measure(ctx: &Ctx, c: &Contender, scenario: Scenario, fill: &Path) -> Result<
     let server = info.ppid;
     wait_idle(server, Duration::from_millis(500), Duration::from_secs(60));
     rss_kib(server).ok_or_else(|| Failure::Failed("the server is gone".into()))
+}
+
+/// Starts a session of `windows` windows of `panes` idle panes each (weft and tmux), each
+/// split in and laid out tiled; returns the first pane's info (its parent is the server).
+pub fn hold_grid(
+    s: &mut Session,
+    (windows, panes): (usize, usize),
+) -> Result<crate::bench::pane::PaneInfo, Failure> {
+    if !matches!(s.contender.kind, Kind::Weft | Kind::Tmux) {
+        return Err(Failure::NotApplicable);
+    }
+    let argv = s.runner("hold", "h0", None);
+    s.start(&argv, None)?;
+    let first = s.wait_info("h0", Duration::from_secs(30))?;
+    for w in 0..windows {
+        if w > 0 {
+            let key = format!("h{w}-0");
+            let argv = s.runner("hold", &key, None);
+            s.add_pane(PaneKind::Window, &argv)?;
+            s.wait_info(&key, Duration::from_secs(30))?;
+        }
+        let window = format!("{}:{w}", s.name());
+        for p in 1..panes {
+            let key = format!("h{w}-{p}");
+            let argv = s.runner("hold", &key, None);
+            s.split_tiled(&window, &argv, false)?;
+            s.wait_info(&key, Duration::from_secs(30))?;
+        }
+    }
+    Ok(first)
 }
 
 /// At most 100 bytes per 80-column line; a further idle pane at most 100 KB and 100 idle panes

@@ -6,6 +6,7 @@ mod echo;
 mod idle;
 mod kit;
 mod memory;
+mod panes;
 mod startup;
 mod stream;
 
@@ -33,11 +34,13 @@ pub enum Workload {
     Copy,
     /// A test driven by the test kit, beside the same test through weft's and tmux's CLIs.
     Kit,
+    /// Eight panes streaming at once: fairness, total throughput, echo.
+    Panes,
 }
 
 impl Workload {
     /// All workloads in their default order.
-    pub const ALL: [Workload; 12] = [
+    pub const ALL: [Workload; 13] = [
         Workload::Cat,
         Workload::Vt(VtKind::DenseCells),
         Workload::Vt(VtKind::CursorMotion),
@@ -45,6 +48,7 @@ impl Workload {
         Workload::Vt(VtKind::ScrollRegion),
         Workload::Vt(VtKind::Unicode),
         Workload::Echo,
+        Workload::Panes,
         Workload::Idle,
         Workload::Memory,
         Workload::Startup,
@@ -63,6 +67,7 @@ impl Workload {
             Workload::Startup => "startup",
             Workload::Copy => "copy",
             Workload::Kit => "kit",
+            Workload::Panes => "panes",
         }
     }
 
@@ -198,6 +203,14 @@ pub fn run(
             let table = results.table("kit", kit::table);
             rounds(ctx, contenders, |c, round| {
                 kit::round(ctx, c, &probe, table, round)
+            });
+        }
+        Workload::Panes => {
+            let log = ctx.data.log(panes::LINES)?;
+            let size = file_size(&log) as f64 / 1e6;
+            let table = results.table("panes", || panes::table(size));
+            rounds(ctx, contenders, |c, round| {
+                panes::round(ctx, c, &log, table, round)
             });
         }
         Workload::Startup => {
