@@ -21,6 +21,7 @@ pub mod screen;
 pub mod session;
 pub mod stats;
 pub mod term;
+pub mod tui;
 pub mod workloads;
 
 use contenders::{Contender, Kind};

@@ -14,6 +14,9 @@
 //! - `echo STAMP READY`: raw mode; prints READY and echoes every byte back, `!` as "clear the
 //!   line" so old probe characters are never redrawn.
 //! - `load STAMP FILE`: raw mode; writes the start of FILE (newlines as CRLF) forever.
+//! - `tui STAMP READY DONE`: prints READY, waits for one keystroke, then repaints an
+//!   htop-like screen every 100 ms for 10 s (see `tui.rs`), writes `STAMP.done`, prints DONE
+//!   and holds.
 //! - `shell STAMP PROMPT`: replaces itself with `bash --norc --noprofile -i` showing `PROMPT$ `.
 
 use rustix::termios::{self, LocalModes, OptionalActions, SpecialCodeIndex};
@@ -154,6 +157,33 @@ fn run(args: &[String]) -> std::io::Result<()> {
             loop {
                 out.write_all(&data)?;
             }
+        }
+        "tui" => {
+            let (ready, done) = (arg(args, 2, "READY")?, arg(args, 3, "DONE")?);
+            set_mode(true)?;
+            write!(out, "\x1b[?1049h\r\n{ready}\r\n")?;
+            let mut key = [0u8; 1];
+            std::io::stdin().read_exact(&mut key)?;
+            let (cols, rows) = size();
+            let mut monitor = super::tui::Monitor::new(usize::from(rows));
+            let t0 = Instant::now();
+            for tick in 0..super::tui::TICKS {
+                out.write_all(
+                    monitor
+                        .frame(usize::from(cols), usize::from(rows))
+                        .as_bytes(),
+                )?;
+                // A fixed nap is right here: the program redraws on a timer, as htop does
+                let due = t0 + super::tui::TICK * (tick as u32 + 1);
+                std::thread::sleep(due.saturating_duration_since(Instant::now()));
+                // deadline-ok
+            }
+            write_atomic(
+                &format!("{stamp}.done"),
+                &format!("{} 0 {cols} {rows}\n", t0.elapsed().as_nanos()),
+            )?;
+            write!(out, "\x1b[?1049l\x1b[0m\r\n{done}\r\n")?;
+            hold();
         }
         "shell" => {
             let prompt = format!("{}$ ", arg(args, 2, "PROMPT")?);

@@ -9,6 +9,7 @@ mod memory;
 mod panes;
 mod startup;
 mod stream;
+mod tui;
 
 use super::contenders::Contender;
 use super::data::{file_size, Rng, VtKind};
@@ -36,11 +37,13 @@ pub enum Workload {
     Kit,
     /// Eight panes streaming at once: fairness, total throughput, echo.
     Panes,
+    /// A full-screen program repainting: bytes to the terminal.
+    Tui,
 }
 
 impl Workload {
     /// All workloads in their default order.
-    pub const ALL: [Workload; 13] = [
+    pub const ALL: [Workload; 14] = [
         Workload::Cat,
         Workload::Vt(VtKind::DenseCells),
         Workload::Vt(VtKind::CursorMotion),
@@ -49,6 +52,7 @@ impl Workload {
         Workload::Vt(VtKind::Unicode),
         Workload::Echo,
         Workload::Panes,
+        Workload::Tui,
         Workload::Idle,
         Workload::Memory,
         Workload::Startup,
@@ -68,6 +72,7 @@ impl Workload {
             Workload::Copy => "copy",
             Workload::Kit => "kit",
             Workload::Panes => "panes",
+            Workload::Tui => "tui",
         }
     }
 
@@ -212,6 +217,10 @@ pub fn run(
             rounds(ctx, contenders, |c, round| {
                 panes::round(ctx, c, &log, table, round)
             });
+        }
+        Workload::Tui => {
+            let table = results.table("tui", tui::table);
+            rounds(ctx, contenders, |c, round| tui::round(ctx, c, table, round));
         }
         Workload::Startup => {
             let table = results.table("startup", startup::table);
