@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use crate::cell::Cell;
+use crate::cell::{Cell, CellFlags, Pen};
 use crate::row::Row;
 use crate::screen::{default_tabs, Screen, MAX_COLS, MAX_ROWS, MIN_COLS, MIN_ROWS};
 use crate::scrollback::Scrollback;
@@ -94,6 +94,31 @@ struct Logical {
     cursor: Option<usize>,
 }
 
+/// A re-wrapped row not yet known to be history: a row, or the text of a row of plain
+/// ASCII re-wrapped from plain history lines without decoding cells.
+enum Pending {
+    Row(Row),
+    Plain { text: Vec<u8>, wrapped: bool },
+}
+
+impl Pending {
+    fn into_row(self, cols: usize) -> Row {
+        match self {
+            Pending::Row(row) => row,
+            Pending::Plain { text, wrapped } => {
+                let mut row = Row::new(cols);
+                let pen = Pen::default();
+                for (cell, &b) in row.cells_mut().iter_mut().zip(&text) {
+                    *cell = Cell::new(char::from(b), &pen, CellFlags::empty());
+                }
+                row.wrapped = wrapped;
+                row.mark_unknown();
+                row
+            }
+        }
+    }
+}
+
 /// Where re-wrapped rows go, oldest first: the new history, and the rows that may still be
 /// visible. Rows go on to the history as soon as enough newer ones follow them, so a reflow
 /// holds one logical line and a screenful of rows at a time, never the whole history decoded
@@ -101,20 +126,51 @@ struct Logical {
 struct RowSink {
     history: Scrollback,
     /// Rows not yet known to be history.
-    tail: VecDeque<Row>,
+    tail: VecDeque<Pending>,
     rows: usize,
     /// The cursor's row in `tail` and column, once its line was re-wrapped.
     cursor_at: Option<(usize, usize)>,
 }
 
 impl RowSink {
-    fn push(&mut self, row: Row) {
-        self.tail.push_back(row);
-        // Before the cursor's line, the last `rows` rows are all that may stay visible.
-        if self.cursor_at.is_none() && self.tail.len() > self.rows {
-            if let Some(old) = self.tail.pop_front() {
-                self.history.push(&old);
+    /// Before the cursor's line, the last `rows` rows are all that may stay visible: with
+    /// that many waiting, the oldest goes on to the history. Returns its text's buffer, for
+    /// reuse.
+    fn make_room(&mut self) -> Vec<u8> {
+        if self.cursor_at.is_some() || self.tail.len() < self.rows {
+            return Vec::new();
+        }
+        match self.tail.pop_front() {
+            Some(Pending::Row(row)) => {
+                self.history.push(&row);
+                Vec::new()
             }
+            Some(Pending::Plain { text, wrapped }) => {
+                self.history.push_plain(&text, wrapped);
+                text
+            }
+            None => Vec::new(),
+        }
+    }
+
+    fn push(&mut self, row: Row) {
+        self.make_room();
+        self.tail.push_back(Pending::Row(row));
+    }
+
+    /// Re-wraps a logical line of plain ASCII `text` (default style, narrow) to `cols`: the
+    /// same rows [`RowSink::push_line`] makes of its cells, kept as text.
+    fn push_plain_line(&mut self, text: &[u8], cols: usize) {
+        let rows = text.len().div_ceil(cols).max(1);
+        for k in 0..rows {
+            let chunk = text.get(k * cols..((k + 1) * cols).min(text.len()));
+            let mut buf = self.make_room();
+            buf.clear();
+            buf.extend_from_slice(chunk.unwrap_or_default());
+            self.tail.push_back(Pending::Plain {
+                text: buf,
+                wrapped: k + 1 < rows,
+            });
         }
     }
 
@@ -194,9 +250,28 @@ fn reflow(
         cursor_at: None,
     };
     let mut current = Logical::default();
+    // A logical line made only of plain lines so far, as text: most history (logs, command
+    // output) re-wraps without a cell decoded (100,000 log lines: 54 ms to 25 ms).
+    let mut plain: Vec<u8> = Vec::new();
+    let plain_cell = |b: u8| Cell::new(char::from(b), &Pen::default(), CellFlags::empty());
     // The history, its cells decoded straight onto the logical line (the cursor is never
     // there). A stored line is trimmed; one that wraps had its full width.
     for i in 0..history_len {
+        if current.cells.is_empty() {
+            let start = plain.len();
+            match scrollback.append_plain(i, &mut plain) {
+                Some(true) => {
+                    plain.resize(start + old_cols, b' ');
+                    continue;
+                }
+                Some(false) => {
+                    sink.push_plain_line(&plain, cols);
+                    plain.clear();
+                    continue;
+                }
+                None => current.cells.extend(plain.drain(..).map(plain_cell)),
+            }
+        }
         let start = current.cells.len();
         let Some(wrapped) = scrollback.append_cells(i, &mut current.cells) else {
             continue;
@@ -208,6 +283,7 @@ fn reflow(
             current.cells.clear();
         }
     }
+    current.cells.extend(plain.drain(..).map(plain_cell));
     for (r, row) in grid.into_iter().take(last_used + 1).enumerate() {
         let wrapped = row.wrapped;
         let mut take = if wrapped { row.len() } else { row.used_len() };
@@ -236,11 +312,18 @@ fn reflow(
     let cursor_at = cursor_at.unwrap_or((tail.len().saturating_sub(1), 0));
     // Show the last `rows` rows, but never push the cursor off the top.
     let top = tail.len().saturating_sub(rows).min(cursor_at.0);
-    for row in tail.drain(..top) {
-        history.push(&row);
+    for pending in tail.drain(..top) {
+        match pending {
+            Pending::Row(row) => history.push(&row),
+            Pending::Plain { text, wrapped } => history.push_plain(&text, wrapped),
+        }
     }
-    tail.truncate(rows);
-    tail.resize_with(rows, || Row::new(cols));
+    let mut grid: VecDeque<Row> = tail
+        .into_iter()
+        .take(rows)
+        .map(|p| p.into_row(cols))
+        .collect();
+    grid.resize_with(rows, || Row::new(cols));
     *scrollback = history;
-    (tail, (cursor_at.0 - top, cursor_at.1))
+    (grid, (cursor_at.0 - top, cursor_at.1))
 }

@@ -94,6 +94,34 @@ pub(super) fn decode_cells(
     Some(wrapped)
 }
 
+/// The text of a stored line of default-styled narrow ASCII (one run without style fields,
+/// every byte printable ASCII), and whether it wraps; `None` for any other line. What a log
+/// line's history looks like: the reflow re-wraps such lines without decoding cells.
+pub(super) fn plain_text(bytes: &[u8]) -> Option<(&[u8], bool)> {
+    let wrapped = bytes.first()? & FLAG_WRAPPED != 0;
+    let (count, mut pos) = read_varint(bytes, 1)?;
+    let count = count as usize;
+    if count == 0 {
+        return (bytes.len() == pos).then_some((&[], wrapped));
+    }
+    let head = *bytes.get(pos)?;
+    pos += 1;
+    if head & 0x0f != 0 {
+        return None;
+    }
+    let run = match usize::from(head >> 4) {
+        RUN_IN_HEADER => {
+            let (run, p) = read_varint(bytes, pos)?;
+            pos = p;
+            run as usize
+        }
+        short => short,
+    };
+    let text = bytes.get(pos..)?;
+    (run == count && text.len() == count && text.iter().all(|b| (0x20..0x7f).contains(b)))
+        .then_some((text, wrapped))
+}
+
 /// The characters of a stored line (see [`super::Scrollback::line_text`]).
 pub(super) fn decode_text(
     bytes: &[u8],

@@ -98,14 +98,27 @@ fn encode_plain_line(row: &Row, out: &mut Vec<u8>) {
         .iter()
         .rposition(|c| c.ch() != ' ')
         .map_or(0, |i| i + 1);
-    out.reserve(used + 8);
-    out.push(if row.wrapped { FLAG_WRAPPED } else { 0 });
-    write_varint(out, used as u32);
-    if used == 0 {
-        return;
-    }
-    write_run_header(out, used, 0);
+    write_plain_header(out, row.wrapped, used);
     out.extend(row.cells()[..used].iter().map(|c| c.ch() as u8));
+}
+
+/// What [`encode_plain_line`] writes for a row showing `text` (printable ASCII, default
+/// style), trailing spaces left out.
+pub(super) fn encode_plain_text(text: &[u8], wrapped: bool, out: &mut Vec<u8>) {
+    let used = text.iter().rposition(|&b| b != b' ').map_or(0, |i| i + 1);
+    write_plain_header(out, wrapped, used);
+    out.extend_from_slice(&text[..used]);
+}
+
+/// The flag byte, the width and (for a line with text) the run header of a plain line of
+/// `used` cells.
+fn write_plain_header(out: &mut Vec<u8>, wrapped: bool, used: usize) {
+    out.reserve(used + 8);
+    out.push(if wrapped { FLAG_WRAPPED } else { 0 });
+    write_varint(out, used as u32);
+    if used > 0 {
+        write_run_header(out, used, 0);
+    }
 }
 
 /// A row of narrow ASCII without extras in any colours: what [`encode_line`] writes for it,

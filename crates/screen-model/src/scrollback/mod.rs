@@ -249,6 +249,28 @@ impl Scrollback {
         })?
     }
 
+    /// Appends line `i`'s text to `text` if it is default-styled narrow ASCII (trailing
+    /// blanks trimmed), returning whether it wraps; `None`, with `text` untouched, for any
+    /// other line. For re-wrapping the history without decoding cells.
+    pub(crate) fn append_plain(&self, i: usize, text: &mut Vec<u8>) -> Option<bool> {
+        self.with_line(i, |bytes, _| {
+            let (plain, wrapped) = decode::plain_text(bytes)?;
+            text.extend_from_slice(plain);
+            Some(wrapped)
+        })?
+    }
+
+    /// Appends a row showing `text` (printable ASCII in the default style, at most a row's
+    /// width), stored exactly as [`Scrollback::push`] stores that row.
+    pub(crate) fn push_plain(&mut self, text: &[u8], wrapped: bool) {
+        if let Some(block) = self.block_for_next_line() {
+            encode::encode_plain_text(text, wrapped, &mut block.hot.data);
+            self.len += 1;
+            self.pushed += 1;
+            self.trim();
+        }
+    }
+
     /// Line `i` as stored (for tests that compare encodings).
     #[cfg(test)]
     pub(crate) fn stored_bytes(&self, i: usize) -> Option<Vec<u8>> {

@@ -172,3 +172,63 @@ fn a_long_history_reflows_line_for_line_and_the_cursor_keeps_its_character() {
         );
     }
 }
+
+/// Every logical line of history and screen with each character's foreground colour, soft
+/// wraps joined exactly (for text without wide characters).
+fn styled_lines(s: &weft_screen_model::Screen) -> Vec<Vec<(char, weft_screen_model::cell::Color)>> {
+    let history = s.scrollback();
+    let rows = (0..history.len())
+        .filter_map(|i| history.get(i, s.cols()))
+        .chain(s.visible_rows().cloned());
+    let mut lines = Vec::new();
+    let mut current = Vec::new();
+    for row in rows {
+        current.extend(row.cells().iter().map(|c| (c.ch(), c.fg())));
+        if !row.is_wrapped() {
+            while current.last().is_some_and(|(ch, _)| *ch == ' ') {
+                current.pop();
+            }
+            lines.push(std::mem::take(&mut current));
+        }
+    }
+    while lines.last().is_some_and(Vec::is_empty) {
+        lines.pop();
+    }
+    lines
+}
+
+#[test]
+fn plain_and_styled_history_reflow_to_the_same_lines_and_colours() {
+    // Plain lines re-wrap as text, styled ones as cells; both kinds, of every length, some
+    // straddling the history and the screen.
+    let mut input = String::new();
+    for i in 0..2_000 {
+        match i % 4 {
+            0 => input.push_str(&format!("plain {i} {}\r\n", "abc def ".repeat(i % 41))),
+            1 => input.push_str(&format!(
+                "\x1b[31mred {i}\x1b[0m then {}\r\n",
+                "x".repeat(i % 97)
+            )),
+            2 => input.push_str(&format!("   indented {i}   spaced\r\n")),
+            _ => input.push_str("\r\n"),
+        }
+    }
+    input.push_str(&format!("last {}", "tail ".repeat(30)));
+    let mut s = weft_screen_model::Screen::with_scrollback(80, 24, 100_000);
+    s.feed(input.as_bytes());
+    let before = styled_lines(&s);
+    assert!(before.len() > 1_900, "{} lines", before.len());
+    for (cols, rows) in [(57, 20), (103, 30), (13, 5), (80, 24)] {
+        s.resize(cols, rows);
+        let after = styled_lines(&s);
+        assert_eq!(after.len(), before.len(), "lines at {cols}x{rows}");
+        if let Some(i) = (0..after.len()).find(|&i| after[i] != before[i]) {
+            let text = |l: &[(char, _)]| l.iter().map(|(c, _)| *c).collect::<String>();
+            panic!(
+                "line {i} at {cols}x{rows}: {:?} became {:?}",
+                text(&before[i]),
+                text(&after[i])
+            );
+        }
+    }
+}
