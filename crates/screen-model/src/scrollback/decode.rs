@@ -35,17 +35,8 @@ pub(super) fn decode_cells(
     // Appends after what `cells` holds already.
     let start = cells.len();
     while cells.len() - start < count {
-        let head = *bytes.get(pos)?;
-        pos += 1;
-        let mask = head & 0x0f;
-        let run = match usize::from(head >> 4) {
-            RUN_IN_HEADER => {
-                let (run, p) = read_varint(bytes, pos)?;
-                pos = p;
-                run
-            }
-            short => short as u32,
-        };
+        let (mask, run, after) = read_run_header(bytes, pos)?;
+        pos = after;
         if mask & MASK_FG != 0 {
             (pen.fg, pos) = read_color(bytes, pos)?;
         }
@@ -62,7 +53,7 @@ pub(super) fn decode_cells(
             pos = p;
             pen.extra = extras.get(index as usize).cloned();
         }
-        let run_end = cells.len() + run as usize;
+        let run_end = cells.len() + run;
         while cells.len() < run_end {
             if bytes.get(pos) == Some(&ESCAPE_CELL) {
                 let kind = *bytes.get(pos + 1)?;
@@ -99,27 +90,31 @@ pub(super) fn decode_cells(
 /// line's history looks like: the reflow re-wraps such lines without decoding cells.
 pub(super) fn plain_text(bytes: &[u8]) -> Option<(&[u8], bool)> {
     let wrapped = bytes.first()? & FLAG_WRAPPED != 0;
-    let (count, mut pos) = read_varint(bytes, 1)?;
+    let (count, pos) = read_varint(bytes, 1)?;
     let count = count as usize;
     if count == 0 {
         return (bytes.len() == pos).then_some((&[], wrapped));
     }
-    let head = *bytes.get(pos)?;
-    pos += 1;
-    if head & 0x0f != 0 {
+    let (mask, run, pos) = read_run_header(bytes, pos)?;
+    if mask != 0 {
         return None;
     }
-    let run = match usize::from(head >> 4) {
-        RUN_IN_HEADER => {
-            let (run, p) = read_varint(bytes, pos)?;
-            pos = p;
-            run as usize
-        }
-        short => short,
-    };
     let text = bytes.get(pos..)?;
     (run == count && text.len() == count && text.iter().all(|b| (0x20..0x7f).contains(b)))
         .then_some((text, wrapped))
+}
+
+/// A run header at `pos`: the mask of the style fields that follow, the run's cells, and
+/// where the fields begin.
+fn read_run_header(bytes: &[u8], pos: usize) -> Option<(u8, usize, usize)> {
+    let head = *bytes.get(pos)?;
+    match usize::from(head >> 4) {
+        RUN_IN_HEADER => {
+            let (run, after) = read_varint(bytes, pos + 1)?;
+            Some((head & 0x0f, run as usize, after))
+        }
+        short => Some((head & 0x0f, short, pos + 1)),
+    }
 }
 
 /// The characters of a stored line (see [`super::Scrollback::line_text`]).
@@ -133,17 +128,8 @@ pub(super) fn decode_text(
     let count = count as usize;
     let mut cells = 0;
     while cells < count {
-        let head = *bytes.get(pos)?;
-        pos += 1;
-        let mask = head & 0x0f;
-        let run = match usize::from(head >> 4) {
-            RUN_IN_HEADER => {
-                let (run, p) = read_varint(bytes, pos)?;
-                pos = p;
-                run as usize
-            }
-            short => short,
-        };
+        let (mask, run, after) = read_run_header(bytes, pos)?;
+        pos = after;
         // Styles are skipped: only their lengths matter here.
         for field in [MASK_FG, MASK_BG] {
             if mask & field != 0 {
