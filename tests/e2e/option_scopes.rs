@@ -162,6 +162,15 @@ fn a_pane_option_is_that_panes_alone_and_changes_take_effect_on_running_panes() 
         "1"
     );
 
+    // A pane's own options go with it to a window of its own.
+    let moved = ok(&server, &["split-window", "-P", "-F", "#{pane_id}"]);
+    ok(&server, &["set", "-p", "-t", &moved, "@own", "mine"]);
+    ok(&server, &["break-pane", "-d", "-t", &moved]);
+    assert_eq!(
+        ok(&server, &["show", "-p", "-t", &moved, "-v", "@own"]),
+        "mine"
+    );
+
     // A global change reaches a pane that was already running.
     let later = ok(&server, &["split-window", "-P", "-F", "#{pane_id}"]);
     ok(&server, &["set", "-g", "remain-on-exit", "on"]);

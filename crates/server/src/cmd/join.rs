@@ -75,6 +75,8 @@ fn build(args: &Args) -> Result<Action, CommandError> {
         w.zoomed = false;
         place(&mut w.layout)?;
         s.resize_panes_of(dst_w);
+        // Its own options came with it; the rest are its new window's.
+        s.hand_options(src);
         if !detached {
             s.focus(dst_w, src);
         }

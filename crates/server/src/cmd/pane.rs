@@ -375,6 +375,8 @@ pub static BREAK_PANE: Entry = Entry {
                 .unwrap_or_else(|| s.default_window_name(&[]));
             let (_, pos) = s.insert_window(pane, name);
             s.resize_panes_of(pos);
+            // Its own options came with it; the rest are its new window's.
+            s.hand_options(pane);
             if !detached {
                 s.select_window_at(pos);
             }

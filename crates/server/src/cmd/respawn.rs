@@ -28,11 +28,11 @@ fn respawn(
         .ok_or_else(|| CommandError::failed("the pane is not in its window's layout"))?;
     let config = s.pane_config(wpos, old);
     let new = s.spawn(command, cwd, (rect.cols, rect.rows), &config)?.id();
-    let w = &mut s.windows[wpos];
     // The pane's own options go on with it.
-    if let Some(local) = w.pane_options.remove(&old) {
-        w.pane_options.insert(new, local);
+    if let Some(local) = s.pane_options.remove(&old) {
+        s.pane_options.insert(new, local);
     }
+    let w = &mut s.windows[wpos];
     w.layout.replace(old, new);
     if w.active == old {
         w.active = new;

@@ -54,13 +54,16 @@ impl SessionState {
     /// The configuration in force for pane `pane` of the window at `wpos`.
     pub fn pane_config(&self, wpos: usize, pane: PaneId) -> Arc<Config> {
         let window = self.window_config(wpos);
-        match self
-            .windows
-            .get(wpos)
-            .and_then(|w| w.pane_options.get(&pane))
-        {
+        match self.pane_options.get(&pane) {
             Some(local) => local.over(&window),
             None => window,
+        }
+    }
+
+    /// Hands pane `pane` the options in force for it (after it moved to another window).
+    pub fn hand_options(&self, pane: PaneId) {
+        if let Some(p) = self.panes.get(&pane) {
+            p.shared.set_options(self.config_of_pane(pane));
         }
     }
 
@@ -81,10 +84,10 @@ impl SessionState {
         self.template.spawn.shell = in_force.default_shell.clone();
         for w in &mut self.windows {
             w.in_force = (!w.options.is_empty()).then(|| w.options.over(&in_force));
-            let panes = w.layout.panes();
-            w.pane_options
-                .retain(|p, local| panes.contains(p) && !local.is_empty());
         }
+        let panes = &self.panes;
+        self.pane_options
+            .retain(|p, local| panes.contains_key(p) && !local.is_empty());
         self.in_force = in_force;
         for wpos in 0..self.windows.len() {
             for pane in self.windows[wpos].layout.panes() {
@@ -132,8 +135,7 @@ impl SessionState {
             Level::Pane => {
                 let (wpos, pane) = self.find_pane(scope)?;
                 let above = self.window_config(wpos);
-                self.windows[wpos]
-                    .pane_options
+                self.pane_options
                     .entry(pane)
                     .or_default()
                     .set(&above, name, value, how)

@@ -58,8 +58,6 @@ pub struct Window {
     pub zoomed: bool,
     /// Options set on this window (`set-option -w` without `-g`), over the session's.
     pub options: crate::option_scopes::LocalOptions,
-    /// Options set on one of its panes (`set-option -p`), over the window's.
-    pub pane_options: HashMap<PaneId, crate::option_scopes::LocalOptions>,
     /// The configuration in force in the window when it sets options of its own (else the
     /// session's): kept by [`SessionState::refresh_options`].
     pub in_force: Option<Arc<crate::config::Config>>,
@@ -109,6 +107,9 @@ pub struct SessionState {
     pending_remain: Option<bool>,
     /// Options set on this session (`set-option` without `-g`), over the global ones.
     pub(super) local_options: crate::option_scopes::LocalOptions,
+    /// Options set on one pane (`set-option -p`), over its window's. Kept by the session, so
+    /// they go with a pane that moves to another window.
+    pub pane_options: HashMap<PaneId, crate::option_scopes::LocalOptions>,
     /// The configuration in force in the session: the global one with `local_options` set.
     /// See [`SessionState::refresh_options`].
     pub(super) in_force: Arc<crate::config::Config>,
@@ -229,6 +230,7 @@ impl SessionState {
             template: spec.template,
             options: super::scoped_options::session_options(&global),
             local_options: crate::option_scopes::LocalOptions::default(),
+            pane_options: HashMap::new(),
             pending_remain: None,
             in_force: global,
             environment: std::collections::BTreeMap::new(),
@@ -375,7 +377,7 @@ impl SessionState {
             // The pane's own option from now on, as `set -p remain-on-exit` would make it.
             let value = if remains { "on" } else { "off" };
             let above = self.window_config(wpos);
-            let local = self.windows[wpos].pane_options.entry(pane).or_default();
+            let local = self.pane_options.entry(pane).or_default();
             if let Err(e) = local.set(&above, "remain-on-exit", Some(value), Default::default()) {
                 tracing::warn!("remain-on-exit for {pane}: {e}");
             }
@@ -440,7 +442,6 @@ impl SessionState {
             undo_layout: None,
             zoomed: false,
             options: crate::option_scopes::LocalOptions::default(),
-            pane_options: HashMap::new(),
             in_force: None,
             bell: false,
             activity: false,

@@ -282,6 +282,9 @@ impl SessionState {
             } => {
                 let result = action(self, &scope);
                 self.publish_view();
+                // Before the reply: a focus report the command caused (`select-pane`) reaches
+                // the program before anything the caller does next.
+                self.report_focus().await;
                 let _ = reply.send(result);
             }
             SessionCommand::HasPane { pane, reply } => {
