@@ -29,6 +29,7 @@ mod scripting;
 mod sessions;
 mod status;
 mod subscribe;
+mod suspend;
 mod terminal;
 mod theme;
 mod wait;

@@ -209,6 +209,12 @@ mod tests {
         round_trip(Message::Exit(ExitNotice {
             message: "[exited]".into(),
             code: 0,
+            resume: None,
+        }));
+        round_trip(Message::Exit(ExitNotice {
+            message: String::new(),
+            code: 0,
+            resume: Some("work".into()),
         }));
     }
 

@@ -193,6 +193,10 @@ pub struct ExitNotice {
     pub message: String,
     /// Exit status for the client.
     pub code: u8,
+    /// Set by `suspend-client`: the client stops itself as on `C-z` and, once continued,
+    /// attaches to this session again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume: Option<String>,
 }
 
 /// One frame's meaning.

@@ -43,6 +43,7 @@ impl Default for KeyTables {
         bind(";", "last-pane");
         bind("q", "display-panes");
         bind("t", "clock-mode");
+        bind("C-z", "suspend-client");
         bind("C-Left", "resize-pane -L 1");
         bind("C-Right", "resize-pane -R 1");
         bind("C-Up", "resize-pane -U 1");

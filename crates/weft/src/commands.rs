@@ -133,23 +133,46 @@ fn refuse_nesting() -> Result<(), ClientError> {
     Ok(())
 }
 
-async fn attach_and_run(mut conn: Conn, request: Request) -> Result<u8, ClientError> {
+async fn attach_and_run(
+    mut conn: Conn,
+    mut request: Request,
+    socket: &std::path::Path,
+) -> Result<u8, ClientError> {
     use futures::SinkExt;
-    let pass_tty = match &request {
-        Request::Attach(attach)
-        | Request::AttachOrCreate { attach, .. }
-        | Request::NewSession {
-            attach: Some(attach),
-            ..
-        } => attach.pass_tty,
-        _ => false,
-    };
-    conn.send(weft_protocol::Message::Request(request))
-        .await
-        .map_err(|e| ClientError::Lost(e.to_string()))?;
-    let end = crate::client::run_attached(conn, pass_tty).await?;
-    println!("{}", end.message);
-    Ok(end.code)
+    loop {
+        let (pass_tty, read_only) = match &request {
+            Request::Attach(attach)
+            | Request::AttachOrCreate { attach, .. }
+            | Request::NewSession {
+                attach: Some(attach),
+                ..
+            } => (attach.pass_tty, attach.read_only),
+            _ => (false, false),
+        };
+        conn.send(weft_protocol::Message::Request(request))
+            .await
+            .map_err(|e| ClientError::Lost(e.to_string()))?;
+        let end = crate::client::run_attached(conn, pass_tty).await?;
+        let Some(session) = end.resume else {
+            println!("{}", end.message);
+            return Ok(end.code);
+        };
+        // `suspend-client`: the terminal is the shell's again; stop as C-z stops a program,
+        // and once continued (`fg`), attach to the same session again.
+        stop_until_continued();
+        conn = crate::client::connect(socket, VERSION).await?;
+        request = Request::Attach(attach_params(Some(session), read_only));
+    }
+}
+
+/// Stops this process as `C-z` would, returning once it is continued. In a process group
+/// without a job-control shell above it (orphaned), the kernel discards the stop and this
+/// returns at once.
+fn stop_until_continued() {
+    let me = rustix::process::getpid();
+    if let Err(e) = rustix::process::kill_process(me, rustix::process::Signal::TSTP) {
+        eprintln!("weft: cannot suspend ({e}); attaching again");
+    }
 }
 
 async fn simple(conn: &mut Conn, request: Request) -> Result<u8, ClientError> {
@@ -348,7 +371,7 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
                 ..NewSession::default()
             };
             let attach = attach_params(None, false);
-            attach_and_run(conn, Request::AttachOrCreate { session, attach }).await
+            attach_and_run(conn, Request::AttachOrCreate { session, attach }, &socket).await
         }
         Some(Command::New(args)) => {
             if !args.detached {
@@ -395,6 +418,7 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
                         session,
                         attach: Some(attach),
                     },
+                    &socket,
                 )
                 .await
             }
@@ -404,7 +428,7 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
             let conn = crate::client::connect(&socket, VERSION).await?;
             let mut attach = attach_params(args.target.clone(), args.read_only);
             attach.detach_others = args.detach_others;
-            attach_and_run(conn, Request::Attach(attach)).await
+            attach_and_run(conn, Request::Attach(attach), &socket).await
         }
         Some(Command::Diag(args)) => crate::diag::run(&socket, args).await,
         Some(Command::Record(args)) => crate::record::run(&socket, args).await,

@@ -58,6 +58,9 @@ pub enum ClientRequest {
     DisplayPanes,
     /// Show the clock over the active pane (`clock-mode`).
     ClockMode,
+    /// Give the terminal back and stop the client, as `C-z` does to a program
+    /// (`suspend-client`); it attaches again once its shell continues it.
+    Suspend,
     /// Show the sessions, windows and panes as a tree to choose from (`choose-tree`).
     ChooseTree {
         /// Sessions start expanded, showing their windows (`-w`).
@@ -225,6 +228,23 @@ pub static CLOCK_MODE: Entry = Entry {
     build: |args| {
         args.no_arguments()?;
         Ok(Action::Client(ClientRequest::ClockMode))
+    },
+};
+
+/// `suspend-client`.
+pub static SUSPEND_CLIENT: Entry = Entry {
+    name: "suspend-client",
+    aliases: &["suspendc"],
+    usage: "[-t target-client]",
+    about: "Give the terminal back to the shell the client was started from and stop the \
+            client, as C-z does (prefix C-z); `fg` continues it, attached to the same session.",
+    flags: "t:",
+    long: &[],
+    read_only: true,
+    target: None,
+    build: |args| {
+        args.no_arguments()?;
+        Ok(Action::Client(ClientRequest::Suspend))
     },
 };
 

@@ -177,6 +177,7 @@ pub static ENTRIES: &[&Entry] = &[
     &client::CONFIRM_BEFORE,
     &client::DISPLAY_PANES,
     &client::CLOCK_MODE,
+    &client::SUSPEND_CLIENT,
     &buffers::LIST_BUFFERS,
     &buffers::SHOW_BUFFER,
     &buffers::SET_BUFFER,

@@ -235,7 +235,7 @@ async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandl
                     let notice = match control {
                         Some(ClientControl::Exit(notice)) => notice,
                         Some(ClientControl::Switch(_) | ClientControl::Message(_) | ClientControl::Terminal(_)) => continue,
-                        None => ExitNotice { message: "[server exited]".into(), code: 1 },
+                        None => ExitNotice { message: "[server exited]".into(), code: 1, resume: None },
                     };
                     let _ = sink.send(Message::Exit(notice)).await;
                     break;
@@ -354,6 +354,7 @@ async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandl
                     let notice = ExitNotice {
                         message: "[exited]".into(),
                         code: 0,
+                        resume: None,
                     };
                     let _ = own_control.send(ClientControl::Exit(notice)).await;
                     let _ = writer.await;
@@ -377,15 +378,18 @@ async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandl
                 joining.switch(&mut state, &mut info, next).await;
                 continue;
             }
-            if let After::Detach = after {
+            if let After::Detach | After::Suspend = after {
                 drop(tty_in.take());
                 state
                     .session
                     .send(SessionCommand::ClientGone { client })
                     .await;
+                let suspended = matches!(after, After::Suspend);
                 let notice = ExitNotice {
                     message: format!("[detached (from session {})]", state.session.name()),
                     code: 0,
+                    // `suspend-client`: the client stops, and attaches again once continued.
+                    resume: suspended.then(|| state.session.name()),
                 };
                 let _ = own_control.send(ClientControl::Exit(notice)).await;
                 let _ = writer.await;

@@ -96,6 +96,8 @@ pub(super) struct ClientLoop {
 pub(super) enum After {
     Continue,
     Detach,
+    /// `suspend-client`: detach, telling the client to stop and attach again when continued.
+    Suspend,
     /// Show this session instead (see `sessions.rs`).
     Switch(SessionHandle),
 }
@@ -507,6 +509,7 @@ impl ClientLoop {
             | ClientRequest::RenameSession { .. }
             | ClientRequest::NewSession { .. }
             | ClientRequest::FindWindow { .. }) => return self.session_request(request).await,
+            ClientRequest::Suspend => return After::Suspend,
             ClientRequest::Refresh { session: None } => {
                 let _ = self.render.send(RenderControl::Redraw).await;
             }

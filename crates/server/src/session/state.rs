@@ -279,6 +279,7 @@ impl SessionState {
                 let notice = ExitNotice {
                     message: message.to_string(),
                     code,
+                    resume: None,
                 };
                 let _ = client.control.send(ClientControl::Exit(notice)).await;
             }

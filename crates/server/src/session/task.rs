@@ -248,6 +248,7 @@ impl SessionState {
                     let notice = weft_protocol::ExitNotice {
                         message: format!("[detached (from session {})]", self.name),
                         code: 0,
+                        resume: None,
                     };
                     let _ = entry.control.send(ClientControl::Exit(notice)).await;
                 }
