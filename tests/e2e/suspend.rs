@@ -32,7 +32,10 @@ fn prefix_c_z_stops_the_client_and_fg_attaches_it_again() {
     term.wait_for(|s| s.text().contains("Stopped") && s.text().contains("outer$"))
         .unwrap();
     let clients = stdout_of(&server.weft(&["list-clients"]));
-    assert!(clients.trim().is_empty(), "no client while stopped: {clients}");
+    assert!(
+        clients.trim().is_empty(),
+        "no client while stopped: {clients}"
+    );
     term.send_text("fg\r").unwrap();
     term.wait_for(|s| s.text().contains("[z] 0:") && !s.text().contains("Stopped"))
         .unwrap();
