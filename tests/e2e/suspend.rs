@@ -1,6 +1,6 @@
 //! `suspend-client` (prefix `C-z`): the client gives the terminal back to the shell it was
 //! started from and stops, as `C-z` stops a program; `fg` brings it back, attached to the same
-//! session.
+//! session. The lock commands give the terminal to `lock-command` instead, until it exits.
 
 use weft_tests::{stdout_of, weft_binary, TestServer, TEST_SHELL};
 
@@ -44,4 +44,38 @@ fn prefix_c_z_stops_the_client_and_fg_attaches_it_again() {
     // Typed keys reach the session's shell again.
     term.send_text("echo back-$((40+2))\r").unwrap();
     term.wait_for_text("back-42").unwrap();
+}
+
+#[test]
+fn the_lock_commands_run_lock_command_then_show_the_session_again() {
+    let server = TestServer::new("lock");
+    let mut new = vec!["new", "-s", "k", "--"];
+    new.extend_from_slice(TEST_SHELL);
+    let mut c = server.client(&new, 80, 24);
+    c.wait_for_text("$").unwrap();
+    let set_lock = |marker: &str| {
+        let command = format!("printf '{marker}-%s\\n' $((6*7)); read line");
+        let out = server.weft(&["set", "-g", "lock-command", &command]);
+        assert!(out.status.success(), "{out:?}");
+    };
+    let clients = || stdout_of(&server.weft(&["list-clients"])).lines().count();
+    // From the prompt: this client.
+    set_lock("LOCKED");
+    c.send_keys("C-b :").unwrap();
+    c.send_text("lock-client").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("LOCKED-42").unwrap();
+    assert_eq!(clients(), 0, "the locked client is not attached");
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|s| s.text().contains("[k] 0:")).unwrap();
+    assert_eq!(clients(), 1);
+    // From the command line: every client of the session.
+    set_lock("SESSION");
+    let out = server.weft(&["lock-session", "-t", "k"]);
+    assert!(out.status.success(), "{out:?}");
+    c.wait_for_text("SESSION-42").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|s| s.text().contains("[k] 0:")).unwrap();
+    c.send_text("echo still-$((2+3))\r").unwrap();
+    c.wait_for_text("still-5").unwrap();
 }

@@ -210,11 +210,13 @@ mod tests {
             message: "[exited]".into(),
             code: 0,
             resume: None,
+            lock: None,
         }));
         round_trip(Message::Exit(ExitNotice {
             message: String::new(),
             code: 0,
             resume: Some("work".into()),
+            lock: Some("lock -np".into()),
         }));
     }
 

@@ -197,6 +197,10 @@ pub struct ExitNotice {
     /// attaches to this session again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resume: Option<String>,
+    /// With `resume`, set by the lock commands: instead of stopping, the client runs this
+    /// shell command (`lock-command`) on its terminal and attaches again once it exits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lock: Option<String>,
 }
 
 /// One frame's meaning.

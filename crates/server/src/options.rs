@@ -159,6 +159,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("activity-action", Session, Choice(&["any", "none", "current", "other"]), "other", Some(USED_AS_TEXT)),
     opt("silence-action", Session, Choice(&["any", "none", "current", "other"]), "other", Some(USED_AS_TEXT)),
     opt("lock-after-time", Session, Number, "0", None),
+    opt("lock-command", Session, Text, "lock -np", Some(USED_AS_TEXT)),
     opt("pane-border-lines", Window, Choice(&["single", "double", "heavy", "simple", "number"]), "single", Some(USED_AS_TEXT)),
     // weft's own.
     opt("frame-interval-ms", Server, Number, "8", Some("frame-interval-ms")),

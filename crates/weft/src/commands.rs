@@ -158,10 +158,39 @@ async fn attach_and_run(
             return Ok(end.code);
         };
         // `suspend-client`: the terminal is the shell's again; stop as C-z stops a program,
-        // and once continued (`fg`), attach to the same session again.
-        stop_until_continued();
+        // and once continued (`fg`), attach to the same session again. The lock commands:
+        // run `lock-command` on the terminal instead, then attach again.
+        match end.lock {
+            Some(command) => run_lock_command(&command),
+            None => stop_until_continued(),
+        }
         conn = crate::client::connect(socket, VERSION).await?;
         request = Request::Attach(attach_params(Some(session), read_only));
+    }
+}
+
+/// Runs `lock-command` on the terminal (`sh -c`) and waits for it; says so when it fails,
+/// so that a missing `lock` program is not taken for a lock.
+fn run_lock_command(command: &str) {
+    if command.trim().is_empty() {
+        eprintln!("weft: lock-command is empty: set it to a program that locks the screen");
+        return;
+    }
+    let failure = match std::process::Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .status()
+    {
+        Ok(status) if status.success() => return,
+        Ok(status) => format!("lock-command `{command}` failed ({status})"),
+        Err(e) => format!("cannot run lock-command `{command}`: {e}"),
+    };
+    // Said until a key, so that a lock that did not happen is not taken for one.
+    eprintln!("weft: {failure}; set lock-command to a program that locks the screen.");
+    eprintln!("Press Enter to go back to the session.");
+    let mut line = String::new();
+    if let Err(e) = std::io::stdin().read_line(&mut line) {
+        eprintln!("weft: {e}");
     }
 }
 

@@ -61,6 +61,9 @@ pub enum ClientRequest {
     /// Give the terminal back and stop the client, as `C-z` does to a program
     /// (`suspend-client`); it attaches again once its shell continues it.
     Suspend,
+    /// Lock the client (`lock-client`): it runs `lock-command` on its terminal and attaches
+    /// again once that exits.
+    Lock,
     /// Show the sessions, windows and panes as a tree to choose from (`choose-tree`).
     ChooseTree {
         /// Sessions start expanded, showing their windows (`-w`).
@@ -245,6 +248,23 @@ pub static SUSPEND_CLIENT: Entry = Entry {
     build: |args| {
         args.no_arguments()?;
         Ok(Action::Client(ClientRequest::Suspend))
+    },
+};
+
+/// `lock-client`.
+pub static LOCK_CLIENT: Entry = Entry {
+    name: "lock-client",
+    aliases: &["lockc"],
+    usage: "[-t target-client]",
+    about: "Lock this client: it runs lock-command (`lock -np`: your system's screen lock) on \
+            its terminal and shows the session again once that exits.",
+    flags: "t:",
+    long: &[],
+    read_only: true,
+    target: None,
+    build: |args| {
+        args.no_arguments()?;
+        Ok(Action::Client(ClientRequest::Lock))
     },
 };
 

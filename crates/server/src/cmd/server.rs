@@ -1,4 +1,5 @@
-//! Server-wide commands: list-sessions, kill-session, kill-server, list-commands.
+//! Server-wide commands: list-sessions, kill-session, kill-server, list-commands,
+//! lock-session, lock-server.
 
 use super::{Action, Entry, Long};
 use crate::outcome::{not_found, CommandError, Output, TargetKind};
@@ -179,6 +180,50 @@ pub static KILL_SERVER: Entry = Entry {
                     until_exit: true,
                     ..Output::default()
                 })
+            }
+            .boxed()
+        })))
+    },
+};
+
+/// `lock-session`.
+pub static LOCK_SESSION: Entry = Entry {
+    name: "lock-session",
+    aliases: &["locks"],
+    usage: "[-t target-session]",
+    about: "Lock every client of the session: each runs lock-command on its terminal and shows \
+            the session again once that exits.",
+    flags: "t:",
+    long: &[],
+    read_only: false,
+    target: Some(TargetKind::Session),
+    build: |args| {
+        args.no_arguments()?;
+        Ok(super::on_session(|s, _| {
+            s.lock_clients()?;
+            Ok(Output::none())
+        }))
+    },
+};
+
+/// `lock-server`.
+pub static LOCK_SERVER: Entry = Entry {
+    name: "lock-server",
+    aliases: &["lock"],
+    usage: "",
+    about: "Lock every client of every session (see lock-session).",
+    flags: "",
+    long: &[],
+    read_only: false,
+    target: None,
+    build: |args| {
+        args.no_arguments()?;
+        Ok(Action::Server(Box::new(|ctx| {
+            async move {
+                for handle in ctx.registry.all().await {
+                    handle.send(crate::session::SessionCommand::Lock).await;
+                }
+                Ok(Output::none())
             }
             .boxed()
         })))

@@ -235,7 +235,7 @@ async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandl
                     let notice = match control {
                         Some(ClientControl::Exit(notice)) => notice,
                         Some(ClientControl::Switch(_) | ClientControl::Message(_) | ClientControl::Terminal(_)) => continue,
-                        None => ExitNotice { message: "[server exited]".into(), code: 1, resume: None },
+                        None => ExitNotice { message: "[server exited]".into(), code: 1, resume: None, lock: None },
                     };
                     let _ = sink.send(Message::Exit(notice)).await;
                     break;
@@ -355,6 +355,7 @@ async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandl
                         message: "[exited]".into(),
                         code: 0,
                         resume: None,
+                        lock: None,
                     };
                     let _ = own_control.send(ClientControl::Exit(notice)).await;
                     let _ = writer.await;
@@ -378,18 +379,26 @@ async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandl
                 joining.switch(&mut state, &mut info, next).await;
                 continue;
             }
-            if let After::Detach | After::Suspend = after {
+            if let After::Detach | After::Suspend | After::Lock = after {
                 drop(tty_in.take());
                 state
                     .session
                     .send(SessionCommand::ClientGone { client })
                     .await;
-                let suspended = matches!(after, After::Suspend);
+                let back = !matches!(after, After::Detach);
+                let lock = matches!(after, After::Lock).then(|| {
+                    state
+                        .options()
+                        .option_value("lock-command")
+                        .unwrap_or_default()
+                });
                 let notice = ExitNotice {
                     message: format!("[detached (from session {})]", state.session.name()),
                     code: 0,
-                    // `suspend-client`: the client stops, and attaches again once continued.
-                    resume: suspended.then(|| state.session.name()),
+                    // `suspend-client`: the client stops, and attaches again once continued;
+                    // `lock-client`: it runs `lock-command` first.
+                    resume: back.then(|| state.session.name()),
+                    lock,
                 };
                 let _ = own_control.send(ClientControl::Exit(notice)).await;
                 let _ = writer.await;

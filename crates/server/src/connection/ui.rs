@@ -98,6 +98,8 @@ pub(super) enum After {
     Detach,
     /// `suspend-client`: detach, telling the client to stop and attach again when continued.
     Suspend,
+    /// `lock-client`: detach, telling the client to run `lock-command` and attach again.
+    Lock,
     /// Show this session instead (see `sessions.rs`).
     Switch(SessionHandle),
 }
@@ -510,6 +512,7 @@ impl ClientLoop {
             | ClientRequest::NewSession { .. }
             | ClientRequest::FindWindow { .. }) => return self.session_request(request).await,
             ClientRequest::Suspend => return After::Suspend,
+            ClientRequest::Lock => return After::Lock,
             ClientRequest::Refresh { session: None } => {
                 let _ = self.render.send(RenderControl::Redraw).await;
             }

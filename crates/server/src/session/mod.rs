@@ -204,6 +204,8 @@ pub enum SessionCommand {
         /// The client that stays (the one that asked), if any.
         except: Option<ClientId>,
     },
+    /// Lock every client (`lock-session`): each runs `lock-command` and attaches again.
+    Lock,
     /// Detach one client.
     DetachOne {
         /// The client.
@@ -264,6 +266,7 @@ impl std::fmt::Debug for SessionCommand {
             SessionCommand::ClientGone { .. } => "ClientGone",
             SessionCommand::Detach { .. } => "Detach",
             SessionCommand::DetachOne { .. } => "DetachOne",
+            SessionCommand::Lock => "Lock",
             SessionCommand::SwitchClients { .. } => "SwitchClients",
             SessionCommand::Refresh => "Refresh",
             SessionCommand::Message(_) => "Message",

@@ -280,10 +280,47 @@ impl SessionState {
                     message: message.to_string(),
                     code,
                     resume: None,
+                    lock: None,
                 };
                 let _ = client.control.send(ClientControl::Exit(notice)).await;
             }
         }
+    }
+
+    /// Locks every client (`lock-session`, `lock-server`): each gives its terminal to
+    /// `lock-command` and attaches again once the command exits. Never waits: a client whose
+    /// control queue is full stays attached, and the command says so.
+    pub fn lock_clients(&mut self) -> Result<(), CommandError> {
+        let lock = self
+            .config()
+            .option_value("lock-command")
+            .unwrap_or_default();
+        let ids: Vec<ClientId> = self.clients.keys().copied().collect();
+        let mut busy = 0;
+        for id in ids {
+            let notice = ExitNotice {
+                message: String::new(),
+                code: 0,
+                resume: Some(self.name.clone()),
+                lock: Some(lock.clone()),
+            };
+            let sent = self
+                .clients
+                .get(&id)
+                .is_some_and(|c| c.control.try_send(ClientControl::Exit(notice)).is_ok());
+            if sent {
+                self.clients.remove(&id);
+            } else {
+                busy += 1;
+            }
+        }
+        if busy > 0 {
+            return Err(CommandError::failed(format!(
+                "{busy} client(s) of session {} were too busy to lock; try again",
+                self.name
+            )));
+        }
+        Ok(())
     }
 
     /// Starts a pane running `command` (the shell when empty) at a size, with the options of

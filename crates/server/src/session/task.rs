@@ -249,8 +249,14 @@ impl SessionState {
                         message: format!("[detached (from session {})]", self.name),
                         code: 0,
                         resume: None,
+                        lock: None,
                     };
                     let _ = entry.control.send(ClientControl::Exit(notice)).await;
+                }
+            }
+            SessionCommand::Lock => {
+                if let Err(e) = self.lock_clients() {
+                    tracing::warn!("lock-server: {e}");
                 }
             }
             SessionCommand::SwitchClients { client, target } => {

@@ -22,6 +22,8 @@ pub struct AttachEnd {
     pub code: u8,
     /// `suspend-client`: stop, then attach to this session again.
     pub resume: Option<String>,
+    /// The lock commands: run this (`lock-command`) instead of stopping.
+    pub lock: Option<String>,
 }
 
 /// Opens the controlling terminal afresh: its own file description, so making it non-blocking
@@ -89,22 +91,27 @@ pub async fn run_attached(mut conn: Conn, pass_tty: bool) -> Result<AttachEnd, C
             message = conn.next() => match message {
                 Some(Ok(Message::Output(bytes))) => {
                     if write_frame(&mut output, &tty, &bytes).await.is_err() {
-                        break AttachEnd { message: "[terminal closed]".into(), code: 1, resume: None };
+                        break AttachEnd { message: "[terminal closed]".into(), code: 1, resume: None, lock: None };
                     }
                 }
                 Some(Ok(Message::Exit(notice))) => {
-                    break AttachEnd { message: notice.message, code: notice.code, resume: notice.resume };
+                    break AttachEnd {
+                        message: notice.message,
+                        code: notice.code,
+                        resume: notice.resume,
+                        lock: notice.lock,
+                    };
                 }
                 Some(Ok(_)) => {}
                 Some(Err(_)) | None => {
-                    break AttachEnd { message: "[lost server]".into(), code: 1, resume: None };
+                    break AttachEnd { message: "[lost server]".into(), code: 1, resume: None, lock: None };
                 }
             },
             n = read_keys(input.as_mut(), &mut buf) => match n {
-                Ok(0) | Err(_) => break AttachEnd { message: "[terminal closed]".into(), code: 1, resume: None },
+                Ok(0) | Err(_) => break AttachEnd { message: "[terminal closed]".into(), code: 1, resume: None, lock: None },
                 Ok(n) => {
                     if conn.send(Message::Input(Bytes::copy_from_slice(&buf[..n]))).await.is_err() {
-                        break AttachEnd { message: "[lost server]".into(), code: 1, resume: None };
+                        break AttachEnd { message: "[lost server]".into(), code: 1, resume: None, lock: None };
                     }
                 }
             },
@@ -112,8 +119,8 @@ pub async fn run_attached(mut conn: Conn, pass_tty: bool) -> Result<AttachEnd, C
                 let (cols, rows) = terminal_size(&tty);
                 let _ = conn.send(Message::Resize { cols, rows }).await;
             }
-            _ = term.recv() => break AttachEnd { message: "[terminated]".into(), code: 1, resume: None },
-            _ = hup.recv() => break AttachEnd { message: "[hangup]".into(), code: 1, resume: None },
+            _ = term.recv() => break AttachEnd { message: "[terminated]".into(), code: 1, resume: None, lock: None },
+            _ = hup.recv() => break AttachEnd { message: "[hangup]".into(), code: 1, resume: None, lock: None },
         }
     };
     drop(raw);
