@@ -79,3 +79,26 @@ fn the_lock_commands_run_lock_command_then_show_the_session_again() {
     c.send_text("echo still-$((2+3))\r").unwrap();
     c.wait_for_text("still-5").unwrap();
 }
+
+#[test]
+fn lock_after_time_locks_the_clients_once_nobody_types() {
+    let server = TestServer::new("idlelock");
+    let mut new = vec!["new", "-s", "i", "--"];
+    new.extend_from_slice(TEST_SHELL);
+    let mut c = server.client(&new, 80, 24);
+    c.wait_for_text("$").unwrap();
+    let command = "printf 'IDLE-%s\\n' $((6*7)); read line";
+    for (option, value) in [("lock-command", command), ("lock-after-time", "1")] {
+        let out = server.weft(&["set", "-g", option, value]);
+        assert!(out.status.success(), "{out:?}");
+    }
+    c.wait_for_text("IDLE-42").unwrap();
+    assert!(stdout_of(&server.weft(&["list-clients"])).trim().is_empty());
+    // Off again before going back, so the client stays.
+    let out = server.weft(&["set", "-g", "lock-after-time", "0"]);
+    assert!(out.status.success(), "{out:?}");
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|s| s.text().contains("[i] 0:")).unwrap();
+    c.send_text("echo awake-$((1+1))\r").unwrap();
+    c.wait_for_text("awake-2").unwrap();
+}

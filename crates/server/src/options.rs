@@ -158,7 +158,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("exit-empty", Server, Flag, "on", Some(USED_AS_TEXT)),
     opt("activity-action", Session, Choice(&["any", "none", "current", "other"]), "other", Some(USED_AS_TEXT)),
     opt("silence-action", Session, Choice(&["any", "none", "current", "other"]), "other", Some(USED_AS_TEXT)),
-    opt("lock-after-time", Session, Number, "0", None),
+    opt("lock-after-time", Session, Number, "0", Some(USED_AS_TEXT)),
     opt("lock-command", Session, Text, "lock -np", Some(USED_AS_TEXT)),
     opt("pane-border-lines", Window, Choice(&["single", "double", "heavy", "simple", "number"]), "single", Some(USED_AS_TEXT)),
     // weft's own.
@@ -432,7 +432,7 @@ mod tests {
         assert_eq!(c.keys.prefix, "C-a");
         assert_eq!(
             c.set_option("lock-after-time", Some("60"), SetHow::default()),
-            Ok(Applied::Stored)
+            Ok(Applied::Now)
         );
         assert_eq!(
             c.set_option("status-left", Some("[#S]"), SetHow::default()),

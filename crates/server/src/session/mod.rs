@@ -12,6 +12,7 @@ mod directory;
 mod focus;
 mod format_vars;
 mod hooks;
+mod idle_lock;
 mod list;
 mod scoped_options;
 mod shape;

@@ -89,6 +89,7 @@ impl SessionState {
         self.pane_options
             .retain(|p, local| panes.contains_key(p) && !local.is_empty());
         self.in_force = in_force;
+        self.arm_idle_lock();
         for wpos in 0..self.windows.len() {
             for pane in self.windows[wpos].layout.panes() {
                 let config = self.pane_config(wpos, pane);

@@ -152,6 +152,8 @@ pub struct SessionState {
     pub(super) status_due: Option<tokio::time::Instant>,
     /// When a window next becomes silent long enough to flag (`monitor-silence`).
     pub(super) silence_due: Option<tokio::time::Instant>,
+    /// When the clients will have been idle for `lock-after-time` (see `idle_lock.rs`).
+    pub(super) lock_due: Option<tokio::time::Instant>,
     /// The pane last told it has focus (`focus-events`), to tell it when it loses it.
     pub(super) focus_reported: Option<PaneId>,
     /// The session's entry among every session's summaries (removed when it ends).
@@ -252,6 +254,7 @@ impl SessionState {
             status_jobs: super::status_jobs::StatusJobs::new(job_results),
             status_due: None,
             silence_due: None,
+            lock_due: None,
             focus_reported: None,
             listed: spec.directory.listing(spec.id),
             last_attached: 0,

@@ -49,7 +49,7 @@ impl SessionState {
         let mut timer = Deadline::new();
         let mut sessions_changed = self.listed.directory.changes();
         loop {
-            let due = [self.status_due, self.silence_due]
+            let due = [self.status_due, self.silence_due, self.lock_due]
                 .into_iter()
                 .flatten()
                 .min();
@@ -97,7 +97,9 @@ impl SessionState {
                     self.refresh_status();
                 }
                 () = timer.wait() => {
-                    if self.silence_due.is_some_and(|at| at <= Instant::now()) {
+                    if self.lock_due.is_some_and(|at| at <= Instant::now()) {
+                        self.idle_lock_due();
+                    } else if self.silence_due.is_some_and(|at| at <= Instant::now()) {
                         self.silence_due = self.check_silence(true);
                         self.publish_view();
                     } else {
@@ -199,6 +201,7 @@ impl SessionState {
                     },
                 );
                 self.last_attached = now;
+                self.arm_idle_lock();
                 if !read_only {
                     self.latest.set(client);
                     self.follow_clients(cols, rows, false);
