@@ -173,10 +173,10 @@ fn run(args: &[String]) -> std::io::Result<()> {
                         .frame(usize::from(cols), usize::from(rows))
                         .as_bytes(),
                 )?;
-                // A fixed nap is right here: the program redraws on a timer, as htop does
+                // The program redraws on a timer, as htop does.
                 let due = t0 + super::tui::TICK * (tick as u32 + 1);
-                std::thread::sleep(due.saturating_duration_since(Instant::now()));
-                // deadline-ok
+                let wait = due.saturating_duration_since(Instant::now());
+                std::thread::sleep(wait); // deadline-ok: the workload's own 100 ms ticks
             }
             write_atomic(
                 &format!("{stamp}.done"),

@@ -14,6 +14,7 @@ mod mouse;
 mod numbers;
 mod pager;
 mod probe;
+mod prompt;
 mod prompt_targets;
 mod select;
 mod sessions;

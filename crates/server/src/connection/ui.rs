@@ -1,8 +1,8 @@
 //! What an attached client does besides typing into a pane: the prefix and key tables, the
 //! command prompt, y/n confirmations, messages and listings drawn over the window.
 
-use super::line_edit::Edit;
 use super::mouse::Drag;
+use super::prompt::{key_of, Prompt};
 use crate::cmd::run::{execute, Origin, Ran};
 use crate::cmd::{ClientRequest, Parsed};
 use crate::config::Config;
@@ -25,20 +25,6 @@ const MAX_COPY_COUNT: usize = 99_999;
 
 /// The most of a streamed output (a long capture) kept for the overlay.
 const OVERLAY_OUTPUT_BYTES: usize = 1024 * 1024;
-
-/// A line being typed in the status line.
-pub(super) struct Prompt {
-    /// Shown before the input.
-    label: String,
-    /// Typed so far, with the cursor.
-    line: super::line_edit::LineEditor,
-    /// The command the input completes (`%%` stands for it); empty: the input is the command.
-    template: String,
-    /// One key is the whole input.
-    one_key: bool,
-    /// The template runs as the input changes.
-    incremental: bool,
-}
 
 /// What the client is doing besides typing into a pane.
 pub(super) enum Ui {
@@ -112,7 +98,7 @@ impl ClientLoop {
         self.view.borrow().config.clone()
     }
 
-    async fn overlay(&mut self, overlay: Option<Overlay>) {
+    pub(super) async fn overlay(&mut self, overlay: Option<Overlay>) {
         let _ = self.render.send(RenderControl::Overlay(overlay)).await;
     }
 
@@ -351,7 +337,7 @@ impl ClientLoop {
     }
 
     /// Where this client's commands come from: its session and active pane.
-    fn origin(&self) -> Origin {
+    pub(super) fn origin(&self) -> Origin {
         Origin {
             session: Some(self.session.id.to_string()),
             pane: self.view.borrow().active,
@@ -603,107 +589,6 @@ impl ClientLoop {
         let window = self.view.borrow().window_name.clone();
         text.replace("#W", &window)
             .replace("#S", &self.session.name())
-    }
-
-    async fn start_prompt(&mut self, prompt: Prompt) {
-        self.overlay(Some(Overlay::Prompt {
-            label: prompt.label.clone(),
-            input: prompt.line.text().to_string(),
-            cursor: prompt.line.cursor_chars(),
-            vi_command: prompt.line.in_vi_command(),
-        }))
-        .await;
-        self.ui = Ui::Prompt(prompt);
-    }
-
-    /// A key typed at the prompt.
-    async fn prompt_key(&mut self, mut prompt: Prompt, key: Option<String>) -> After {
-        let Some(name) = key else {
-            self.ui = Ui::Prompt(prompt);
-            return After::Continue;
-        };
-        if prompt.one_key {
-            self.overlay(None).await;
-            let text = match name.as_str() {
-                "Space" => " ".to_string(),
-                "Escape" | "C-c" | "C-g" => return After::Continue,
-                n if n.chars().count() == 1 => n.to_string(),
-                _ => return After::Continue,
-            };
-            let line = crate::cmd::fill_template(&prompt.template, &text);
-            return self.run_line(&line).await;
-        }
-        let before = prompt.line.text().to_string();
-        let history: Vec<String> = self
-            .ctx
-            .prompt_history
-            .lock()
-            .map(|h| h.iter().rev().cloned().collect())
-            .unwrap_or_default();
-        // Only a command line completes command, option and target names; the targets are
-        // gathered only when Tab asks for them.
-        let targets = if name == "Tab" && prompt.template.is_empty() {
-            super::prompt_targets::gather(&self.ctx).await
-        } else {
-            super::prompt_targets::Targets::default()
-        };
-        let command_line = |line: &str| super::line_edit::completions(line, &targets);
-        let complete: &dyn Fn(&str) -> Vec<String> = if prompt.template.is_empty() {
-            &command_line
-        } else {
-            &|_| Vec::new()
-        };
-        let vi = self.options().option_value("status-keys").as_deref() == Some("vi");
-        match prompt.line.key(&name, vi, &history, complete) {
-            Edit::Submit => {
-                self.overlay(None).await;
-                let text = prompt.line.text().to_string();
-                if text.trim().is_empty() {
-                    return After::Continue;
-                }
-                if let Ok(mut h) = self.ctx.prompt_history.lock() {
-                    if h.back() != Some(&text) {
-                        h.push_back(text.clone());
-                    }
-                    while h.len() > super::line_edit::HISTORY_LINES {
-                        h.pop_front();
-                    }
-                }
-                let line = crate::cmd::fill_template(&prompt.template, &text);
-                return self.run_line(&line).await;
-            }
-            Edit::Cancel => {
-                self.overlay(None).await;
-                if prompt.incremental {
-                    // Undone: the search goes back to where it started.
-                    let line = crate::cmd::fill_template(&prompt.template, "");
-                    return self.run_line(&line).await;
-                }
-                return After::Continue;
-            }
-            Edit::Edited => {}
-        }
-        if prompt.incremental && prompt.line.text() != before {
-            let line = crate::cmd::fill_template(&prompt.template, prompt.line.text());
-            if let Ok(command) = crate::cmd::parse_line(&line) {
-                // Errors while typing (no match yet) are not shown over the prompt.
-                let origin = self.origin();
-                let _ = execute(&self.ctx, command, &origin).await;
-            }
-        }
-        self.start_prompt(prompt).await;
-        After::Continue
-    }
-}
-
-/// The key name an input stands for at a prompt (a one-character paste counts as typed).
-fn key_of(input: &Input) -> Option<String> {
-    match input {
-        Input::Key { name, .. } => Some(name.clone()),
-        Input::Paste(text) => {
-            Some(String::from_utf8_lossy(text).into_owned()).filter(|t| t.chars().count() == 1)
-        }
-        Input::Mouse(_) => None,
     }
 }
 

@@ -12,8 +12,8 @@ mod directory;
 mod focus;
 mod format_vars;
 mod hooks;
-mod idle_lock;
 mod list;
+mod lock;
 mod scoped_options;
 mod shape;
 mod state;
@@ -33,7 +33,6 @@ pub use scoped_options::Level;
 pub use state::{path_of_file_url, PaneMeta, SessionState, Window, MAX_CLIPBOARD_BYTES};
 pub use view::{StatusLine, View, WindowTab};
 
-use crate::config::StatusPosition;
 use crate::ids::{ClientId, IdAllocator, PaneId, SessionId};
 use crate::outcome::{CommandError, Output};
 use crate::pane::PaneHandle;
@@ -136,23 +135,6 @@ impl LatestClient {
     pub fn is(&self, client: ClientId) -> bool {
         self.0.load(Ordering::Relaxed) == client.get()
     }
-}
-
-/// Session-wide settings from the configuration.
-#[derive(Clone, Debug)]
-pub struct SessionOptions {
-    /// Show a status line.
-    pub status: bool,
-    /// Where.
-    pub status_position: StatusPosition,
-    /// Where panes show their titles: a row of the window is kept for them at its top or
-    /// bottom (the borders between panes carry the others).
-    pub pane_border_status: crate::config::BorderStatus,
-    /// The global environment's changes (`set-environment -g`): a value, or `None` for a
-    /// variable removed from new panes.
-    pub environment: std::collections::BTreeMap<String, Option<String>>,
-    /// Variables copied from an attaching client's environment (`update-environment`).
-    pub update_environment: Vec<String>,
 }
 
 /// Requests to a session task.

@@ -1,7 +1,7 @@
 //! The options in force in a session, its windows and its panes: the global configuration,
 //! then the session's own values, the window's, the pane's (see [`crate::option_scopes`]).
 
-use super::{Scope, SessionOptions, SessionState};
+use super::{Scope, SessionState};
 use crate::config::Config;
 use crate::ids::PaneId;
 use crate::options::{Applied, SetHow};
@@ -17,22 +17,6 @@ pub enum Level {
     Window,
     /// The target pane.
     Pane,
-}
-
-/// The settings a session takes from the configuration in force in it.
-pub(super) fn session_options(config: &Config) -> SessionOptions {
-    SessionOptions {
-        status: config.status,
-        status_position: config.status_position,
-        pane_border_status: config.pane_border_status,
-        environment: config.environment.clone(),
-        update_environment: config
-            .option_value("update-environment")
-            .unwrap_or_default()
-            .split_whitespace()
-            .map(str::to_string)
-            .collect(),
-    }
 }
 
 impl SessionState {
@@ -80,7 +64,6 @@ impl SessionState {
     pub(super) fn refresh_options(&mut self) {
         let global = self.clipboard.config.borrow().clone();
         let in_force = self.local_options.over(&global);
-        self.options = session_options(&in_force);
         self.template.spawn.shell = in_force.default_shell.clone();
         for w in &mut self.windows {
             w.in_force = (!w.options.is_empty()).then(|| w.options.over(&in_force));

@@ -1,7 +1,7 @@
 //! A session's state, owned by its task: windows, layouts, panes, clients and size, and the
 //! operations commands use on them.
 
-use super::{ClientControl, LatestClient, PaneTemplate, SessionOptions, SessionSpec, View};
+use super::{ClientControl, LatestClient, PaneTemplate, SessionSpec, View};
 use crate::ids::{ClientId, IdAllocator, PaneId, SessionId, WindowId};
 use crate::layout::Layout;
 use crate::outcome::CommandError;
@@ -101,7 +101,6 @@ pub struct SessionState {
     ids: Arc<IdAllocator>,
     /// How new panes start.
     pub template: PaneTemplate,
-    pub(super) options: SessionOptions,
     /// `remain-on-exit` for the pane being started, when its command sets it for that pane
     /// alone (see [`SessionState::new_window_remaining`]).
     pending_remain: Option<bool>,
@@ -152,7 +151,7 @@ pub struct SessionState {
     pub(super) status_due: Option<tokio::time::Instant>,
     /// When a window next becomes silent long enough to flag (`monitor-silence`).
     pub(super) silence_due: Option<tokio::time::Instant>,
-    /// When the clients will have been idle for `lock-after-time` (see `idle_lock.rs`).
+    /// When the clients will have been idle for `lock-after-time` (see `lock.rs`).
     pub(super) lock_due: Option<tokio::time::Instant>,
     /// The pane last told it has focus (`focus-events`), to tell it when it loses it.
     pub(super) focus_reported: Option<PaneId>,
@@ -230,7 +229,6 @@ impl SessionState {
             view,
             ids,
             template: spec.template,
-            options: super::scoped_options::session_options(&global),
             local_options: crate::option_scopes::LocalOptions::default(),
             pane_options: HashMap::new(),
             pending_remain: None,
@@ -290,42 +288,6 @@ impl SessionState {
         }
     }
 
-    /// Locks every client (`lock-session`, `lock-server`): each gives its terminal to
-    /// `lock-command` and attaches again once the command exits. Never waits: a client whose
-    /// control queue is full stays attached, and the command says so.
-    pub fn lock_clients(&mut self) -> Result<(), CommandError> {
-        let lock = self
-            .config()
-            .option_value("lock-command")
-            .unwrap_or_default();
-        let ids: Vec<ClientId> = self.clients.keys().copied().collect();
-        let mut busy = 0;
-        for id in ids {
-            let notice = ExitNotice {
-                message: String::new(),
-                code: 0,
-                resume: Some(self.name.clone()),
-                lock: Some(lock.clone()),
-            };
-            let sent = self
-                .clients
-                .get(&id)
-                .is_some_and(|c| c.control.try_send(ClientControl::Exit(notice)).is_ok());
-            if sent {
-                self.clients.remove(&id);
-            } else {
-                busy += 1;
-            }
-        }
-        if busy > 0 {
-            return Err(CommandError::failed(format!(
-                "{busy} client(s) of session {} were too busy to lock; try again",
-                self.name
-            )));
-        }
-        Ok(())
-    }
-
     /// Starts a pane running `command` (the shell when empty) at a size, with the options of
     /// `config` (the configuration in force where it goes); it belongs to no window until the
     /// caller places it.
@@ -350,7 +312,7 @@ impl SessionState {
         spawn.cols = cols.max(1);
         spawn.rows = rows.max(1);
         // The global environment's changes, then the session's own, over the session's.
-        for (name, value) in self.options.environment.iter().chain(&self.environment) {
+        for (name, value) in config.environment.iter().chain(&self.environment) {
             spawn.env.retain(|(k, _)| k != name.as_str());
             spawn.env_remove.retain(|k| k != name.as_str());
             match value {

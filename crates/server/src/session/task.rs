@@ -177,9 +177,13 @@ impl SessionState {
                 }
                 // update-environment: the attaching client's values (or their absence) for the
                 // variables it names, for panes started from now on.
-                for name in &self.options.update_environment {
+                let names = self
+                    .config()
+                    .option_value("update-environment")
+                    .unwrap_or_default();
+                for name in names.split_whitespace() {
                     let value = env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
-                    self.environment.insert(name.clone(), value);
+                    self.environment.insert(name.to_string(), value);
                 }
                 let now = super::format_vars::epoch_seconds();
                 activity.fetch_max(now, std::sync::atomic::Ordering::Relaxed);

@@ -153,8 +153,8 @@ impl SessionState {
         if self.windows.is_empty() {
             return;
         }
-        let status = if self.options.status && self.rows > 1 {
-            let row = if self.options.status_position == StatusPosition::Top {
+        let status = if self.in_force.status && self.rows > 1 {
+            let row = if self.in_force.status_position == StatusPosition::Top {
                 0
             } else {
                 self.rows - 1

@@ -33,7 +33,7 @@ impl SessionState {
     /// The window area: the session minus the status line (and the pane-title row as the
     /// session's options say: a new window's).
     pub fn window_rect(&self) -> Rect {
-        self.area_with(self.options.pane_border_status)
+        self.area_with(self.in_force.pane_border_status)
     }
 
     /// The area of the window at `wpos`, whose own options may show pane titles or not.
@@ -43,8 +43,8 @@ impl SessionState {
 
     /// The window area with a pane-title row as `titles` says.
     fn area_with(&self, titles: crate::config::BorderStatus) -> Rect {
-        let status = u16::from(self.options.status && self.rows > 1);
-        let row = if self.options.status_position == StatusPosition::Top {
+        let status = u16::from(self.in_force.status && self.rows > 1);
+        let row = if self.in_force.status_position == StatusPosition::Top {
             status
         } else {
             0

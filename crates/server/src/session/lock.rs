@@ -1,5 +1,5 @@
-//! `lock-after-time`: the session's clients are locked (see [`SessionState::lock_clients`])
-//! once none of them has typed for that many seconds.
+//! Locking the session's clients: at once (`lock-session`, `lock-server`), and with
+//! `lock-after-time` once none of them has typed for that many seconds.
 //!
 //! Nothing polls: a key only stamps its client's activity, and the session keeps one deadline,
 //! when the clients would have been idle long enough since the newest stamp it knew. When it
@@ -7,11 +7,50 @@
 //! deadline on (at most one wake-up per `lock-after-time` while someone types).
 
 use super::format_vars::epoch_seconds;
-use super::SessionState;
+use super::{ClientControl, SessionState};
+use crate::ids::ClientId;
+use crate::outcome::CommandError;
 use std::time::Duration;
 use tokio::time::Instant;
+use weft_protocol::ExitNotice;
 
 impl SessionState {
+    /// Locks every client (`lock-session`, `lock-server`): each gives its terminal to
+    /// `lock-command` and attaches again once the command exits. Never waits: a client whose
+    /// control queue is full stays attached, and the command says so.
+    pub fn lock_clients(&mut self) -> Result<(), CommandError> {
+        let lock = self
+            .config()
+            .option_value("lock-command")
+            .unwrap_or_default();
+        let ids: Vec<ClientId> = self.clients.keys().copied().collect();
+        let mut busy = 0;
+        for id in ids {
+            let notice = ExitNotice {
+                message: String::new(),
+                code: 0,
+                resume: Some(self.name.clone()),
+                lock: Some(lock.clone()),
+            };
+            let sent = self
+                .clients
+                .get(&id)
+                .is_some_and(|c| c.control.try_send(ClientControl::Exit(notice)).is_ok());
+            if sent {
+                self.clients.remove(&id);
+            } else {
+                busy += 1;
+            }
+        }
+        if busy > 0 {
+            return Err(CommandError::failed(format!(
+                "{busy} client(s) of session {} were too busy to lock; try again",
+                self.name
+            )));
+        }
+        Ok(())
+    }
+
     /// `lock-after-time` in force, in seconds; 0 is off.
     fn lock_after_secs(&self) -> u64 {
         self.config()

@@ -1,0 +1,125 @@
+//! The prompt in the status line (`command-prompt`, `rename-window`, searches): typing into
+//! it, running what it makes, and the incremental searches that run as it changes.
+
+use super::line_edit::Edit;
+use super::ui::{After, ClientLoop, Ui};
+use crate::cmd::run::execute;
+use crate::keys::Input;
+use crate::render::Overlay;
+
+/// A line being typed in the status line.
+pub(super) struct Prompt {
+    /// Shown before the input.
+    pub(super) label: String,
+    /// Typed so far, with the cursor.
+    pub(super) line: super::line_edit::LineEditor,
+    /// The command the input completes (`%%` stands for it); empty: the input is the command.
+    pub(super) template: String,
+    /// One key is the whole input.
+    pub(super) one_key: bool,
+    /// The template runs as the input changes.
+    pub(super) incremental: bool,
+}
+
+impl ClientLoop {
+    pub(super) async fn start_prompt(&mut self, prompt: Prompt) {
+        self.overlay(Some(Overlay::Prompt {
+            label: prompt.label.clone(),
+            input: prompt.line.text().to_string(),
+            cursor: prompt.line.cursor_chars(),
+            vi_command: prompt.line.in_vi_command(),
+        }))
+        .await;
+        self.ui = Ui::Prompt(prompt);
+    }
+
+    /// A key typed at the prompt.
+    pub(super) async fn prompt_key(&mut self, mut prompt: Prompt, key: Option<String>) -> After {
+        let Some(name) = key else {
+            self.ui = Ui::Prompt(prompt);
+            return After::Continue;
+        };
+        if prompt.one_key {
+            self.overlay(None).await;
+            let text = match name.as_str() {
+                "Space" => " ".to_string(),
+                "Escape" | "C-c" | "C-g" => return After::Continue,
+                n if n.chars().count() == 1 => n.to_string(),
+                _ => return After::Continue,
+            };
+            let line = crate::cmd::fill_template(&prompt.template, &text);
+            return self.run_line(&line).await;
+        }
+        let before = prompt.line.text().to_string();
+        let history: Vec<String> = self
+            .ctx
+            .prompt_history
+            .lock()
+            .map(|h| h.iter().rev().cloned().collect())
+            .unwrap_or_default();
+        // Only a command line completes command, option and target names; the targets are
+        // gathered only when Tab asks for them.
+        let targets = if name == "Tab" && prompt.template.is_empty() {
+            super::prompt_targets::gather(&self.ctx).await
+        } else {
+            super::prompt_targets::Targets::default()
+        };
+        let command_line = |line: &str| super::line_edit::completions(line, &targets);
+        let complete: &dyn Fn(&str) -> Vec<String> = if prompt.template.is_empty() {
+            &command_line
+        } else {
+            &|_| Vec::new()
+        };
+        let vi = self.options().option_value("status-keys").as_deref() == Some("vi");
+        match prompt.line.key(&name, vi, &history, complete) {
+            Edit::Submit => {
+                self.overlay(None).await;
+                let text = prompt.line.text().to_string();
+                if text.trim().is_empty() {
+                    return After::Continue;
+                }
+                if let Ok(mut h) = self.ctx.prompt_history.lock() {
+                    if h.back() != Some(&text) {
+                        h.push_back(text.clone());
+                    }
+                    while h.len() > super::line_edit::HISTORY_LINES {
+                        h.pop_front();
+                    }
+                }
+                let line = crate::cmd::fill_template(&prompt.template, &text);
+                return self.run_line(&line).await;
+            }
+            Edit::Cancel => {
+                self.overlay(None).await;
+                if prompt.incremental {
+                    // Undone: the search goes back to where it started.
+                    let line = crate::cmd::fill_template(&prompt.template, "");
+                    return self.run_line(&line).await;
+                }
+                return After::Continue;
+            }
+            Edit::Edited => {}
+        }
+        if prompt.incremental && prompt.line.text() != before {
+            let line = crate::cmd::fill_template(&prompt.template, prompt.line.text());
+            if let Ok(command) = crate::cmd::parse_line(&line) {
+                // Errors while typing (no match yet) are not shown over the prompt.
+                let origin = self.origin();
+                let _ = execute(&self.ctx, command, &origin).await;
+            }
+        }
+        self.start_prompt(prompt).await;
+        After::Continue
+    }
+}
+
+/// The key name an input stands for at a prompt (a one-character paste counts as typed).
+pub(super) fn key_of(input: &Input) -> Option<String> {
+    match input {
+        Input::Key { name, .. } => Some(name.clone()),
+        Input::Paste(text) => {
+            Some(String::from_utf8_lossy(text).into_owned()).filter(|t| t.chars().count() == 1)
+        }
+        Input::Mouse(_) => None,
+    }
+}
