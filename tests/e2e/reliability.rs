@@ -586,7 +586,16 @@ fn a_client_killed_mid_flood_loses_no_session() {
         .send_text("yes weft-flood | head -c 30000000; echo FLOOD-$((2*3))-DONE")
         .unwrap();
     client.send_keys("Enter").unwrap();
-    client.wait_for_text("weft-flood").unwrap();
+    // The flood's own lines, not the typed command's echo: killed before the Enter was read,
+    // the client would take the flood with it.
+    client
+        .wait_for(|s| {
+            (0..24)
+                .filter(|&r| s.row(r).is_some_and(|row| row.text() == "weft-flood"))
+                .count()
+                >= 3
+        })
+        .unwrap();
     let pid = client.pid().unwrap();
     rustix::process::kill_process(
         rustix::process::Pid::from_raw(pid as i32).unwrap(),
