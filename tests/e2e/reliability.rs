@@ -667,3 +667,32 @@ fn a_trace_file_on_a_full_disk_never_stops_the_server() {
     assert!(out.status.success(), "{out:?}");
     assert!(answers(&server, "t"));
 }
+
+#[test]
+fn a_client_whose_output_is_gone_ends_without_a_panic() {
+    // The client's stdout is a pipe whose reader has left, as a closed terminal's is: its last
+    // line ("[detached …]") cannot be written, and that must not turn into a panic (status 101).
+    let server = TestServer::new("gone");
+    let script = r#"{ "$0" -S "$1" new -s gone -- bash --norc --noprofile; echo "client-exit=$?" >&2; } | true"#;
+    let bin = weft_binary();
+    let socket = server.socket.to_string_lossy().into_owned();
+    let mut builder =
+        weft_testkit::TestTerminal::spawn(["sh", "-c", script, &bin.to_string_lossy(), &socket]);
+    for (k, v) in weft_tests::TEST_ENV {
+        builder = builder.env(*k, *v);
+    }
+    let mut term = builder
+        .env("HOME", server.dir.as_os_str())
+        .start()
+        .expect("start sh");
+    term.wait_for_text("$").expect("the session's prompt");
+    term.send_keys("C-b d").unwrap();
+    term.wait_for_text("client-exit=")
+        .expect("the client ended");
+    assert!(
+        term.screen().text().contains("client-exit=0"),
+        "{}",
+        term.screen().text()
+    );
+    assert!(answers(&server, "gone"), "the session lives on");
+}

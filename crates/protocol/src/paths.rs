@@ -13,6 +13,12 @@ pub const DEFAULT_LABEL: &str = "default";
 /// Why the socket path cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum PathError {
+    /// A socket path longer than a Unix socket address holds.
+    #[error(
+        "the socket path {0} is too long for a Unix socket (at most {MAX_SOCKET_PATH} bytes): \
+         give a shorter one with -S, or set TMPDIR to a shorter directory"
+    )]
+    TooLong(PathBuf),
     /// A label with a path separator or nothing in it.
     #[error("socket label {0:?} must be a plain name (no '/', not empty)")]
     BadLabel(String),
@@ -66,7 +72,7 @@ pub fn socket_dir() -> PathBuf {
 /// directory created and checked.
 pub fn resolve_socket(label: Option<&str>, explicit: Option<&Path>) -> Result<PathBuf, PathError> {
     if let Some(path) = explicit {
-        return Ok(path.to_path_buf());
+        return fits_a_socket(path.to_path_buf());
     }
     let label = label.unwrap_or(DEFAULT_LABEL);
     if label.is_empty() || label.contains('/') || label == "." || label == ".." {
@@ -74,7 +80,19 @@ pub fn resolve_socket(label: Option<&str>, explicit: Option<&Path>) -> Result<Pa
     }
     let dir = socket_dir();
     ensure_private_dir(&dir)?;
-    Ok(dir.join(label))
+    fits_a_socket(dir.join(label))
+}
+
+/// The longest path a Unix socket address holds (`sun_path` is 108 bytes with its NUL).
+pub const MAX_SOCKET_PATH: usize = 107;
+
+/// `path`, if it fits in a Unix socket address.
+fn fits_a_socket(path: PathBuf) -> Result<PathBuf, PathError> {
+    use std::os::unix::ffi::OsStrExt;
+    if path.as_os_str().as_bytes().len() > MAX_SOCKET_PATH {
+        return Err(PathError::TooLong(path));
+    }
+    Ok(path)
 }
 
 /// Creates `dir` with mode 0700 if missing, then checks it is ours and private.
@@ -150,5 +168,23 @@ mod tests {
             resolve_socket(Some("../x"), None),
             Err(PathError::BadLabel(_))
         ));
+    }
+
+    #[test]
+    fn refuses_a_socket_path_too_long_for_an_address() {
+        let longest = PathBuf::from(format!("/{}", "s".repeat(MAX_SOCKET_PATH - 1)));
+        assert_eq!(resolve_socket(None, Some(&longest)).ok(), Some(longest));
+        let long = PathBuf::from(format!("/{}", "s".repeat(MAX_SOCKET_PATH)));
+        let err = resolve_socket(None, Some(&long)).unwrap_err();
+        assert!(err.to_string().contains("too long"), "{err}");
+        // The longest path fits: a server binds it.
+        let dir = temp("longest");
+        std::fs::create_dir_all(&dir).unwrap();
+        let room = MAX_SOCKET_PATH - dir.as_os_str().len() - 1;
+        let path = dir.join("x".repeat(room));
+        let bound =
+            std::os::unix::net::UnixListener::bind(resolve_socket(None, Some(&path)).unwrap());
+        assert!(bound.is_ok(), "{bound:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

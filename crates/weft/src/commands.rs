@@ -18,38 +18,81 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         }
         let (words, _) = take_output_file(words);
         if let Err(e) = weft_server::cmd::parse(&words) {
-            eprintln!("weft: {e}");
+            say_err!("weft: {e}");
             return Ok(e.exit_code());
         }
     }
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the runtime")?;
     let socket =
         match weft_protocol::paths::resolve_socket(cli.label.as_deref(), cli.socket.as_deref()) {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("weft: {e}");
+                say_err!("weft: {e}");
                 return Ok(1);
             }
         };
-    let result = runtime.block_on(dispatch(cli, socket));
-    // Pending stdin reads must not keep the process alive.
-    runtime.shutdown_background();
+    // Before the runtime makes any thread: the server can then be this process's fork.
+    let result = match starts_server(cli) {
+        true => crate::client::start_server_by_fork(&socket, || serve(cli)),
+        false => Ok(()),
+    };
+    let result = match result {
+        Ok(()) => {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .context("cannot start the runtime")?;
+            let result = runtime.block_on(dispatch(cli, socket));
+            // Pending stdin reads must not keep the process alive.
+            runtime.shutdown_background();
+            result
+        }
+        Err(e) => Err(e),
+    };
     match result {
         Ok(code) => Ok(code),
         Err(ClientError::Refused { message, code }) => {
-            eprintln!("weft: {message}");
+            say_err!("weft: {message}");
             Ok(code)
         }
         Err(ClientError::NoServer(path)) => {
-            eprintln!("weft: no server running on {}", path.display());
+            say_err!("weft: no server running on {}", path.display());
             Ok(1)
         }
         Err(e) => {
-            eprintln!("weft: {e}");
+            say_err!("weft: {e}");
             Ok(1)
+        }
+    }
+}
+
+/// Whether `cli`'s command starts a server when none runs (and is not refused before it
+/// would): attaching or creating sessions, `run-pane` and `start-server`.
+fn starts_server(cli: &Cli) -> bool {
+    match &cli.command {
+        None => refuse_nesting().is_ok(),
+        Some(Command::New(args)) => args.detached || refuse_nesting().is_ok(),
+        Some(Command::Table(words)) => table_starts_server(words),
+        Some(_) => false,
+    }
+}
+
+/// Whether a table command starts the server when none runs: `run-pane` makes a session when
+/// it needs one, as `new` does; `start-server` is for that.
+fn table_starts_server(words: &[String]) -> bool {
+    words.first().is_some_and(|name| {
+        weft_server::cmd::lookup(name)
+            .is_some_and(|e| matches!(e.name, "run-pane" | "start-server"))
+    })
+}
+
+/// The server's main in a process forked from this client; its exit status.
+fn serve(cli: &Cli) -> u8 {
+    match crate::server_main::run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            // The starting client prints it after "the server did not start:".
+            say_err!("{e:#}");
+            1
         }
     }
 }
@@ -154,7 +197,7 @@ async fn attach_and_run(
             .map_err(|e| ClientError::Lost(e.to_string()))?;
         let end = crate::client::run_attached(conn, pass_tty).await?;
         let Some(session) = end.resume else {
-            println!("{}", end.message);
+            say!("{}", end.message);
             return Ok(end.code);
         };
         // `suspend-client`: the terminal is the shell's again; stop as C-z stops a program,
@@ -173,7 +216,7 @@ async fn attach_and_run(
 /// so that a missing `lock` program is not taken for a lock.
 fn run_lock_command(command: &str) {
     if command.trim().is_empty() {
-        eprintln!("weft: lock-command is empty: set it to a program that locks the screen");
+        say_err!("weft: lock-command is empty: set it to a program that locks the screen");
         return;
     }
     let failure = match std::process::Command::new("sh")
@@ -186,11 +229,11 @@ fn run_lock_command(command: &str) {
         Err(e) => format!("cannot run lock-command `{command}`: {e}"),
     };
     // Said until a key, so that a lock that did not happen is not taken for one.
-    eprintln!("weft: {failure}; set lock-command to a program that locks the screen.");
-    eprintln!("Press Enter to go back to the session.");
+    say_err!("weft: {failure}; set lock-command to a program that locks the screen.");
+    say_err!("Press Enter to go back to the session.");
     let mut line = String::new();
     if let Err(e) = std::io::stdin().read_line(&mut line) {
-        eprintln!("weft: {e}");
+        say_err!("weft: {e}");
     }
 }
 
@@ -200,7 +243,7 @@ fn run_lock_command(command: &str) {
 fn stop_until_continued() {
     let me = rustix::process::getpid();
     if let Err(e) = rustix::process::kill_process(me, rustix::process::Signal::TSTP) {
-        eprintln!("weft: cannot suspend ({e}); attaching again");
+        say_err!("weft: cannot suspend ({e}); attaching again");
     }
 }
 
@@ -292,7 +335,7 @@ async fn simple_output(
         Reply::Ok | Reply::Attached { .. } => Ok(0),
         Reply::Text { text } => {
             if !text.is_empty() {
-                println!("{text}");
+                say!("{text}");
             }
             Ok(0)
         }
@@ -302,16 +345,16 @@ async fn simple_output(
             code,
         } => {
             if !stdout.is_empty() {
-                println!("{stdout}");
+                say!("{stdout}");
             } else if raw {
                 use std::io::Write;
                 std::io::stdout().flush()?;
             } else if streamed {
                 // Streamed output ends as printed output does.
-                println!();
+                say!();
             }
             if !stderr.is_empty() {
-                eprintln!("{stderr}");
+                say_err!("{stderr}");
             }
             Ok(code)
         }
@@ -357,7 +400,7 @@ async fn output_to_file(
     file.write_all(stdout.as_bytes()).map_err(cannot)?;
     file.flush().map_err(cannot)?;
     if !stderr.is_empty() {
-        eprintln!("{stderr}");
+        say_err!("{stderr}");
     }
     Ok(code)
 }
@@ -475,11 +518,7 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
             // after them.
             let raw = weft_server::cmd::lookup(&words[0])
                 .is_some_and(|e| matches!(e.name, "save-buffer" | "subscribe" | "record-pane"));
-            // `run-pane` makes a session when it needs one, as `new` does: it starts the
-            // server too, as `start-server` is for.
-            let starts = weft_server::cmd::lookup(&words[0])
-                .is_some_and(|e| matches!(e.name, "run-pane" | "start-server"));
-            let mut conn = if starts {
+            let mut conn = if table_starts_server(&words) {
                 start_or_connect(cli, &socket).await?
             } else {
                 crate::client::connect(&socket, VERSION).await?
@@ -507,7 +546,7 @@ fn table_help(name: &str) -> u8 {
             0
         }
         None => {
-            eprintln!("weft: unknown command: {name} (weft list-commands shows them all)");
+            say_err!("weft: unknown command: {name} (weft list-commands shows them all)");
             2
         }
     }

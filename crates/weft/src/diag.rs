@@ -28,7 +28,7 @@ pub async fn run(socket: &Path, args: &DiagArgs) -> Result<u8, ClientError> {
             return Err(ClientError::Lost(format!("unexpected {reply:?}")));
         };
         if args.json {
-            println!("{text}");
+            say!("{text}");
         } else {
             let report: Value =
                 serde_json::from_str(&text).map_err(|e| ClientError::Lost(e.to_string()))?;

@@ -1,5 +1,8 @@
 //! The `weft` command.
 
+#[macro_use]
+mod say;
+
 mod cli;
 mod client;
 mod commands;
@@ -40,7 +43,7 @@ fn main() -> ExitCode {
             if is_broken_pipe(&err) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("weft: {err:#}");
+            say_err!("weft: {err:#}");
             ExitCode::from(1)
         }
     }

@@ -17,6 +17,7 @@ const RUNTIME_SHUTDOWN: std::time::Duration = std::time::Duration::from_millis(5
 pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     // Leave the client's session and terminal: the server outlives them.
     let _ = rustix::process::setsid();
+    name_this_process();
     weft_server::panics::install();
     let socket = weft_protocol::paths::resolve_socket(cli.label.as_deref(), cli.socket.as_deref())?;
     let warnings;
@@ -89,4 +90,13 @@ impl Write for ReadyPipe {
         }
         Ok(())
     }
+}
+
+/// Names the process `weft-server` (what `top`, `ps -o comm` and `pgrep` show): a server
+/// forked from a client keeps that client's command line, so its name tells them apart.
+#[allow(unsafe_code)]
+fn name_this_process() {
+    const NAME: &std::ffi::CStr = c"weft-server";
+    // SAFETY: PR_SET_NAME reads a NUL-terminated string of at most 16 bytes, which NAME is.
+    let _ = unsafe { libc::prctl(libc::PR_SET_NAME, NAME.as_ptr()) };
 }

@@ -15,7 +15,7 @@ use weft_protocol::{FrameCodec, Hello, Message, Reply, Request, PROTOCOL_VERSION
 pub type Conn = Framed<UnixStream, FrameCodec>;
 
 /// How long a freshly started server may take to say it is ready.
-const SERVER_START_TIMEOUT: Duration = Duration::from_secs(10);
+pub(super) const SERVER_START_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// What can go wrong talking to the server.
 #[derive(Debug, thiserror::Error)]
@@ -109,10 +109,32 @@ pub async fn connect_or_start(
 /// The lock beside `socket` (`SOCKET.lock`), held while a server starts. The file stays; only
 /// its lock matters, and the kernel drops that lock if this process dies.
 async fn start_lock(socket: &Path) -> Result<std::fs::File, ClientError> {
+    let file = open_start_lock(socket)?;
+    match try_lock(&file) {
+        Ok(true) => return Ok(file),
+        Ok(false) => {}
+        Err(e) => return Err(e),
+    }
+    // Another client is starting the server. Waiting for the lock blocks a thread: not the
+    // runtime's.
+    tokio::task::spawn_blocking(move || lock(&file).map(|()| file))
+        .await
+        .map_err(|e| ClientError::Lost(format!("the start-up lock: {e}")))?
+}
+
+/// The start-up lock (see [`start_lock`]), taken on this thread: for a client that has no
+/// runtime yet.
+pub(super) fn start_lock_now(socket: &Path) -> Result<std::fs::File, ClientError> {
+    let file = open_start_lock(socket)?;
+    lock(&file)?;
+    Ok(file)
+}
+
+fn open_start_lock(socket: &Path) -> Result<std::fs::File, ClientError> {
     let mut path = socket.as_os_str().to_owned();
     path.push(".lock");
     let path = PathBuf::from(path);
-    let file = std::fs::OpenOptions::new()
+    std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
@@ -123,15 +145,79 @@ async fn start_lock(socket: &Path) -> Result<std::fs::File, ClientError> {
                 e.kind(),
                 format!("cannot open the start-up lock {}: {e}", path.display()),
             ))
-        })?;
-    // Waiting for the lock blocks a thread: not the runtime's.
-    tokio::task::spawn_blocking(move || {
-        rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive)
-            .map(|()| file)
-            .map_err(|e| ClientError::Io(e.into()))
-    })
-    .await
-    .map_err(|e| ClientError::Lost(format!("the start-up lock: {e}")))?
+        })
+}
+
+/// Takes the lock if nobody holds it; `false` if somebody does.
+fn try_lock(file: &std::fs::File) -> Result<bool, ClientError> {
+    match rustix::fs::flock(file, rustix::fs::FlockOperation::NonBlockingLockExclusive) {
+        Ok(()) => Ok(true),
+        Err(rustix::io::Errno::WOULDBLOCK) => Ok(false),
+        Err(e) => Err(ClientError::Io(e.into())),
+    }
+}
+
+/// Waits for the lock and takes it.
+fn lock(file: &std::fs::File) -> Result<(), ClientError> {
+    rustix::fs::flock(file, rustix::fs::FlockOperation::LockExclusive)
+        .map_err(|e| ClientError::Io(e.into()))
+}
+
+/// What a starting server prints on its stdout before "ready": a line "warning: …" for each
+/// configuration problem, shown to the user as it comes; any other line says why it failed.
+#[derive(Default)]
+pub(super) struct ServerOutput {
+    partial: Vec<u8>,
+    why: String,
+}
+
+/// The longest line kept from a starting server; a longer one is cut there.
+const MAX_SERVER_LINE: usize = 64 * 1024;
+
+impl ServerOutput {
+    /// Takes bytes the server wrote; `true` once it said "ready".
+    pub(super) fn take(&mut self, bytes: &[u8]) -> bool {
+        self.partial.extend_from_slice(bytes);
+        while let Some(end) = self.partial.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.partial.drain(..=end).collect();
+            if self.line(&String::from_utf8_lossy(&line[..end])) {
+                return true;
+            }
+        }
+        if self.partial.len() > MAX_SERVER_LINE {
+            let line = std::mem::take(&mut self.partial);
+            return self.line(&String::from_utf8_lossy(&line));
+        }
+        false
+    }
+
+    /// Takes one whole line; `true` if it is "ready".
+    pub(super) fn line(&mut self, line: &str) -> bool {
+        if line == "ready" {
+            return true;
+        }
+        if line.starts_with("warning: ") {
+            say_err!("weft: {line}");
+        } else {
+            self.why.push_str(line);
+            self.why.push('\n');
+        }
+        false
+    }
+
+    /// The error for a server that did not start; `how` says what was seen when it printed
+    /// nothing that says why.
+    pub(super) fn failed(mut self, how: &str) -> ClientError {
+        self.why.push_str(&String::from_utf8_lossy(&self.partial));
+        let why = self.why.trim();
+        ClientError::Refused {
+            message: format!(
+                "the server did not start: {}",
+                if why.is_empty() { how } else { why }
+            ),
+            code: 1,
+        }
+    }
 }
 
 /// Starts a server on `socket` and connects to it once it says it is ready.
@@ -152,34 +238,29 @@ async fn start_server(
         .ok_or_else(|| ClientError::Lost("no pipe to the new server".into()))?;
     let mut lines = tokio::io::BufReader::new(stdout).lines();
     let deadline = tokio::time::Instant::now() + SERVER_START_TIMEOUT;
-    let ready = loop {
+    let mut output = ServerOutput::default();
+    let how = loop {
         match tokio::time::timeout_at(deadline, lines.next_line()).await {
-            // Configuration problems come first, one per line.
-            Ok(Ok(Some(line))) if line.starts_with("warning: ") => eprintln!("weft: {line}"),
-            other => break other,
-        }
-    };
-    match ready {
-        Ok(Ok(Some(line))) if line == "ready" => {}
-        _ => {
-            // It failed: show why.
-            let mut why = String::new();
-            if let Some(stderr) = child.stderr.take() {
-                let mut err_lines = tokio::io::BufReader::new(stderr).lines();
-                while let Ok(Ok(Some(l))) =
-                    tokio::time::timeout(Duration::from_millis(500), err_lines.next_line()).await
-                {
-                    why.push_str(&l);
-                    why.push('\n');
+            Ok(Ok(Some(line))) => {
+                if output.line(&line) {
+                    return connect(socket, version).await;
                 }
             }
-            return Err(ClientError::Refused {
-                message: format!("the server did not start: {}", why.trim()),
-                code: 1,
-            });
+            Ok(Ok(None)) => break "it ended",
+            Ok(Err(_)) => break "cannot read from it",
+            Err(_) => break "it did not say it was ready in time",
+        }
+    };
+    // It failed: show why.
+    if let Some(stderr) = child.stderr.take() {
+        let mut err_lines = tokio::io::BufReader::new(stderr).lines();
+        while let Ok(Ok(Some(l))) =
+            tokio::time::timeout(Duration::from_millis(500), err_lines.next_line()).await
+        {
+            output.line(&l);
         }
     }
-    connect(socket, version).await
+    Err(output.failed(how))
 }
 
 /// Sends one request and waits for its reply. Output that streams before the reply (a long

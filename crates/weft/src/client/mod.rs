@@ -4,6 +4,7 @@
 
 mod attach;
 mod connect;
+mod fork_start;
 mod terminal;
 
 pub use attach::current_size;
@@ -11,3 +12,4 @@ pub use attach::{hand_over_terminal, run_attached};
 pub use connect::{
     connect, connect_or_start, request, request_streamed, ClientError, Conn, ServerStart,
 };
+pub use fork_start::start_server_by_fork;
