@@ -161,7 +161,7 @@ async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandl
         caps,
         dark_background,
     };
-    let render_task = tokio::spawn(
+    let render_task = crate::pane::spawn_renderer(
         renderer
             .run()
             .instrument(tracing::info_span!("render", client = client.get())),

@@ -31,6 +31,7 @@ mod task;
 
 pub use copy::{CopyResult, MouseSelect};
 pub use pipe::{PipeSpec, MAX_PIPE_QUEUED_BYTES};
+pub(crate) use reader::spawn_renderer;
 pub use record::{
     RecordEvent, RecordQueue, RecordTap, MAX_RECORDERS_PER_PANE, MAX_RECORD_QUEUED_BYTES,
 };
