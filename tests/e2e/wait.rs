@@ -28,7 +28,9 @@ fn wait(server: &TestServer, args: &[&str]) -> std::process::Output {
 fn text_in_a_row_or_a_region_and_text_gone() {
     let server = TestServer::new("waitarea");
     session(&server);
-    type_line(&server, "clear; printf 'x\\ny TARGET\\n'; sleep 100");
+    // The typed line never shows the word itself (`TAR''GET`): before `clear` runs, the
+    // shell's echo of it must not be taken for the output.
+    type_line(&server, "clear; printf 'x\\ny TAR''GET\\n'; sleep 100");
     let out = wait(&server, &["--row", "1", "--text", "TARGET"]);
     assert!(out.status.success(), "{out:?}");
     // Not in row 0, however long it waits.
