@@ -31,36 +31,35 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
             }
         };
     // Before the runtime makes any thread: the server can then be this process's fork.
-    let result = match starts_server(cli) {
-        true => crate::client::start_server_by_fork(&socket, || serve(cli)),
-        false => Ok(()),
-    };
-    let result = match result {
-        Ok(()) => {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .context("cannot start the runtime")?;
-            let result = runtime.block_on(dispatch(cli, socket));
-            // Pending stdin reads must not keep the process alive.
-            runtime.shutdown_background();
-            result
+    if starts_server(cli) {
+        if let Err(e) = crate::client::start_server_by_fork(&socket, || serve(cli)) {
+            return Ok(report(e));
         }
-        Err(e) => Err(e),
-    };
-    match result {
-        Ok(code) => Ok(code),
-        Err(ClientError::Refused { message, code }) => {
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the runtime")?;
+    let result = runtime.block_on(dispatch(cli, socket));
+    // Pending stdin reads must not keep the process alive.
+    runtime.shutdown_background();
+    Ok(result.unwrap_or_else(report))
+}
+
+/// Tells the user why a command failed; its exit status.
+fn report(error: ClientError) -> u8 {
+    match error {
+        ClientError::Refused { message, code } => {
             say_err!("weft: {message}");
-            Ok(code)
+            code
         }
-        Err(ClientError::NoServer(path)) => {
+        ClientError::NoServer(path) => {
             say_err!("weft: no server running on {}", path.display());
-            Ok(1)
+            1
         }
-        Err(e) => {
+        e => {
             say_err!("weft: {e}");
-            Ok(1)
+            1
         }
     }
 }

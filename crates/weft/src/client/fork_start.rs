@@ -16,17 +16,19 @@ use std::os::fd::AsFd;
 use std::path::Path;
 use std::time::Instant;
 
-/// Makes sure a server answers on `socket`, starting one in a child of this process that runs
-/// `serve` (the server's main, returning its exit status) when none does. Does nothing when a
-/// server answers, or when this process cannot fork safely: the client's usual path then
-/// starts one by exec.
+/// Starts a server on `socket` in a child of this process that runs `serve` (the server's
+/// main, returning its exit status) when there is no socket. Does nothing when the socket
+/// exists (a server, or a stale socket a crashed one left), or when this process cannot fork
+/// safely: the client's usual path then connects, or starts a server by exec. Looking at the
+/// path, not connecting, keeps a running server from seeing two connections per client.
 pub fn start_server_by_fork(socket: &Path, serve: impl FnOnce() -> u8) -> Result<(), ClientError> {
-    if server_answers(socket) || !single_threaded() {
+    if socket.exists() || !single_threaded() {
         return Ok(());
     }
     let lock = start_lock_now(socket)?;
-    // Under the lock: another client may have started the server meanwhile.
-    if server_answers(socket) {
+    // Under the lock: another client may have started the server meanwhile. It holds the lock
+    // until its server is ready, so a socket there now is a server's.
+    if socket.exists() {
         return Ok(());
     }
     let (reader, writer) =
@@ -56,12 +58,6 @@ pub fn start_server_by_fork(socket: &Path, serve: impl FnOnce() -> u8) -> Result
             ready
         }
     }
-}
-
-/// Whether a server accepts connections on `socket`. The connection is closed at once; the
-/// server takes a connection that ends before its hello as a client that left.
-fn server_answers(socket: &Path) -> bool {
-    socket.exists() && std::os::unix::net::UnixStream::connect(socket).is_ok()
 }
 
 /// Whether this process has one thread (Linux: one entry in `/proc/self/task`).
