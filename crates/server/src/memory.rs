@@ -3,8 +3,12 @@
 //! glibc's allocator keeps memory a program freed for its next allocations: after a big client
 //! detaches (its frames were megabytes) or a flood ends, the server's RSS stays at its peak.
 //! `malloc_trim` returns what is free at the top of the heap and in whole free pages. It walks
-//! the heap, so it is called on rare events only (a client leaving, a pane's flood ending),
-//! never per frame. Other allocators return memory themselves: there it does nothing.
+//! the heap, so it is called on rare events only (a client leaving, output going quiet after a
+//! flood), never per frame. Other allocators return memory themselves: there it does nothing.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+use tokio::sync::Notify;
 
 /// Returns memory the allocator holds but nobody uses to the system (glibc only).
 #[allow(unsafe_code)]
@@ -14,5 +18,157 @@ pub fn return_freed_memory() {
     // safe to call from any thread at any time.
     unsafe {
         libc::malloc_trim(0);
+    }
+}
+
+/// Output read from panes after which memory is worth returning once output goes quiet: a
+/// flood's chunks, the scrollback blocks it packed and the frames it drew leave that much and
+/// more behind in the allocator, while typing and prompts never reach it.
+pub const TRIM_EVERY_BYTES: u64 = 1024 * 1024;
+
+/// How long output must have been quiet before memory is returned: a flood is trimmed once
+/// after it ends, not during it. A trim costs well under a millisecond, so a build printing
+/// in bursts may be trimmed after each.
+pub const TRIM_AFTER_QUIET: Duration = Duration::from_millis(200);
+
+/// At most this much output in [`TRIM_AFTER_QUIET`] still counts as quiet: a clock or a
+/// status bar ticking in some pane does not keep the memory of a finished flood.
+pub const QUIET_BYTES: u64 = 64 * 1024;
+
+/// Output all panes have read, and a wake-up each time it passes another
+/// [`TRIM_EVERY_BYTES`].
+#[derive(Debug)]
+pub struct OutputVolume {
+    bytes: AtomicU64,
+    passed: Notify,
+}
+
+/// Process-wide, as the allocator whose memory it helps return is.
+pub static OUTPUT_VOLUME: OutputVolume = OutputVolume::new();
+
+impl OutputVolume {
+    /// No output yet.
+    pub const fn new() -> Self {
+        OutputVolume {
+            bytes: AtomicU64::new(0),
+            passed: Notify::const_new(),
+        }
+    }
+
+    /// A pane read `n` bytes.
+    pub fn add(&self, n: usize) {
+        let n = n as u64;
+        let before = self.bytes.fetch_add(n, Ordering::Relaxed);
+        if before / TRIM_EVERY_BYTES != (before + n) / TRIM_EVERY_BYTES {
+            self.passed.notify_one();
+        }
+    }
+
+    /// Bytes read so far.
+    pub fn bytes(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
+}
+
+impl Default for OutputVolume {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Returns freed memory once output has gone quiet after a flood (see [`trim_when_quiet`]).
+pub async fn trim_after_floods() {
+    trim_when_quiet(&OUTPUT_VOLUME, return_freed_memory).await;
+}
+
+/// Calls `trim` each time output has gone quiet after passing another [`TRIM_EVERY_BYTES`].
+/// Sleeps until then: an idle server gets no wake-ups from it, a flooding one one a second.
+pub async fn trim_when_quiet(volume: &OutputVolume, mut trim: impl FnMut()) {
+    let mut trimmed_at = 0;
+    loop {
+        volume.passed.notified().await;
+        // A wake-up left over from the flood already trimmed.
+        if volume.bytes() - trimmed_at < TRIM_EVERY_BYTES {
+            continue;
+        }
+        loop {
+            let seen = volume.bytes();
+            tokio::time::sleep(TRIM_AFTER_QUIET).await;
+            if volume.bytes() - seen <= QUIET_BYTES {
+                break;
+            }
+        }
+        trimmed_at = volume.bytes();
+        trim();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+    use std::sync::Arc;
+
+    /// A volume with its trimmer running, and how many times it trimmed.
+    fn trimmer() -> (Arc<OutputVolume>, Arc<AtomicUsize>) {
+        let volume = Arc::new(OutputVolume::new());
+        let trims = Arc::new(AtomicUsize::new(0));
+        let (v, t) = (volume.clone(), trims.clone());
+        tokio::spawn(async move {
+            trim_when_quiet(&v, || {
+                t.fetch_add(1, Ordering::Relaxed);
+            })
+            .await
+        });
+        (volume, trims)
+    }
+
+    async fn advance(by: Duration) {
+        tokio::time::advance(by).await;
+        tokio::task::yield_now().await;
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_flood_is_trimmed_once_after_it_ends() {
+        let (volume, trims) = trimmer();
+        tokio::task::yield_now().await;
+        // Three seconds of flood, 64 KiB every 10 ms.
+        for _ in 0..300 {
+            volume.add(64 * 1024);
+            advance(Duration::from_millis(10)).await;
+        }
+        assert_eq!(trims.load(Ordering::Relaxed), 0, "trimmed during the flood");
+        advance(TRIM_AFTER_QUIET).await;
+        advance(TRIM_AFTER_QUIET).await;
+        assert_eq!(trims.load(Ordering::Relaxed), 1);
+        // Quiet from then on: no more trims.
+        advance(TRIM_AFTER_QUIET * 10).await;
+        assert_eq!(trims.load(Ordering::Relaxed), 1);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn typing_and_a_ticking_clock_never_trim() {
+        let (volume, trims) = trimmer();
+        tokio::task::yield_now().await;
+        // A prompt and an echo now and then: far below the threshold.
+        for _ in 0..1000 {
+            volume.add(200);
+            advance(Duration::from_millis(100)).await;
+        }
+        assert_eq!(trims.load(Ordering::Relaxed), 0);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn slow_output_after_a_flood_still_counts_as_quiet() {
+        let (volume, trims) = trimmer();
+        tokio::task::yield_now().await;
+        volume.add(2 * 1024 * 1024);
+        tokio::task::yield_now().await;
+        // A status line redrawn every 100 ms (2 KB each) in another pane.
+        for _ in 0..30 {
+            volume.add(2 * 1024);
+            advance(Duration::from_millis(100)).await;
+        }
+        assert_eq!(trims.load(Ordering::Relaxed), 1);
     }
 }

@@ -79,10 +79,20 @@ pub fn counters_delta(
 
 /// Resident set size, KiB.
 pub fn rss_kib(pid: u32) -> Option<u64> {
+    status_kib(pid, "VmRSS:")
+}
+
+/// The anonymous part of the resident set (heap, stacks; not the program's code), KiB.
+pub fn rss_anon_kib(pid: u32) -> Option<u64> {
+    status_kib(pid, "RssAnon:")
+}
+
+/// A `/proc/PID/status` field given in kB.
+fn status_kib(pid: u32, field: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     status
         .lines()
-        .find(|l| l.starts_with("VmRSS:"))?
+        .find(|l| l.starts_with(field))?
         .split_whitespace()
         .nth(1)?
         .parse()

@@ -160,6 +160,10 @@ fn others_waiting() -> bool {
     }
 }
 
+/// Quiet after which a grown read buffer is made small again (as `crate::memory` returns
+/// memory after floods).
+const SHRINK_AFTER_QUIET_NS: u64 = crate::memory::TRIM_AFTER_QUIET.as_nanos() as u64;
+
 /// A chunk of program output and when it was read (for bytes-to-screen latency).
 pub(super) type Chunk = (Bytes, u64);
 
@@ -171,8 +175,10 @@ pub(super) async fn read_pty(
     shared: Arc<PaneShared>,
 ) {
     let metrics = &shared.metrics;
-    // Small until output streams: an idle pane does not hold a 64 KiB buffer.
+    // Small until output streams, and again after it: a pane that once streamed holds a
+    // 64 KiB buffer only until its next output after a quiet spell.
     let mut buf = vec![0u8; FIRST_READ_BYTES];
+    let mut last_read_at = 0;
     let mut slice = FairSlice::new();
     // Registered once: a fresh `cancelled()` per read would join and leave the token's waiter
     // list on every keystroke's echo.
@@ -194,10 +200,19 @@ pub(super) async fn read_pty(
                 if shared.pipe.is_tapped() {
                     shared.pipe.offer(&chunk, &metrics.dropped_pipe_bytes);
                 }
+                let read_at = crate::metrics::now_ns();
+                crate::memory::OUTPUT_VOLUME.add(n);
                 if n == buf.len() && buf.len() < READ_CHUNK_BYTES {
                     buf.resize(READ_CHUNK_BYTES, 0);
+                } else if buf.len() > FIRST_READ_BYTES
+                    && n < FIRST_READ_BYTES
+                    && read_at.saturating_sub(last_read_at) > SHRINK_AFTER_QUIET_NS
+                {
+                    // The first output after a quiet spell: the flood that grew the buffer
+                    // is over, and its memory goes back (see `crate::memory`).
+                    buf = vec![0u8; FIRST_READ_BYTES];
                 }
-                let read_at = crate::metrics::now_ns();
+                last_read_at = read_at;
                 metrics.pty_read.item(n);
                 tracing::trace!(bytes = n, "pty read");
                 let copied = crate::metrics::Tick::now();
