@@ -32,8 +32,13 @@ pub const TRIM_EVERY_BYTES: u64 = 1024 * 1024;
 pub const TRIM_AFTER_QUIET: Duration = Duration::from_millis(200);
 
 /// At most this much output in [`TRIM_AFTER_QUIET`] still counts as quiet: a clock or a
-/// status bar ticking in some pane does not keep the memory of a finished flood.
+/// status bar ticking in some pane does not keep the memory of a finished flood. Output is
+/// reported in steps of this size, so quiet means at most one step.
 pub const QUIET_BYTES: u64 = 64 * 1024;
+
+/// A pane's reader adds its output to [`OUTPUT_VOLUME`] this much at a time: a keystroke's
+/// echo then touches no memory shared between threads (the echo runs with cold caches).
+pub const REPORT_BYTES: usize = QUIET_BYTES as usize;
 
 /// Output all panes have read, and a wake-up each time it passes another
 /// [`TRIM_EVERY_BYTES`].

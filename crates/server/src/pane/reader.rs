@@ -179,6 +179,7 @@ pub(super) async fn read_pty(
     // 64 KiB buffer only until its next output after a quiet spell.
     let mut buf = vec![0u8; FIRST_READ_BYTES];
     let mut last_read_at = 0;
+    let mut unreported = 0;
     let mut slice = FairSlice::new();
     // Registered once: a fresh `cancelled()` per read would join and leave the token's waiter
     // list on every keystroke's echo.
@@ -201,7 +202,13 @@ pub(super) async fn read_pty(
                     shared.pipe.offer(&chunk, &metrics.dropped_pipe_bytes);
                 }
                 let read_at = crate::metrics::now_ns();
-                crate::memory::OUTPUT_VOLUME.add(n);
+                // Counted here and reported in large steps: the echo path touches no
+                // shared memory for it.
+                unreported += n;
+                if unreported >= crate::memory::REPORT_BYTES {
+                    crate::memory::OUTPUT_VOLUME.add(unreported);
+                    unreported = 0;
+                }
                 if n == buf.len() && buf.len() < READ_CHUNK_BYTES {
                     buf.resize(READ_CHUNK_BYTES, 0);
                 } else if buf.len() > FIRST_READ_BYTES
