@@ -27,8 +27,8 @@ pub fn return_freed_memory() {
 pub const TRIM_EVERY_BYTES: u64 = 1024 * 1024;
 
 /// How long output must have been quiet before memory is returned: a flood is trimmed once
-/// after it ends, not during it. A trim costs well under a millisecond, so a build printing
-/// in bursts may be trimmed after each.
+/// after it ends, not during it. A trim takes about 0.5 ms after a million-line flood (1.4 ms
+/// once `clear` freed that history), so a build printing in bursts may be trimmed after each.
 pub const TRIM_AFTER_QUIET: Duration = Duration::from_millis(200);
 
 /// At most this much output in [`TRIM_AFTER_QUIET`] still counts as quiet: a clock or a
