@@ -103,6 +103,7 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
         messages: Default::default(),
     };
     tokio::spawn(crate::hook_runner::run(fired_hooks, ctx.clone()));
+    tokio::spawn(crate::memory::trim_after_floods());
     let tracker = TaskTracker::new();
     let max_connections = connection_limit(raise_descriptor_limit());
     let count = Arc::new(ConnectionCount::default());

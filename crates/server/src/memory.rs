@@ -87,7 +87,8 @@ pub async fn trim_after_floods() {
 }
 
 /// Calls `trim` each time output has gone quiet after passing another [`TRIM_EVERY_BYTES`].
-/// Sleeps until then: an idle server gets no wake-ups from it, a flooding one one a second.
+/// Sleeps until then: an idle server gets no wake-ups from it, a flooding one one every
+/// [`TRIM_AFTER_QUIET`].
 pub async fn trim_when_quiet(volume: &OutputVolume, mut trim: impl FnMut()) {
     let mut trimmed_at = 0;
     loop {
@@ -98,6 +99,7 @@ pub async fn trim_when_quiet(volume: &OutputVolume, mut trim: impl FnMut()) {
         }
         loop {
             let seen = volume.bytes();
+            // deadline-ok: the quiet window itself, measured only after a megabyte of output.
             tokio::time::sleep(TRIM_AFTER_QUIET).await;
             if volume.bytes() - seen <= QUIET_BYTES {
                 break;

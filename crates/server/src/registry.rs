@@ -110,7 +110,6 @@ impl Registry {
         let (tx, rx) = mpsc::channel(REGISTRY_COMMAND_CAPACITY);
         let (ended_tx, ended_rx) = mpsc::channel(SESSION_END_CAPACITY);
         let events = crate::events::EventFeed::default();
-        tokio::spawn(crate::memory::trim_after_floods());
         let task = RegistryTask {
             events: events.clone(),
             config,
