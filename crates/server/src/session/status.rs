@@ -13,6 +13,7 @@ use crate::config::Config;
 pub use crate::format::time::{strftime, Clock};
 use crate::format::{self, Loop, Vars};
 use crate::style::Align;
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::time::Duration;
@@ -37,7 +38,7 @@ pub fn next_minute() -> Instant {
 /// (`#{status-left-length}`, `#{@theme}`), unescaped, as formats; shell commands from the
 /// session's cache.
 struct StatusVars<'a, 'j> {
-    vars: HashMap<String, String>,
+    vars: Cow<'a, HashMap<String, String>>,
     shared: &'a Shared<'a, 'j>,
 }
 
@@ -47,13 +48,13 @@ struct Shared<'a, 'j> {
     config: &'a Config,
     jobs: RefCell<JobLookup<'j>>,
     /// The session's own variables.
-    session: HashMap<String, String>,
+    session: &'a HashMap<String, String>,
     /// This session's id, and where the others' summaries are (read only when a format
     /// loops over sessions, `#{S:...}`).
     session_id: crate::ids::SessionId,
     directory: &'a super::SessionDirectory,
     /// Each window's variables, and whether it is current.
-    windows: Vec<(HashMap<String, String>, bool)>,
+    windows: Vec<(&'a HashMap<String, String>, bool)>,
     /// Each pane of the current window, and whether it is active (only when a format has
     /// `#{P:`).
     panes: Vec<(HashMap<String, String>, bool)>,
@@ -72,30 +73,35 @@ impl Vars for StatusVars<'_, '_> {
     }
 
     fn each(&self, over: Loop) -> Vec<(Box<dyn Vars + '_>, bool)> {
-        let items: Vec<(HashMap<String, String>, bool)> = match over {
-            Loop::Sessions => self
-                .shared
+        let shared = self.shared;
+        let items: Vec<(Cow<'_, HashMap<String, String>>, bool)> = match over {
+            Loop::Sessions => shared
                 .directory
                 .sessions()
                 .into_iter()
                 .map(|other| {
-                    if other.id == self.shared.session_id {
-                        (self.shared.session.clone(), true)
+                    if other.id == shared.session_id {
+                        (Cow::Borrowed(shared.session), true)
                     } else {
-                        (other.format_vars(), false)
+                        (Cow::Owned(other.format_vars()), false)
                     }
                 })
                 .collect(),
-            Loop::Windows => self.shared.windows.clone(),
-            Loop::Panes => self.shared.panes.clone(),
+            Loop::Windows => shared
+                .windows
+                .iter()
+                .map(|&(vars, current)| (Cow::Borrowed(vars), current))
+                .collect(),
+            Loop::Panes => shared
+                .panes
+                .iter()
+                .map(|(vars, current)| (Cow::Borrowed(vars), *current))
+                .collect(),
         };
         items
             .into_iter()
             .map(|(vars, current)| {
-                let item = StatusVars {
-                    vars,
-                    shared: self.shared,
-                };
+                let item = StatusVars { vars, shared };
                 (Box::new(item) as Box<dyn Vars>, current)
             })
             .collect()
@@ -173,7 +179,6 @@ struct Tab {
     current: bool,
     /// Its style, as `tab_style` makes it.
     style: String,
-    vars: HashMap<String, String>,
     /// `window-status-format` or `-current-format`, as the window has it.
     format: String,
 }
@@ -204,11 +209,15 @@ impl SessionState {
                 .iter()
                 .any(|name| t.contains(name))
         });
-        let current_pane = self.windows.get(self.current).map(|w| w.active);
-        let session_vars = match current_pane {
-            Some(pane) => self.format_vars_for(self.current, pane, processes),
-            None => HashMap::new(),
-        };
+        // Each window's variables, made once: the current window's are the session's too.
+        let window_vars: Vec<HashMap<String, String>> = self
+            .windows
+            .iter()
+            .enumerate()
+            .map(|(wpos, w)| self.format_vars_for(wpos, w.active, processes))
+            .collect();
+        let no_vars = HashMap::new();
+        let session_vars = window_vars.get(self.current).unwrap_or(&no_vars);
         let tabs: Vec<Tab> = self
             .windows
             .iter()
@@ -219,7 +228,6 @@ impl SessionState {
                 // The window's own options, where it sets any (`setw -t :2 ...`).
                 let config = self.window_config(wpos);
                 let style = tab_style(&config, current, last, w.bell, w.activity || w.silence);
-                let vars = self.format_vars_for(wpos, w.active, processes);
                 let format = if current {
                     "window-status-current-format"
                 } else {
@@ -229,7 +237,6 @@ impl SessionState {
                     index: w.index,
                     current,
                     style,
-                    vars,
                     format: text(&config, format),
                 }
             })
@@ -251,16 +258,20 @@ impl SessionState {
         let shared = Shared {
             config: &config,
             jobs: RefCell::new(self.status_jobs.lookup_pass(every, attached)),
-            session: session_vars.clone(),
+            session: session_vars,
             session_id: self.id,
             directory: &self.listed.directory,
-            windows: tabs.iter().map(|t| (t.vars.clone(), t.current)).collect(),
+            windows: window_vars
+                .iter()
+                .zip(&tabs)
+                .map(|(v, t)| (v, t.current))
+                .collect(),
             panes,
         };
         let mut clock = Clock::Never;
-        let mut expand = |template: &str, vars: HashMap<String, String>, timed: bool| {
+        let mut expand = |template: &str, vars: &HashMap<String, String>, timed: bool| {
             let vars = StatusVars {
-                vars,
+                vars: Cow::Borrowed(vars),
                 shared: &shared,
             };
             let template = if timed {
@@ -272,8 +283,8 @@ impl SessionState {
             };
             format::expand(&template, &vars)
         };
-        let left = expand(&text(&config, "status-left"), session_vars.clone(), true);
-        let right = expand(&text(&config, "status-right"), session_vars.clone(), true);
+        let left = expand(&text(&config, "status-left"), session_vars, true);
+        let right = expand(&text(&config, "status-right"), session_vars, true);
         let separator = expand(
             &text(&config, "window-status-separator"),
             session_vars,
@@ -281,9 +292,10 @@ impl SessionState {
         );
         let windows: Vec<WindowTab> = tabs
             .into_iter()
-            .map(|tab| WindowTab {
+            .zip(&window_vars)
+            .map(|(tab, vars)| WindowTab {
                 index: tab.index,
-                text: expand(&tab.format, tab.vars, true),
+                text: expand(&tab.format, vars, true),
                 style: tab.style,
                 current: tab.current,
             })
