@@ -9,6 +9,8 @@
 //!   Rust (see [`fuzz`]).
 //! - `cargo xtask soak [--minutes N] [--weft PATH]`: a long mixed load on a real server,
 //!   failing on growth or a lost key (see [`soak`]).
+//! - `cargo xtask link-order`: which functions the linker lays out first in the release
+//!   binary, from a profile of a real server (see [`link_order`]).
 //! - `cargo xtask bench`: weft against no multiplexer, tmux, GNU screen and Zellij, played
 //!   from a fake user terminal (see [`bench`]).
 
@@ -16,6 +18,7 @@ use std::process::{Command, ExitCode};
 
 mod bench;
 mod fuzz;
+mod link_order;
 mod soak;
 
 /// The steps of `cargo xtask ci`, in order; the first failure stops the run.
@@ -60,12 +63,14 @@ fn main() -> ExitCode {
         Some("bench") => bench::main(&args[1..]),
         Some("fuzz") => fuzz::main(&args[1..]),
         Some("soak") => soak::main(&args[1..]),
+        Some("link-order") => link_order::main(&args[1..]),
         Some(bench::pane::SUBCOMMAND) => bench::pane::main(&args[1..]),
         Some(bench::launch::REAPER_SUBCOMMAND) => bench::launch::reaper_main(),
         _ => {
             eprintln!(
                 "usage: cargo xtask ci\n       cargo xtask fuzz [--seconds N] [TARGET...]\n       \
-                 cargo xtask soak [--minutes N] [--weft PATH]\n       {}",
+                 cargo xtask soak [--minutes N] [--weft PATH]\n       \
+                 cargo xtask link-order\n       {}",
                 bench::options::USAGE
             );
             ExitCode::from(2)

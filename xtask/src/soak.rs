@@ -332,7 +332,7 @@ fn report(samples: &[Sample], echoes: &mut [Duration], warm_up: Duration) -> Res
 }
 
 /// The parent of process `pid`.
-fn parent_of(pid: u32) -> Option<u32> {
+pub(crate) fn parent_of(pid: u32) -> Option<u32> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The command name may hold spaces and parentheses: fields follow the last ')'.
     let rest = &stat[stat.rfind(')')? + 1..];
@@ -341,7 +341,7 @@ fn parent_of(pid: u32) -> Option<u32> {
 
 /// About 200 KB of what terminals print: colours, bold and underline, wide and combining
 /// characters, tabs, and lines longer than the pane (they wrap).
-fn mixed_output() -> String {
+pub(crate) fn mixed_output() -> String {
     let mut out = String::new();
     for i in 0..2000 {
         match i % 5 {

@@ -47,6 +47,7 @@ pub fn start_server_by_fork(socket: &Path, serve: impl FnOnce() -> u8) -> Result
             let _ = rustix::stdio::dup2_stdout(writer.as_fd());
             let _ = rustix::stdio::dup2_stderr(writer.as_fd());
             drop((writer, null));
+            forget_client_code();
             let code = serve();
             std::process::exit(i32::from(code));
         }
@@ -57,6 +58,74 @@ pub fn start_server_by_fork(socket: &Path, serve: impl FnOnce() -> u8) -> Result
             drop(lock);
             ready
         }
+    }
+}
+
+/// Lets go of the pages of this program that the client used before the fork (its command
+/// line parser and dispatch, their strings and tables): the server never uses them again, yet
+/// a forked child keeps them mapped, about 1 MB of resident memory for its whole life. The
+/// server's own code comes back page by page from the page cache as it runs, laid out
+/// together by the linker (see build.rs), as an exec'd server's would.
+#[allow(unsafe_code)]
+fn forget_client_code() {
+    let here = forget_client_code as *const () as usize;
+    let Ok(maps) = std::fs::read_to_string("/proc/self/maps") else {
+        return;
+    };
+    for (start, end) in never_written_mappings(&maps, here) {
+        // SAFETY: the range is one of this executable's private mappings that nothing ever
+        // writes (its code has no text relocations): dropping its pages only makes the next
+        // use of each read it again from the file, the same bytes.
+        unsafe {
+            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_DONTNEED);
+        }
+    }
+}
+
+/// The mappings of the executable whose code holds `here` that nothing ever writes, from the
+/// text of `/proc/self/maps`: its code, and the read-only part from the file's start
+/// (headers, constants, unwinding tables). Never its relocated data (RELRO, read-only only
+/// once the loader has written it) or writable data, which would lose what was written.
+fn never_written_mappings(maps: &str, here: usize) -> Vec<(usize, usize)> {
+    let mappings: Vec<Mapping<'_>> = maps.lines().filter_map(Mapping::parse).collect();
+    let Some(code) = mappings
+        .iter()
+        .find(|m| m.perms.starts_with("r-x") && (m.start..m.end).contains(&here))
+    else {
+        return Vec::new();
+    };
+    mappings
+        .iter()
+        .filter(|m| m.path == code.path && !code.path.is_empty())
+        .filter(|m| std::ptr::eq(*m, code) || (m.perms == "r--p" && m.offset == 0))
+        .map(|m| (m.start, m.end))
+        .collect()
+}
+
+/// One line of `/proc/self/maps`.
+struct Mapping<'a> {
+    start: usize,
+    end: usize,
+    perms: &'a str,
+    offset: u64,
+    path: &'a str,
+}
+
+impl<'a> Mapping<'a> {
+    /// `start-end perms offset device inode path`.
+    fn parse(line: &'a str) -> Option<Mapping<'a>> {
+        let mut fields = line.split_whitespace();
+        let (start, end) = fields.next()?.split_once('-')?;
+        let perms = fields.next()?;
+        let offset = u64::from_str_radix(fields.next()?, 16).ok()?;
+        let path = fields.nth(2)?;
+        Some(Mapping {
+            start: usize::from_str_radix(start, 16).ok()?,
+            end: usize::from_str_radix(end, 16).ok()?,
+            perms,
+            offset,
+            path,
+        })
     }
 }
 
@@ -123,5 +192,62 @@ fn readable_within(pipe: &std::fs::File, left: std::time::Duration) -> bool {
             Err(rustix::io::Errno::INTR) => {}
             Err(_) => return false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A server's maps, as Linux writes them (trimmed): weft's four mappings (read-only head,
+    /// code, RELRO, data), libc's, the heap and an anonymous one.
+    const MAPS: &str = "\
+55cc9c7e8000-55cc9c93c000 r--p 00000000 fe:00 5964940    /usr/bin/weft
+55cc9c93c000-55cc9ce6d000 r-xp 00153000 fe:00 5964940    /usr/bin/weft
+55cc9ce6d000-55cc9cea9000 r--p 00683000 fe:00 5964940    /usr/bin/weft
+55cc9cea9000-55cc9ceab000 rw-p 006be000 fe:00 5964940    /usr/bin/weft
+55cc9d000000-55cc9d021000 rw-p 00000000 00:00 0          [heap]
+7f0000000000-7f0000028000 r--p 00000000 fe:00 131       /usr/lib/x86_64-linux-gnu/libc.so.6
+7f0000028000-7f000017d000 r-xp 00028000 fe:00 131       /usr/lib/x86_64-linux-gnu/libc.so.6
+7f0000200000-7f0000201000 rw-p 00000000 00:00 0
+";
+
+    #[test]
+    fn only_the_code_and_the_read_only_head_of_this_executable_are_forgotten() {
+        let here = 0x55cc9c940000;
+        assert_eq!(
+            never_written_mappings(MAPS, here),
+            vec![
+                (0x55cc9c7e8000, 0x55cc9c93c000),
+                (0x55cc9c93c000, 0x55cc9ce6d000)
+            ]
+        );
+    }
+
+    #[test]
+    fn nothing_is_forgotten_when_the_code_is_not_found() {
+        assert!(never_written_mappings(MAPS, 0x1000).is_empty());
+        assert!(never_written_mappings("not a maps line\n", 0x55cc9c940000).is_empty());
+    }
+
+    #[test]
+    fn a_process_that_forgot_its_code_runs_on() {
+        let maps = std::fs::read_to_string("/proc/self/maps").expect("/proc/self/maps");
+        let here = forget_client_code as *const () as usize;
+        let forgotten = never_written_mappings(&maps, here);
+        assert!(
+            forgotten.iter().any(|&(s, e)| (s..e).contains(&here)),
+            "this test's own code mapping was not found in {maps}"
+        );
+        forget_client_code();
+        // Code, constants, vtables (relocated data) and statics all still work.
+        let shown: Vec<Box<dyn std::fmt::Display>> = vec![Box::new(42), Box::new("forty-two")];
+        let text: Vec<String> = shown.iter().map(|d| d.to_string()).collect();
+        assert_eq!(text, ["42", "forty-two"]);
+        let cli = <crate::cli::Cli as clap::Parser>::try_parse_from(["weft", "-L", "forgot", "ls"]);
+        assert_eq!(
+            cli.map(|c| c.label).ok().flatten().as_deref(),
+            Some("forgot")
+        );
     }
 }

@@ -1,0 +1,68 @@
+//! Lays out the code a server runs together in the release binary.
+//!
+//! An idle server's resident memory is mostly the pages of its own code: the kernel maps a
+//! 64 KB window around each page it first runs, and without an order the code a server runs
+//! is spread over most of the executable's text. `link-order.txt` lists the functions a
+//! server runs (start-up, sessions, panes, clients, keys, frames), produced by `cargo xtask
+//! link-order`; LLD places them first, next to each other.
+//!
+//! The names carry hashes that change with the compiler and the dependencies. A name that no
+//! longer matches is skipped, so a stale list costs only the gain, never the build. The list
+//! is passed only where the linker is known to be LLD (Rust's default linker on
+//! x86_64-unknown-linux-gnu since 1.90) and nobody chose another.
+
+use std::path::Path;
+use std::process::Command;
+
+/// The file the order is read from, beside this build script.
+const ORDER_FILE: &str = "link-order.txt";
+
+/// The first Rust release that links x86_64-unknown-linux-gnu with its own LLD by default.
+const FIRST_RUSTC_WITH_LLD: u32 = 90;
+
+fn main() {
+    println!("cargo:rerun-if-changed={ORDER_FILE}");
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-env-changed=WEFT_NO_LINK_ORDER");
+    let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
+    let order = Path::new(&manifest_dir).join(ORDER_FILE);
+    if order.is_file() && links_with_default_lld() {
+        println!(
+            "cargo:rustc-link-arg-bin=weft=-Wl,--symbol-ordering-file={}",
+            order.display()
+        );
+        println!("cargo:rustc-link-arg-bin=weft=-Wl,--no-warn-symbol-ordering");
+    }
+}
+
+/// Whether this build links with the toolchain's default LLD: a release build for
+/// x86_64-unknown-linux-gnu by rustc 1.90 or later, with no linker chosen in the
+/// configuration, the environment or the flags.
+fn links_with_default_lld() -> bool {
+    let env = |name: &str| std::env::var(name).unwrap_or_default();
+    if !env("WEFT_NO_LINK_ORDER").is_empty()
+        || env("PROFILE") != "release"
+        || env("TARGET") != "x86_64-unknown-linux-gnu"
+        || !env("RUSTC_LINKER").is_empty()
+    {
+        return false;
+    }
+    let flags = env("CARGO_ENCODED_RUSTFLAGS");
+    if flags.contains("linker") || flags.contains("link-self-contained") {
+        return false;
+    }
+    rustc_minor(&env("RUSTC")).is_some_and(|minor| minor >= FIRST_RUSTC_WITH_LLD)
+}
+
+/// The minor version of the compiler (`rustc 1.95.0 (...)` gives 95).
+fn rustc_minor(rustc: &str) -> Option<u32> {
+    let rustc = if rustc.is_empty() { "rustc" } else { rustc };
+    let output = Command::new(rustc).arg("--version").output().ok()?;
+    let text = String::from_utf8(output.stdout).ok()?;
+    let version = text.split_whitespace().nth(1)?;
+    let mut parts = version.split('.');
+    if parts.next()? != "1" {
+        return None;
+    }
+    parts.next()?.parse().ok()
+}
