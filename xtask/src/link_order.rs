@@ -143,6 +143,21 @@ fn profile_and_write(weft: &Path, dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// How many of the functions the order file lists are in `weft` (found, listed): few found
+/// means the list was made for another build, and `cargo xtask link-order` should run again.
+pub fn coverage(weft: &Path) -> Option<(usize, usize)> {
+    let path = crate::bench::launch::workspace_root().join(ORDER_FILE);
+    let listed = std::fs::read_to_string(path).ok()?;
+    let symbols = text_symbols(weft).ok()?;
+    let names: Vec<&str> = listed
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let found = names.iter().filter(|n| symbols.contains_key(**n)).count();
+    Some((found, names.len()))
+}
+
 /// The binary's functions: name to address and size, from `nm`.
 fn text_symbols(weft: &Path) -> Result<BTreeMap<String, (u64, u64)>, String> {
     let out = Command::new("nm")

@@ -211,6 +211,7 @@ fn run(opts: Options, args: &[String]) -> Result<(), String> {
         .map(|c| format!("{} ({})", c.name(), c.version))
         .collect();
     eprintln!("bench: contenders: {}", names.join(", "));
+    let link_order = crate::link_order::coverage(&weft);
     let mut results = results::Results::default();
     for w in ctx.opts.workloads() {
         if let Err(e) = workloads::run(&ctx, &contenders, w, &mut results) {
@@ -231,6 +232,7 @@ fn run(opts: Options, args: &[String]) -> Result<(), String> {
         rounds: ctx.opts.rounds,
         contenders: contenders.clone(),
         missing,
+        link_order,
         elapsed_s: started.elapsed().as_secs_f64(),
     };
     print!("{}", report::markdown(&header, &results));

@@ -23,6 +23,9 @@ pub struct Header {
     pub contenders: Vec<Contender>,
     /// The contenders skipped.
     pub missing: Vec<Missing>,
+    /// How many of the functions `crates/weft/link-order.txt` lists are in the weft binary
+    /// measured (found, listed), when `nm` could tell.
+    pub link_order: Option<(usize, usize)>,
     /// How long the whole run took, s.
     pub elapsed_s: f64,
 }
@@ -114,6 +117,13 @@ pub fn markdown(header: &Header, results: &Results) -> String {
     let _ = writeln!(out, "- contenders: {}", versions.join(", "));
     for m in &header.missing {
         let _ = writeln!(out, "- missing, skipped: {} ({})", m.kind.name(), m.why);
+    }
+    if let Some((found, listed)) = header.link_order {
+        let _ = writeln!(
+            out,
+            "- weft's link order: {found} of the {listed} functions listed are in the binary \
+             (few: run `cargo xtask link-order`)"
+        );
     }
     let _ = writeln!(
         out,

@@ -43,9 +43,10 @@ pub fn table() -> Table {
     .about(
         "VmRSS of the server once its CPU time has stood still for 0.5 s; its anonymous part \
          (RssAnon) is the memory the server allocated, the rest is the program's code and \
-         libraries it has touched. Bytes per line = \
-         (RSS after 100,000 lines of 80 columns went through the pane − RSS with 1 idle pane) \
-         ÷ 100,000. 10 panes = the first pane plus 9 `new-window -d`. 100 panes = 10 windows \
+         libraries it has touched. Bytes per line = (anonymous memory after 100,000 lines of \
+         80 columns went through the pane − anonymous memory with 1 idle pane) ÷ 100,000: the \
+         history is heap, while the code a flood runs is paged in once whatever the history's \
+         length (it shows in the RSS row after 100,000 lines). 10 panes = the first pane plus 9 `new-window -d`. 100 panes = 10 windows \
          of 10 panes (`split-window -d`, then `select-layout tiled`), weft and tmux only; a \
          further pane = (RSS with 100 − RSS with 1) ÷ 99. GNU screen allocates a \
          window's whole scrollback when the window opens, so its idle figures include it and \
@@ -70,6 +71,7 @@ pub fn round(ctx: &Ctx, c: &Contender, fill: &Path, table: &mut Table, round: us
         return;
     }
     let mut idle_kib = None;
+    let mut idle_anon_kib = None;
     for (scenario, metric) in [
         (Scenario::Idle, IDLE1),
         (Scenario::Filled, FILLED),
@@ -90,11 +92,12 @@ pub fn round(ctx: &Ctx, c: &Contender, fill: &Path, table: &mut Table, round: us
                 match scenario {
                     Scenario::Idle => {
                         idle_kib = Some(kib);
+                        idle_anon_kib = Some(anon_kib);
                         table.add(IDLE1_ANON, name, anon_kib as f64 * 1024.0 / 1e6);
                     }
                     Scenario::Filled => {
-                        if let Some(idle) = idle_kib {
-                            let per_line = (kib as f64 - idle as f64) * 1024.0 / LINES as f64;
+                        if let Some(idle) = idle_anon_kib {
+                            let per_line = (anon_kib as f64 - idle as f64) * 1024.0 / LINES as f64;
                             table.add(PER_LINE, name, per_line);
                         }
                     }
