@@ -11,6 +11,7 @@ mod diag;
 mod examples;
 mod focus;
 mod formats;
+mod hostile_clients;
 mod input;
 mod keys_kitty;
 mod navigation;

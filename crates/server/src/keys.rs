@@ -87,6 +87,11 @@ pub enum PendingEscape {
 }
 
 const PASTE_START: &[u8] = b"\x1b[200~";
+/// The most of a bracketed paste held before it goes on as a paste of its own: a paste whose
+/// end marker never comes (a broken or hostile client) cannot grow the server without bound.
+/// A larger paste reaches the program as several bracketed pastes, in order, with nothing
+/// lost.
+pub const MAX_PASTE_PIECE: usize = 1 << 20;
 const PASTE_END: &[u8] = b"\x1b[201~";
 
 impl KeyDecoder {
@@ -109,6 +114,9 @@ impl KeyDecoder {
                         // Keep a possible partial end marker for the next read.
                         let keep = partial_suffix(&data[i..], PASTE_END);
                         paste.extend_from_slice(&data[i..data.len() - keep]);
+                        if paste.len() >= MAX_PASTE_PIECE {
+                            out.push(Input::Paste(Bytes::from(std::mem::take(paste))));
+                        }
                         self.pending = data[data.len() - keep..].to_vec();
                         return out;
                     }
@@ -532,6 +540,35 @@ pub(crate) mod tests {
         assert_eq!(d.pending_escape(), None);
         assert!(d.flush().is_empty());
         assert_eq!(names(d.feed(b"[201~")), ["paste ab"]);
+    }
+
+    #[test]
+    fn a_paste_that_never_ends_goes_on_in_pieces() {
+        let mut d = KeyDecoder::default();
+        assert!(d.feed(b"\x1b[200~").is_empty());
+        let chunk = vec![b'x'; 64 * 1024];
+        let mut pieces = Vec::new();
+        for _ in 0..(3 * MAX_PASTE_PIECE / chunk.len()) {
+            pieces.extend(d.feed(&chunk));
+        }
+        pieces.extend(d.feed(b"tail\x1b[201~ok"));
+        let sizes: Vec<usize> = pieces
+            .iter()
+            .map(|p| match p {
+                Input::Paste(text) => text.len(),
+                _ => 0,
+            })
+            .collect();
+        assert_eq!(
+            sizes,
+            [MAX_PASTE_PIECE, MAX_PASTE_PIECE, MAX_PASTE_PIECE, 4, 0, 0],
+            "three full pieces, the rest at the end marker, then the keys after it"
+        );
+        assert_eq!(
+            names(pieces.split_off(4)),
+            ["o", "k"],
+            "nothing lost after the paste"
+        );
     }
 
     #[test]

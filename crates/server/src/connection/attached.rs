@@ -21,6 +21,7 @@ use crate::session::{
     Attached, ClientControl, SessionCommand, SessionHandle, CLIENT_CONTROL_CAPACITY,
 };
 use crate::terminal::{TerminalInfo, Terminals};
+use bytes::Bytes;
 use futures::{SinkExt, StreamExt};
 use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
@@ -280,6 +281,9 @@ async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandl
     // Keys typed while the terminal was asked come first (a branch of the loop's select that
     // is ready once); a terminal that went away meanwhile ends the attachment as in the loop.
     let mut backlog = Some(asked.inputs);
+    // Input read but not yet decoded (what the wait for the answers left, the rest of a long
+    // read): decoded a slice at a time, before anything more is read.
+    let mut unfed = asked.rest;
     if asked.gone {
         stop.cancel();
     }
@@ -298,20 +302,26 @@ async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandl
             _ = &mut stopped => break,
             // Keys typed while the terminal was asked, once.
             Some(inputs) = std::future::ready(backlog.take()) => inputs,
+            Some(piece) = std::future::ready(next_piece(&mut unfed)) => keys.feed(&piece),
             read = read_terminal(tty_in.as_mut().map(|(r, _)| r), &mut key_buf) => match read {
                 // The terminal is gone (hung up): as if the client left.
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
                     typed(&info, &state.session, &ctx.terminals, client, n);
                     stamp(&joining.activity);
-                    keys.feed(&key_buf[..n])
+                    if n > FEED_BYTES {
+                        unfed = Bytes::copy_from_slice(&key_buf[FEED_BYTES..n]);
+                    }
+                    keys.feed(&key_buf[..n.min(FEED_BYTES)])
                 }
             },
             message = stream.next() => match message {
-                Some(Ok(Message::Input(bytes))) => {
+                Some(Ok(Message::Input(mut bytes))) => {
                     typed(&info, &state.session, &ctx.terminals, client, bytes.len());
                     stamp(&joining.activity);
-                    keys.feed(&bytes)
+                    let first = bytes.split_to(bytes.len().min(FEED_BYTES));
+                    unfed = bytes;
+                    keys.feed(&first)
                 }
                 Some(Ok(Message::Resize { cols, rows })) => {
                     let (cols, rows) = weft_protocol::clamp_size(cols, rows);
@@ -616,6 +626,17 @@ fn terminal_device(conn: &Conn) -> Option<String> {
 
 /// Largest read of keys from a handed-over terminal (a paste arrives in pieces of this size).
 const TTY_READ_BYTES: usize = 16 * 1024;
+
+/// The most input decoded at once. A decoded key is about a hundred bytes (its name, its
+/// bytes, the event), so a long read or a large input message (up to the protocol's frame
+/// limit, 16 MB) is decoded and handled a slice at a time: what waits meanwhile is the input
+/// itself, and memory stays near a slice's worth of keys whatever a client sends.
+const FEED_BYTES: usize = 4 * 1024;
+
+/// The next slice of input read but not yet decoded, if any.
+fn next_piece(unfed: &mut Bytes) -> Option<Bytes> {
+    (!unfed.is_empty()).then(|| unfed.split_to(unfed.len().min(FEED_BYTES)))
+}
 
 /// Takes the terminal the client hands over after `Attached`, as a reader and a writer.
 async fn receive_terminal(conn: &Conn) -> std::io::Result<(PtyReader, PtyWriter)> {

@@ -3,7 +3,8 @@
 //! The queries ([`QUERIES`]) go out before the first frame, and the attach waits for the
 //! answers until the terminal's DA1 answer (asked last) or [`ANSWER_DEADLINE`]: a terminal
 //! that answers adds its round trip, one that does not adds the deadline once. Keys typed
-//! meanwhile are kept, in order, for the client's loop. Answers that come later (a slow link,
+//! meanwhile are kept, in order, for the client's loop (up to [`MAX_INPUT_WHILE_ASKING`],
+//! which ends the wait). Answers that come later (a slow link,
 //! a terminal reporting that its colour scheme changed) are taken in by [`take_in`].
 
 use super::terminal_keys::TerminalKeys;
@@ -23,11 +24,20 @@ use tokio::time::Instant;
 use weft_protocol::Message;
 use weft_pty_io::PtyReader;
 
+/// The most input kept while the attach waits for the terminal's answers: a paste's worth.
+/// More ends the wait (answers that come later are still taken in, by [`take_in`]), so a
+/// flood of keys waits in the terminal or the socket, where the kernel holds it back, and
+/// not in the server as decoded keys (about a hundred bytes each).
+const MAX_INPUT_WHILE_ASKING: usize = 64 * 1024;
+
 /// What happened while the attach waited for the terminal's answers.
 #[derive(Default)]
 pub(super) struct Asked {
     /// Keys typed meanwhile, for the client's loop.
     pub(super) inputs: Vec<Input>,
+    /// Input read meanwhile beyond [`MAX_INPUT_WHILE_ASKING`], not yet decoded: the client's
+    /// loop decodes it after `inputs`.
+    pub(super) rest: Bytes,
     /// The client's terminal changed size meanwhile (keys over the socket only).
     pub(super) resized: Option<(u16, u16)>,
     /// The terminal or the connection went away.
@@ -57,7 +67,8 @@ pub(super) async fn ask(
     }
     let mut buf = vec![0u8; 4096];
     let mut answered = false;
-    while !answered {
+    let mut typed = 0;
+    while !answered && typed < MAX_INPUT_WHILE_ASKING {
         let bytes = match &mut tty {
             Tty::Direct(reader, _) => {
                 match tokio::time::timeout_at(deadline, reader.read_keys(&mut buf)).await {
@@ -83,6 +94,10 @@ pub(super) async fn ask(
                 }
             },
         };
+        let mut bytes = bytes;
+        let take = bytes.len().min(MAX_INPUT_WHILE_ASKING - typed);
+        asked.rest = bytes.split_off(take);
+        typed += take;
         asked.inputs.extend(keys.feed(&bytes));
         for report in keys.take_reports() {
             answered |= matches!(report, Report::PrimaryAttributes(_));
