@@ -26,7 +26,9 @@ fn main() {
     println!("cargo:rerun-if-env-changed=WEFT_NO_LINK_ORDER");
     let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
     let order = Path::new(&manifest_dir).join(ORDER_FILE);
-    if order.is_file() && links_with_default_lld() {
+    // `-Wl,` splits its argument at commas: a path holding one cannot be passed this way.
+    let passable = !order.to_string_lossy().contains(',');
+    if passable && order.is_file() && links_with_default_lld() {
         println!(
             "cargo:rustc-link-arg-bin=weft=-Wl,--symbol-ordering-file={}",
             order.display()
