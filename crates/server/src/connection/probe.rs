@@ -4,8 +4,8 @@
 //! answers until the terminal's DA1 answer (asked last) or [`ANSWER_DEADLINE`]: a terminal
 //! that answers adds its round trip, one that does not adds the deadline once. Keys typed
 //! meanwhile are kept, in order, for the client's loop (up to [`MAX_INPUT_WHILE_ASKING`],
-//! which ends the wait). Answers that come later (a slow link,
-//! a terminal reporting that its colour scheme changed) are taken in by [`take_in`].
+//! which ends the wait). Answers that come later (a slow link, a terminal reporting that its
+//! colour scheme changed) are taken in by [`take_in`].
 
 use super::terminal_keys::TerminalKeys;
 use super::Conn;
@@ -69,7 +69,7 @@ pub(super) async fn ask(
     let mut answered = false;
     let mut typed = 0;
     while !answered && typed < MAX_INPUT_WHILE_ASKING {
-        let bytes = match &mut tty {
+        let mut bytes = match &mut tty {
             Tty::Direct(reader, _) => {
                 match tokio::time::timeout_at(deadline, reader.read_keys(&mut buf)).await {
                     Err(_) => break,
@@ -94,7 +94,6 @@ pub(super) async fn ask(
                 }
             },
         };
-        let mut bytes = bytes;
         let take = bytes.len().min(MAX_INPUT_WHILE_ASKING - typed);
         asked.rest = bytes.split_off(take);
         typed += take;
