@@ -360,9 +360,10 @@ impl Profiled {
         self.cli(&["kill-server"]);
         if let Some(pid) = server {
             let deadline = Instant::now() + STEP_TIMEOUT;
-            while Path::new(&format!("/proc/{pid}")).exists() && Instant::now() < deadline {
-                // A fixed nap is right here: std cannot wait for a process it did not start.
-                std::thread::sleep(Duration::from_millis(50));
+            while crate::bench::procs::is_alive(pid) && Instant::now() < deadline {
+                // A fixed nap is right here: the server is not our child, so there is no exit
+                // to wait on.
+                std::thread::sleep(Duration::from_millis(50)); // deadline-ok
             }
         }
         let server_file = server.map(|pid| format!("callgrind.{pid}"));
