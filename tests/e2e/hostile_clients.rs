@@ -39,6 +39,21 @@ impl RawClient {
         self.stream.write_all(&out).unwrap();
     }
 
+    /// Asks to attach to `target` with a terminal of `cols` x `rows`, keeping the terminal
+    /// (its keys and frames travel over the socket).
+    fn attach(&mut self, target: &str, cols: u16, rows: u16) {
+        use weft_protocol::{Attach, Message, Request};
+        self.send(Message::Request(Request::Attach(Attach {
+            target: Some(target.into()),
+            read_only: false,
+            cols,
+            rows,
+            pass_tty: false,
+            detach_others: false,
+            env: Vec::new(),
+        })));
+    }
+
     fn next(&mut self) -> Option<weft_protocol::Message> {
         use std::io::Read;
         use tokio_util::codec::Decoder;
@@ -62,7 +77,7 @@ impl RawClient {
 
 #[test]
 fn a_client_claiming_a_huge_terminal_gets_a_clamped_session() {
-    use weft_protocol::{Attach, Message, Request};
+    use weft_protocol::Message;
     let server = TestServer::new("huge");
     assert!(server
         .weft(&[
@@ -84,15 +99,7 @@ fn a_client_claiming_a_huge_terminal_gets_a_clamped_session() {
     let pid = server_pid(&server);
     let before = rss_kib(pid);
     let mut client = RawClient::connect(&server);
-    client.send(Message::Request(Request::Attach(Attach {
-        target: Some("big".into()),
-        read_only: false,
-        cols: u16::MAX,
-        rows: u16::MAX,
-        pass_tty: false,
-        detach_others: false,
-        env: Vec::new(),
-    })));
+    client.attach("big", u16::MAX, u16::MAX);
     // A frame comes: drawn at the clamped size.
     let mut drawn = 0;
     let mut heard = Vec::new();
@@ -143,7 +150,7 @@ fn assert_bounded_and_alive(
 
 #[test]
 fn a_flood_of_keys_from_an_attaching_client_is_decoded_a_slice_at_a_time() {
-    use weft_protocol::{Attach, Message, Request};
+    use weft_protocol::Message;
     let server = TestServer::new("keyflood");
     let pane = "stty raw -echo; echo READY; exec cat > /dev/null";
     assert!(server
@@ -155,15 +162,7 @@ fn a_flood_of_keys_from_an_attaching_client_is_decoded_a_slice_at_a_time() {
     let pid = server_pid(&server);
     let before = rss_kib(pid);
     let mut client = RawClient::connect(&server);
-    client.send(Message::Request(Request::Attach(Attach {
-        target: Some("k".into()),
-        read_only: false,
-        cols: 80,
-        rows: 24,
-        pass_tty: false,
-        detach_others: false,
-        env: Vec::new(),
-    })));
+    client.attach("k", 80, 24);
     // A megabyte of keys in one message, while the server still waits for the terminal to
     // answer its questions (this client never does): a million keys, about a hundred bytes
     // each once decoded.

@@ -99,8 +99,8 @@ pub async fn trim_when_quiet(volume: &OutputVolume, mut trim: impl FnMut()) {
         }
         loop {
             let seen = volume.bytes();
-            // deadline-ok: the quiet window itself, measured only after a megabyte of output.
-            tokio::time::sleep(TRIM_AFTER_QUIET).await;
+            // The quiet window itself, measured only after a megabyte of output.
+            tokio::time::sleep(TRIM_AFTER_QUIET).await; // deadline-ok: the quiet window
             if volume.bytes() - seen <= QUIET_BYTES {
                 break;
             }

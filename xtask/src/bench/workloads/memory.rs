@@ -46,8 +46,8 @@ pub fn table() -> Table {
          libraries it has touched. Bytes per line = (anonymous memory after 100,000 lines of \
          80 columns went through the pane − anonymous memory with 1 idle pane) ÷ 100,000: the \
          history is heap, while the code a flood runs is paged in once whatever the history's \
-         length (it shows in the RSS row after 100,000 lines). 10 panes = the first pane plus 9 `new-window -d`. 100 panes = 10 windows \
-         of 10 panes (`split-window -d`, then `select-layout tiled`), weft and tmux only; a \
+         length (it shows in the RSS row after 100,000 lines). 10 panes = the first pane plus 9 \
+         `new-window -d`. 100 panes = 10 windows of 10 panes (`split-window -d`, then `select-layout tiled`), weft and tmux only; a \
          further pane = (RSS with 100 − RSS with 1) ÷ 99. GNU screen allocates a \
          window's whole scrollback when the window opens, so its idle figures include it and \
          its per-line difference is about 0.",
