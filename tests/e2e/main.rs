@@ -9,6 +9,7 @@ mod commands;
 mod copy_mode;
 mod diag;
 mod examples;
+mod first_session;
 mod focus;
 mod formats;
 mod hostile_clients;

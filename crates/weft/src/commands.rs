@@ -30,6 +30,10 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
                 return Ok(1);
             }
         };
+    let session_request = match session_request(cli) {
+        Ok(request) => request,
+        Err(e) => return Ok(report(e)),
+    };
     // Before the runtime makes any thread: the server can then be this process's fork.
     if starts_server(cli) {
         if let Err(e) = crate::client::start_server_by_fork(&socket, || serve(cli)) {
@@ -40,7 +44,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         .enable_all()
         .build()
         .context("cannot start the runtime")?;
-    let result = runtime.block_on(dispatch(cli, socket));
+    let result = runtime.block_on(dispatch(cli, socket, session_request));
     // Pending stdin reads must not keep the process alive.
     runtime.shutdown_background();
     Ok(result.unwrap_or_else(report))
@@ -432,23 +436,24 @@ pub(crate) fn take_output_file(words: &[String]) -> (Vec<String>, Option<PathBuf
     (kept, file)
 }
 
-async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
+/// The request that makes or attaches a session, for the commands that send one (`weft`
+/// alone and `weft new`): worked out before any server starts, so a request refused (it would
+/// nest, or names a bad directory) starts none.
+fn session_request(cli: &Cli) -> Result<Option<Request>, ClientError> {
     match &cli.command {
         None => {
             refuse_nesting()?;
-            let conn = start_or_connect(cli, &socket).await?;
             let session = NewSession {
                 cwd: here(),
                 ..NewSession::default()
             };
             let attach = attach_params(None, false);
-            attach_and_run(conn, Request::AttachOrCreate { session, attach }, &socket).await
+            Ok(Some(Request::AttachOrCreate { session, attach }))
         }
         Some(Command::New(args)) => {
             if !args.detached {
                 refuse_nesting()?;
             }
-            let mut conn = start_or_connect(cli, &socket).await?;
             let cwd = match &args.cwd {
                 Some(dir) => Some(
                     std::fs::canonicalize(dir)
@@ -472,28 +477,30 @@ async fn dispatch(cli: &Cli, socket: PathBuf) -> Result<u8, ClientError> {
                 attach_existing: args.attach_existing,
                 window_name: args.window_name.clone(),
             };
-            if args.detached {
-                simple(
-                    &mut conn,
-                    Request::NewSession {
-                        session,
-                        attach: None,
-                    },
-                )
-                .await
-            } else {
-                let attach = attach_params(None, false);
-                attach_and_run(
-                    conn,
-                    Request::NewSession {
-                        session,
-                        attach: Some(attach),
-                    },
-                    &socket,
-                )
-                .await
-            }
+            let attach = (!args.detached).then(|| attach_params(None, false));
+            Ok(Some(Request::NewSession { session, attach }))
         }
+        Some(_) => Ok(None),
+    }
+}
+
+async fn dispatch(
+    cli: &Cli,
+    socket: PathBuf,
+    session_request: Option<Request>,
+) -> Result<u8, ClientError> {
+    if let Some(request) = session_request {
+        let conn = start_or_connect(cli, &socket).await?;
+        return match request {
+            Request::NewSession { attach: None, .. } => {
+                let mut conn = conn;
+                simple(&mut conn, request).await
+            }
+            request => attach_and_run(conn, request, &socket).await,
+        };
+    }
+    match &cli.command {
+        None | Some(Command::New(_)) => Ok(0),
         Some(Command::Attach(args)) => {
             refuse_nesting()?;
             let conn = crate::client::connect(&socket, VERSION).await?;

@@ -31,7 +31,9 @@ use crate::outcome::{not_found, CommandError, Output, TargetKind};
 use crate::session::{SessionCommand, SessionHandle};
 use futures::{SinkExt, StreamExt};
 use tokio_util::codec::Framed;
-use weft_protocol::{FrameCodec, Hello, Message, Reply, Request, PROTOCOL_VERSION};
+use weft_protocol::{
+    Attach, FrameCodec, Hello, Message, NewSession, Reply, Request, PROTOCOL_VERSION,
+};
 
 type Conn = Framed<tokio::net::UnixStream, FrameCodec>;
 
@@ -77,6 +79,7 @@ pub async fn serve(stream: tokio::net::UnixStream, ctx: ServerContext, mut slot:
     match request {
         Request::NewSession { session, attach } => {
             let detached = session.detached || attach.is_none();
+            let session = sized_for(&session, attach.as_ref());
             // `new -A`: the session of that name, if there is one, is attached instead.
             let existing = match (&session.name, session.attach_existing) {
                 (Some(name), true) => ctx.registry.find(Some(name.clone())).await,
@@ -110,7 +113,11 @@ pub async fn serve(stream: tokio::net::UnixStream, ctx: ServerContext, mut slot:
         Request::AttachOrCreate { session, attach } => {
             let found = match ctx.registry.find(None).await {
                 Some(h) => Ok(h),
-                None => ctx.registry.new_session(session).await,
+                None => {
+                    ctx.registry
+                        .new_session(sized_for(&session, Some(&attach)))
+                        .await
+                }
             };
             match found {
                 Ok(handle) => attached::attached(conn, ctx, handle, attach).await,
@@ -180,6 +187,18 @@ pub async fn serve(stream: tokio::net::UnixStream, ctx: ServerContext, mut slot:
             }
         }
     }
+}
+
+/// `session`, at `attach`'s terminal size unless it names its own size or is detached: a
+/// session made for a client starts its program at that client's size, as tmux's does, not
+/// at a default size it is resized from a moment later.
+fn sized_for(session: &NewSession, attach: Option<&Attach>) -> NewSession {
+    let mut session = session.clone();
+    if let Some(attach) = attach.filter(|_| !session.detached) {
+        session.cols = session.cols.or(Some(attach.cols));
+        session.rows = session.rows.or(Some(attach.rows));
+    }
+    session
 }
 
 /// Runs a command from the command line: one, a sequence (`a \; b`), and the commands an
@@ -390,4 +409,42 @@ async fn handshake(conn: &mut Conn, version: &str) -> bool {
     }))
     .await
     .is_ok()
+}
+
+#[cfg(test)]
+mod sizing_tests {
+    use super::*;
+
+    fn attach(cols: u16, rows: u16) -> Attach {
+        Attach {
+            cols,
+            rows,
+            ..Attach::default()
+        }
+    }
+
+    #[test]
+    fn a_session_made_for_a_client_takes_its_terminal_size() {
+        let sized = sized_for(&NewSession::default(), Some(&attach(132, 40)));
+        assert_eq!((sized.cols, sized.rows), (Some(132), Some(40)));
+    }
+
+    #[test]
+    fn a_size_given_or_a_detached_session_keeps_its_own() {
+        let given = NewSession {
+            cols: Some(100),
+            rows: Some(30),
+            ..NewSession::default()
+        };
+        assert_eq!(sized_for(&given, Some(&attach(132, 40))), given);
+        let detached = NewSession {
+            detached: true,
+            ..NewSession::default()
+        };
+        assert_eq!(sized_for(&detached, Some(&attach(132, 40))), detached);
+        assert_eq!(
+            sized_for(&NewSession::default(), None),
+            NewSession::default()
+        );
+    }
 }

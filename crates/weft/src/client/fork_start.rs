@@ -69,7 +69,7 @@ pub fn start_server_by_fork(socket: &Path, serve: impl FnOnce() -> u8) -> Result
 #[allow(unsafe_code)]
 fn forget_client_code() {
     let here = forget_client_code as *const () as usize;
-    let Ok(maps) = std::fs::read_to_string("/proc/self/maps") else {
+    let Some(maps) = read_maps() else {
         return;
     };
     for (start, end) in never_written_mappings(&maps, here) {
@@ -80,6 +80,18 @@ fn forget_client_code() {
             libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_DONTNEED);
         }
     }
+}
+
+/// Room for this process's `/proc/self/maps` (about 4 KB): read in one go, not in the
+/// doubling pieces a read into an empty string takes for a file with no size.
+const MAPS_CAPACITY: usize = 16 * 1024;
+
+/// The text of `/proc/self/maps`.
+fn read_maps() -> Option<String> {
+    let mut maps = String::with_capacity(MAPS_CAPACITY);
+    let mut file = std::fs::File::open("/proc/self/maps").ok()?;
+    file.read_to_string(&mut maps).ok()?;
+    Some(maps)
 }
 
 /// The mappings of the executable whose code holds `here` that nothing ever writes, from the

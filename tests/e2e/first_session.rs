@@ -1,0 +1,58 @@
+//! A new server's first session, made by the client that starts the server: at that client's
+//! size, once, and still shown when its program ends at once. Real clients in real terminals,
+//! with no server running before each test.
+
+use weft_tests::{stderr_of, stdout_of, TestServer};
+
+/// `weft ls`, which must list exactly one session.
+fn the_only_session(server: &TestServer) -> String {
+    let listing = stdout_of(&server.weft(&["ls"]));
+    assert_eq!(listing.lines().count(), 1, "one session: {listing}");
+    listing
+}
+
+#[test]
+fn the_first_program_starts_at_the_terminals_size() {
+    let server = TestServer::new("firstsize");
+    // The program says the size it finds as it starts, before any resize could reach it.
+    let program = "echo \"start $(stty size)\"; exec sleep 60";
+    let mut client = server.client(&["new", "-s", "sized", "--", "sh", "-c", program], 100, 30);
+    // 30 rows less the status line.
+    client.wait_for_text("start 29 100").unwrap();
+}
+
+#[test]
+fn the_client_attaches_the_one_session_it_made() {
+    let server = TestServer::new("firstone");
+    let mut client = server.client(&["new", "-s", "only", "--", "sleep", "60"], 80, 24);
+    client.wait_for_text("only").unwrap();
+    let listing = the_only_session(&server);
+    assert!(
+        listing.starts_with("only:") && listing.contains("(attached)"),
+        "{listing}"
+    );
+}
+
+#[test]
+fn a_detached_first_session_is_made_once() {
+    let server = TestServer::new("firstdetached");
+    let made = server.weft(&["new", "-d", "-s", "quiet", "--", "sleep", "60"]);
+    assert_eq!(made.status.code(), Some(0), "{}", stderr_of(&made));
+    let listing = the_only_session(&server);
+    assert!(listing.starts_with("quiet:"), "{listing}");
+}
+
+#[test]
+fn a_program_that_ends_at_once_still_shows_exited() {
+    let server = TestServer::new("firstbrief");
+    // `true` may end before the client has attached.
+    let mut client = server.client(&["new", "-s", "brief", "--", "true"], 80, 24);
+    let exit = client.wait_exit().unwrap();
+    assert!(
+        client.screen().text().contains("[exited]"),
+        "{}",
+        client.screen().text()
+    );
+    assert_eq!(exit.code, 0);
+    assert!(!server.socket.exists(), "the server removed its socket");
+}
