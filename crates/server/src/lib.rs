@@ -27,6 +27,7 @@ pub mod copy_keys;
 mod deadline;
 mod direct;
 pub mod events;
+pub mod flood_shares;
 pub mod format;
 mod hook_runner;
 pub mod hooks;

@@ -27,6 +27,8 @@ pub struct EchoPriority {
     released: Notify,
     /// Panes whose output streams now (see [`EchoPriority::stream_changed`]).
     streams: AtomicUsize,
+    /// What each streaming pane has parsed, for floods to share by bytes.
+    pub shares: crate::flood_shares::FloodShares,
 }
 
 impl EchoPriority {

@@ -329,6 +329,7 @@ impl PaneShared {
     pub(super) fn set_streaming(&self, streaming: bool) {
         if self.streaming.swap(streaming, Ordering::AcqRel) != streaming {
             self.priority.stream_changed(streaming);
+            self.priority.shares.streaming(self.id, streaming);
         }
     }
 

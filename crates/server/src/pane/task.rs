@@ -267,6 +267,10 @@ impl PaneTask {
                         slice
                             .after_chunk(chunk.len(), priority.floods_contend())
                             .await;
+                        if streaming && priority.floods_contend() {
+                            // Ahead of the slowest flood: let it catch up.
+                            priority.shares.parsed(self.id, chunk.len()).await;
+                        }
                         if streaming {
                             hold = priority.hold_for(self.id);
                         }
