@@ -21,6 +21,32 @@ pub fn return_freed_memory() {
     }
 }
 
+/// What the process lets go of once its start-up is over, set by the program that runs the
+/// server (see [`after_start`]).
+static AFTER_START: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
+
+/// Whether start-up is over (see [`start_is_over`]).
+static START_OVER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Runs `forget` once start-up is over: when the first frame showing a pane's output (a
+/// first prompt) has been written, or a request was answered without attaching (a detached
+/// `new`). A server forked from its client drops the client's pages there, and with them the
+/// code only start-up ran: dropped at the fork instead, start-up read much of it back.
+pub fn after_start(forget: fn()) {
+    let _ = AFTER_START.set(forget);
+}
+
+/// A frame showing a pane's output was written, or a request answered: the first ends
+/// start-up.
+pub fn start_is_over() {
+    if START_OVER.load(Ordering::Relaxed) || START_OVER.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    if let Some(forget) = AFTER_START.get() {
+        forget();
+    }
+}
+
 /// Output read from panes after which memory is worth returning once output goes quiet: a
 /// flood's chunks, the scrollback blocks it packed and the frames it drew leave that much and
 /// more behind in the allocator, while typing and prompts never reach it.

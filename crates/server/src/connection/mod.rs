@@ -187,6 +187,8 @@ pub async fn serve(stream: tokio::net::UnixStream, ctx: ServerContext, mut slot:
             }
         }
     }
+    // A server started by a detached `new` or a command has started once it answered.
+    crate::memory::start_is_over();
 }
 
 /// `session`, at `attach`'s terminal size unless it names its own size or is detached: a

@@ -110,6 +110,7 @@ impl RenderCore {
         m.write.item(len);
         tracing::trace!(bytes = len, "frame drawn by the pane");
         shared.priority.shown(shared.id);
+        crate::memory::start_is_over();
         true
     }
 }

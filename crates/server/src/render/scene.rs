@@ -135,6 +135,9 @@ pub(super) fn send(
     for pane in changed {
         pane.shared.priority.shown(pane.id());
     }
+    if !changed.is_empty() {
+        crate::memory::start_is_over();
+    }
 }
 
 /// Now, for the pacer: the runtime's clock (paused in tests), as the timers use it.

@@ -47,7 +47,8 @@ pub fn start_server_by_fork(socket: &Path, serve: impl FnOnce() -> u8) -> Result
             let _ = rustix::stdio::dup2_stdout(writer.as_fd());
             let _ = rustix::stdio::dup2_stderr(writer.as_fd());
             drop((writer, null));
-            forget_client_code();
+            // Not now: start-up would read much of it back at once, on the way to the prompt.
+            weft_server::memory::after_start(forget_client_code);
             let code = serve();
             std::process::exit(i32::from(code));
         }
@@ -62,10 +63,11 @@ pub fn start_server_by_fork(socket: &Path, serve: impl FnOnce() -> u8) -> Result
 }
 
 /// Lets go of the pages of this program that the client used before the fork (its command
-/// line parser and dispatch, their strings and tables): the server never uses them again, yet
-/// a forked child keeps them mapped, about 1 MB of resident memory for its whole life. The
-/// server's own code comes back page by page from the page cache as it runs, laid out
-/// together by the linker (see build.rs), as an exec'd server's would.
+/// line parser and dispatch, their strings and tables), and of those only the server's start
+/// used: the server never uses them again, yet a forked child keeps them mapped, about 1 MB
+/// of resident memory for its whole life. Run once start-up is over
+/// (`weft_server::memory::after_start`): the code the server goes on running comes back page
+/// by page from the page cache as it runs, laid out together by the linker (see build.rs).
 #[allow(unsafe_code)]
 fn forget_client_code() {
     let here = forget_client_code as *const () as usize;
