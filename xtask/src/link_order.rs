@@ -11,9 +11,10 @@
 //! sit at its prompt (what `cargo xtask bench` measures as "1 idle pane"); the last goes
 //! through a day's commands: typing, output, splits, windows, copy mode, the command prompt,
 //! buffers, captures, detaching. Each function run that is in the binary is listed: first
-//! what the idle servers ran after their fork, then what only their clients ran, then the
-//! rest of the day's, each part in the binary's present order (which keeps the compiler's
-//! own neighbours together).
+//! what the idle servers ran once their start-up was over (a forked server drops its pages
+//! then, and only what runs after it comes back), then what only their start-up ran, then
+//! what only their clients ran, then the rest of the day's, each part in the binary's present
+//! order (which keeps the compiler's own neighbours together).
 //!
 //! The names carry hashes that change with the compiler and the dependencies; run this again
 //! after updating either. A name that no longer matches costs only its gain.
@@ -101,14 +102,21 @@ fn profile_and_write(weft: &Path, dir: &Path) -> Result<(), String> {
             .filter_map(|n| symbols.get(n).map(|&(addr, _)| (addr, n.clone())))
             .collect()
     };
-    // The idle server's own code first, then what only its clients ran, then the rest.
+    // What the idle server runs once started first, then what only its start-up ran, then
+    // what only its clients ran, then the rest.
     let first = in_binary(&idle.server);
-    let clients: BTreeMap<u64, String> = in_binary(&idle.others)
+    let start: BTreeMap<u64, String> = in_binary(&idle.server_start)
         .into_iter()
         .filter(|(_, n)| !idle.server.contains(n))
         .collect();
-    let seen = |n: &String| idle.server.contains(n) || idle.others.contains(n);
+    let in_server = |n: &String| idle.server.contains(n) || idle.server_start.contains(n);
+    let clients: BTreeMap<u64, String> = in_binary(&idle.others)
+        .into_iter()
+        .filter(|(_, n)| !in_server(n))
+        .collect();
+    let seen = |n: &String| in_server(n) || idle.others.contains(n);
     let mut day_names = day.server;
+    day_names.extend(day.server_start);
     day_names.extend(day.others);
     let rest: BTreeMap<u64, String> = in_binary(&day_names)
         .into_iter()
@@ -121,20 +129,24 @@ fn profile_and_write(weft: &Path, dir: &Path) -> Result<(), String> {
     };
     let mut text = String::from(
         "# Functions a weft server runs, in the order the linker lays them out: those of\n\
-         # starting with one attached idle pane first, then the rest of a day's use.\n\
+         # an idle server once started first, then its start-up's, then the rest of a day's use.\n\
          # Written by `cargo xtask link-order`; read by build.rs.\n",
     );
-    for name in first.values().chain(clients.values()).chain(rest.values()) {
+    let order = first.values().chain(start.values());
+    for name in order.chain(clients.values()).chain(rest.values()) {
         text.push_str(name);
         text.push('\n');
     }
     let path = crate::bench::launch::workspace_root().join(ORDER_FILE);
     std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     eprintln!(
-        "xtask link-order: {} functions ({} KB) in an idle server, {} more ({} KB) in its \
-         clients, {} more ({} KB) for the rest; written to {ORDER_FILE}",
+        "xtask link-order: {} functions ({} KB) in an idle server once started, {} more ({} KB) \
+         in its start-up, {} more ({} KB) in its clients, {} more ({} KB) for the rest; written \
+         to {ORDER_FILE}",
         first.len(),
         size(&first) / 1024,
+        start.len(),
+        size(&start) / 1024,
         clients.len(),
         size(&clients) / 1024,
         rest.len(),
@@ -270,6 +282,9 @@ impl Profiled {
             // A profile up to each fork, then one from it: a server forked from its client
             // keeps none of the client's pages (see the client's fork_start).
             "--dump-before=fork",
+            // And one when the server's start-up is over (see the server's memory module):
+            // only what runs after it stays resident.
+            "--dump-after=*start_ended*",
             "--log-file=/dev/null",
         ]
         .iter()
@@ -375,26 +390,35 @@ impl Profiled {
             })
         };
         let mut ran = Ran::default();
+        let mut server_parts = Vec::new();
         let entries = std::fs::read_dir(&self.dir).map_err(|e| format!("{e}"))?;
         for entry in entries.flatten() {
             let file = entry.file_name().to_string_lossy().into_owned();
             if !file.starts_with("callgrind.") {
                 continue;
             }
-            let names = if is_server(&file) {
-                &mut ran.server
-            } else {
-                &mut ran.others
-            };
             let text = std::fs::read(entry.path()).map_err(|e| format!("{e}"))?;
-            for line in String::from_utf8_lossy(&text).lines() {
-                if let Some(name) = line
-                    .strip_prefix("fn=")
-                    .or_else(|| line.strip_prefix("cfn="))
-                {
-                    names.insert(name.to_string());
-                }
+            let text = String::from_utf8_lossy(&text).into_owned();
+            if is_server(&file) {
+                server_parts.push((part_number(&file), text));
+            } else {
+                ran.others.extend(function_names(&text));
             }
+        }
+        // The parts in the order they were written; those up to the one dumped as start-up
+        // ended are start-up's (none such: all count as after it).
+        server_parts.sort_by_key(|(part, _)| *part);
+        let ended = server_parts.iter().position(|(_, text)| {
+            text.lines()
+                .any(|l| l.starts_with("desc: Trigger") && l.contains("start_ended"))
+        });
+        for (i, (_, text)) in server_parts.iter().enumerate() {
+            let names = if ended.is_some_and(|ended| i <= ended) {
+                &mut ran.server_start
+            } else {
+                &mut ran.server
+            };
+            names.extend(function_names(text));
         }
         if ran.server.is_empty() {
             return Err("Callgrind recorded no functions in the server".into());
@@ -403,11 +427,33 @@ impl Profiled {
     }
 }
 
+/// A Callgrind profile's part number: `callgrind.PID.N` is the Nth dump, `callgrind.PID`
+/// the last (at exit).
+fn part_number(file: &str) -> u64 {
+    let mut fields = file.split('.').skip(2);
+    fields
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(u64::MAX)
+}
+
+/// The functions a Callgrind profile names.
+fn function_names(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.lines()
+        .filter_map(|line| {
+            line.strip_prefix("fn=")
+                .or_else(|| line.strip_prefix("cfn="))
+        })
+        .map(str::to_string)
+}
+
 /// The functions a profiled run ran.
 #[derive(Default)]
 struct Ran {
-    /// In the server, from its fork on.
+    /// In the server once its start-up was over.
     server: BTreeSet<String>,
+    /// In the server from its fork until its start-up was over.
+    server_start: BTreeSet<String>,
     /// In the clients (the server's too before its fork), and in panes' processes before
     /// they start their program.
     others: BTreeSet<String>,
@@ -416,6 +462,7 @@ struct Ran {
 impl Ran {
     fn extend(&mut self, other: Ran) {
         self.server.extend(other.server);
+        self.server_start.extend(other.server_start);
         self.others.extend(other.others);
     }
 }

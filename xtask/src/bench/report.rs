@@ -119,10 +119,14 @@ pub fn markdown(header: &Header, results: &Results) -> String {
         let _ = writeln!(out, "- missing, skipped: {} ({})", m.kind.name(), m.why);
     }
     if let Some((found, listed)) = header.link_order {
+        let stale = if found < listed {
+            " (a stale list: run `cargo xtask link-order`)"
+        } else {
+            ""
+        };
         let _ = writeln!(
             out,
-            "- weft's link order: {found} of the {listed} functions listed are in the binary \
-             (few: run `cargo xtask link-order`)"
+            "- weft's link order: {found} of the {listed} functions listed are in the binary{stale}"
         );
     }
     let _ = writeln!(
