@@ -18,6 +18,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("message_log", 0),
     ("metrics", 0),
     ("priority", 0),
+    ("flood_shares", 0),
     ("sched", 0),
     ("keys", 0),
     ("key_tables", 0),
