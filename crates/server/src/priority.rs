@@ -27,7 +27,8 @@ pub struct EchoPriority {
     released: Notify,
     /// Panes whose output streams now (see [`EchoPriority::stream_changed`]).
     streams: AtomicUsize,
-    /// What each streaming pane has parsed, for floods to share by bytes.
+    /// What each streaming pane has parsed, for floods to share by bytes. `streams` is kept
+    /// beside it so that every chunk's check for contention is an atomic load, not a lock.
     pub shares: crate::flood_shares::FloodShares,
 }
 

@@ -68,12 +68,11 @@ fn report(error: ClientError) -> u8 {
     }
 }
 
-/// Whether `cli`'s command starts a server when none runs (and is not refused before it
-/// would): attaching or creating sessions, `run-pane` and `start-server`.
+/// Whether `cli`'s command starts a server when none runs: attaching or creating sessions
+/// (whose refusals [`session_request`] has already made), `run-pane` and `start-server`.
 fn starts_server(cli: &Cli) -> bool {
     match &cli.command {
-        None => refuse_nesting().is_ok(),
-        Some(Command::New(args)) => args.detached || refuse_nesting().is_ok(),
+        None | Some(Command::New(_)) => true,
         Some(Command::Table(words)) => table_starts_server(words),
         Some(_) => false,
     }
@@ -490,17 +489,13 @@ async fn dispatch(
     session_request: Option<Request>,
 ) -> Result<u8, ClientError> {
     if let Some(request) = session_request {
-        let conn = start_or_connect(cli, &socket).await?;
+        let mut conn = start_or_connect(cli, &socket).await?;
         return match request {
-            Request::NewSession { attach: None, .. } => {
-                let mut conn = conn;
-                simple(&mut conn, request).await
-            }
+            Request::NewSession { attach: None, .. } => simple(&mut conn, request).await,
             request => attach_and_run(conn, request, &socket).await,
         };
     }
     match &cli.command {
-        None | Some(Command::New(_)) => Ok(0),
         Some(Command::Attach(args)) => {
             refuse_nesting()?;
             let conn = crate::client::connect(&socket, VERSION).await?;
@@ -510,7 +505,10 @@ async fn dispatch(
         }
         Some(Command::Diag(args)) => crate::diag::run(&socket, args).await,
         Some(Command::Record(args)) => crate::record::run(&socket, args).await,
-        Some(Command::Replay(_))
+        // Sent above as `session_request`, or run before the runtime (main.rs).
+        None
+        | Some(Command::New(_))
+        | Some(Command::Replay(_))
         | Some(Command::Play(_))
         | Some(Command::Server)
         | Some(Command::Script(_)) => Ok(0),

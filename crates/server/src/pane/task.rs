@@ -268,7 +268,7 @@ impl PaneTask {
                             .after_chunk(chunk.len(), priority.floods_contend())
                             .await;
                         if streaming && priority.floods_contend() {
-                            // Ahead of the slowest flood: let it catch up.
+                            // Far ahead of the slowest flood: it gives way (once).
                             priority.shares.parsed(self.id, chunk.len()).await;
                         }
                         if streaming {
