@@ -203,6 +203,18 @@ pub struct ExitNotice {
     pub lock: Option<String>,
 }
 
+impl ExitNotice {
+    /// The session ended with its last program (`[exited]`, status 0).
+    pub fn exited() -> Self {
+        ExitNotice {
+            message: "[exited]".into(),
+            code: 0,
+            resume: None,
+            lock: None,
+        }
+    }
+}
+
 /// One frame's meaning.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Message {

@@ -31,18 +31,27 @@ use weft_protocol::{Attach, ExitNotice, Message, Reply};
 use weft_pty_io::{PtyReader, PtyWriter};
 
 /// The terminal loop of an attached client; once it ends, the memory its frames held goes
-/// back to the system.
+/// back to the system. `made_for_client`: the session was made by this client's request, so
+/// one whose program ended before the client joined is shown as ended (`[exited]`), as a
+/// session that ends while attached is, not as a refusal.
 pub(super) async fn attached(
     conn: Conn,
     ctx: ServerContext,
     session: SessionHandle,
     attach: Attach,
+    made_for_client: bool,
 ) {
-    attached_loop(conn, ctx, session, attach).await;
+    attached_loop(conn, ctx, session, attach, made_for_client).await;
     crate::memory::return_freed_memory();
 }
 
-async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandle, attach: Attach) {
+async fn attached_loop(
+    mut conn: Conn,
+    ctx: ServerContext,
+    session: SessionHandle,
+    attach: Attach,
+    made_for_client: bool,
+) {
     let client = ctx.ids.client();
     let (control_tx, mut control_rx) = mpsc::channel(CLIENT_CONTROL_CAPACITY);
     let (mut cols, mut rows) = weft_protocol::clamp_size(attach.cols, attach.rows);
@@ -69,6 +78,15 @@ async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandl
     };
     let info = match joining.join(&session).await {
         Ok(info) => info,
+        Err(CommandError::SessionEnded) if made_for_client => {
+            // `new -- true`: the program ended before its client joined. Once the registry
+            // has forgotten the session (and removed the socket if it was the last one), the
+            // client hears what it would have heard attached.
+            session.gone().await;
+            // A client gone meanwhile has nobody to tell.
+            let _ = conn.send(Message::Exit(ExitNotice::exited())).await;
+            return;
+        }
         Err(refused) => {
             reply(&mut conn, super::error_reply(&refused)).await;
             return;
@@ -361,12 +379,7 @@ async fn attached_loop(mut conn: Conn, ctx: ServerContext, session: SessionHandl
                     // The session ended and no other could be shown: as if detach-on-destroy
                     // were on.
                     drop(tty_in.take());
-                    let notice = ExitNotice {
-                        message: "[exited]".into(),
-                        code: 0,
-                        resume: None,
-                        lock: None,
-                    };
+                    let notice = ExitNotice::exited();
                     let _ = own_control.send(ClientControl::Exit(notice)).await;
                     let _ = writer.await;
                     stop.cancel();
@@ -495,7 +508,7 @@ impl Joining {
             .await;
         match if sent { answer.await.ok() } else { None } {
             Some(result) => result,
-            None => Err(CommandError::failed("the session ended")),
+            None => Err(CommandError::SessionEnded),
         }
     }
 

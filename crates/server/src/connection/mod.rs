@@ -85,6 +85,7 @@ pub async fn serve(stream: tokio::net::UnixStream, ctx: ServerContext, mut slot:
                 (Some(name), true) => ctx.registry.find(Some(name.clone())).await,
                 _ => None,
             };
+            let made = existing.is_none();
             let found = match existing {
                 Some(handle) => Ok(handle),
                 None => ctx.registry.new_session(session).await,
@@ -96,12 +97,13 @@ pub async fn serve(stream: tokio::net::UnixStream, ctx: ServerContext, mut slot:
                     reply(&mut conn, Reply::Text { text }).await
                 }
                 Ok(handle) => {
-                    attached::attached(conn, ctx, handle, attach.unwrap_or_default()).await
+                    let attach = attach.unwrap_or_default();
+                    attached::attached(conn, ctx, handle, attach, made).await
                 }
             }
         }
         Request::Attach(attach) => match ctx.registry.find(attach.target.clone()).await {
-            Some(handle) => attached::attached(conn, ctx, handle, attach).await,
+            Some(handle) => attached::attached(conn, ctx, handle, attach, false).await,
             None => {
                 let error = match &attach.target {
                     Some(t) => not_found(TargetKind::Session, t.as_str()),
@@ -112,15 +114,15 @@ pub async fn serve(stream: tokio::net::UnixStream, ctx: ServerContext, mut slot:
         },
         Request::AttachOrCreate { session, attach } => {
             let found = match ctx.registry.find(None).await {
-                Some(h) => Ok(h),
-                None => {
-                    ctx.registry
-                        .new_session(sized_for(&session, Some(&attach)))
-                        .await
-                }
+                Some(h) => Ok((h, false)),
+                None => ctx
+                    .registry
+                    .new_session(sized_for(&session, Some(&attach)))
+                    .await
+                    .map(|h| (h, true)),
             };
             match found {
-                Ok(handle) => attached::attached(conn, ctx, handle, attach).await,
+                Ok((handle, made)) => attached::attached(conn, ctx, handle, attach, made).await,
                 Err(e) => reply(&mut conn, error_reply(&e)).await,
             }
         }

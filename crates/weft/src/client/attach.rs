@@ -50,6 +50,15 @@ pub async fn run_attached(mut conn: Conn, pass_tty: bool) -> Result<AttachEnd, C
     // The server first answers the attach request.
     match conn.next().await {
         Some(Ok(Message::Reply(Reply::Attached { .. }))) => {}
+        // The session made for this client ended before it could attach (`new -- true`).
+        Some(Ok(Message::Exit(notice))) => {
+            return Ok(AttachEnd {
+                message: notice.message,
+                code: notice.code,
+                resume: notice.resume,
+                lock: notice.lock,
+            })
+        }
         Some(Ok(Message::Reply(Reply::Error { message, code }))) => {
             return Err(ClientError::Refused { message, code })
         }
