@@ -2,13 +2,19 @@
 //! size, once, and still shown when its program ends at once. Real clients in real terminals,
 //! with no server running before each test.
 
-use weft_tests::{stderr_of, stdout_of, TestServer};
+use weft_tests::{server_pid, stderr_of, stdout_of, TestServer};
 
 /// `weft ls`, which must list exactly one session.
 fn the_only_session(server: &TestServer) -> String {
     let listing = stdout_of(&server.weft(&["ls"]));
     assert_eq!(listing.lines().count(), 1, "one session: {listing}");
     listing
+}
+
+/// Makes the server's first session, `name`, detached, with a program that stays.
+fn made_detached(server: &TestServer, name: &str) {
+    let made = server.weft(&["new", "-d", "-s", name, "--", "sleep", "60"]);
+    assert_eq!(made.status.code(), Some(0), "{}", stderr_of(&made));
 }
 
 #[test]
@@ -36,8 +42,7 @@ fn the_client_attaches_the_one_session_it_made() {
 #[test]
 fn a_detached_first_session_is_made_once() {
     let server = TestServer::new("firstdetached");
-    let made = server.weft(&["new", "-d", "-s", "quiet", "--", "sleep", "60"]);
-    assert_eq!(made.status.code(), Some(0), "{}", stderr_of(&made));
+    made_detached(&server, "quiet");
     let listing = the_only_session(&server);
     assert!(listing.starts_with("quiet:"), "{listing}");
 }
@@ -55,4 +60,19 @@ fn a_program_that_ends_at_once_still_shows_exited() {
     );
     assert_eq!(exit.code, 0);
     assert!(!server.socket.exists(), "the server removed its socket");
+}
+
+#[test]
+fn the_server_loads_no_math_library() {
+    // weft defines `pow`, the one function it took from `libm.so.6`, so the library's pages
+    // (about 0.4 MB resident) are not part of every server.
+    let server = TestServer::new("firstlibs");
+    made_detached(&server, "libs");
+    let pid = server_pid(&server);
+    let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).expect("the server's maps");
+    assert!(
+        maps.contains("libc.so"),
+        "the maps name the libraries: {maps}"
+    );
+    assert!(!maps.contains("libm.so"), "the server maps libm: {maps}");
 }

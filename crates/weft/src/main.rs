@@ -8,6 +8,7 @@ mod client;
 mod commands;
 mod diag;
 mod play;
+mod pow;
 mod record;
 mod replay;
 mod run_alias;
