@@ -14,12 +14,15 @@
 //! what the idle servers ran once their start-up was over (a forked server drops its pages
 //! then, and only what runs after it comes back), then what only their start-up ran, then
 //! what only their clients ran, then the rest of the day's, each part in the binary's present
-//! order (which keeps the compiler's own neighbours together).
+//! order (which keeps the compiler's own neighbours together). The first part puts what ran
+//! in every idle run before what ran only in some: where start-up ends depends on timing (a
+//! prompt read in one piece or two), and code only some timings run then sits apart.
 //!
 //! The names carry hashes that change with the compiler and the dependencies; run this again
 //! after updating either. A name that no longer matches costs only its gain.
 
 use crate::bench::term::{Spec, Term};
+use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -30,7 +33,9 @@ const STEP_TIMEOUT: Duration = Duration::from_secs(120);
 /// The prompt of the panes' shells, looked for to know a pane is ready.
 const PROMPT: &str = "order-prompt$ ";
 /// How many times each idle start is profiled.
-const IDLE_ROUNDS: usize = 2;
+const IDLE_ROUNDS: usize = 3;
+/// The kinds of idle start profiled in each round (a user's, the bench's, detached).
+const IDLE_STARTS: usize = 3;
 /// The order file, from the workspace root.
 const ORDER_FILE: &str = "crates/weft/link-order.txt";
 
@@ -74,21 +79,29 @@ fn profile_and_write(weft: &Path, dir: &Path) -> Result<(), String> {
     // Each twice: what runs can depend on timing (a task finding its channel full, a join
     // handle dropped before or after its task ended), and Callgrind's pace differs each time.
     let mut idle = Ran::default();
+    // In how many of the idle runs each function ran once start-up was over.
+    let mut after_start_runs: BTreeMap<String, usize> = BTreeMap::new();
+    let mut add = |ran: Ran| {
+        for name in &ran.server {
+            *after_start_runs.entry(name.clone()).or_default() += 1;
+        }
+        idle.extend(ran);
+    };
     for round in 0..IDLE_ROUNDS {
         let dir = dir.join(format!("idle-{round}"));
-        idle.extend(profile(
+        add(profile(
             weft,
             &dir.join("user"),
             Flags::Default,
             idle_session,
         )?);
-        idle.extend(profile(
+        add(profile(
             weft,
             &dir.join("bench"),
             Flags::Explicit,
             idle_with_command,
         )?);
-        idle.extend(profile(
+        add(profile(
             weft,
             &dir.join("detached"),
             Flags::Explicit,
@@ -104,7 +117,12 @@ fn profile_and_write(weft: &Path, dir: &Path) -> Result<(), String> {
     };
     // What the idle server runs once started first, then what only its start-up ran, then
     // what only its clients ran, then the rest.
-    let first = in_binary(&idle.server);
+    // Those that ran in every run first, then those that only some timings run: an idle
+    // server then touches the fewest windows whichever way its start went.
+    let first: BTreeMap<(Reverse<usize>, u64), String> = in_binary(&idle.server)
+        .into_iter()
+        .map(|(addr, n)| ((Reverse(after_start_runs[&n]), addr), n))
+        .collect();
     let start: BTreeMap<u64, String> = in_binary(&idle.server_start)
         .into_iter()
         .filter(|(_, n)| !idle.server.contains(n))
@@ -122,11 +140,18 @@ fn profile_and_write(weft: &Path, dir: &Path) -> Result<(), String> {
         .into_iter()
         .filter(|(_, n)| !seen(n))
         .collect();
-    let size = |set: &BTreeMap<u64, String>| -> u64 {
-        set.values()
+    let size = |names: Vec<&String>| -> u64 {
+        names
+            .into_iter()
             .filter_map(|n| symbols.get(n).map(|&(_, size)| size))
             .sum()
     };
+    let every_run: Vec<&String> = first
+        .iter()
+        .filter(|((Reverse(runs), _), _)| *runs == IDLE_ROUNDS * IDLE_STARTS)
+        .map(|(_, n)| n)
+        .collect();
+    let (always, always_kb) = (every_run.len(), size(every_run) / 1024);
     let mut text = String::from(
         "# Functions a weft server runs, in the order the linker lays them out: those of\n\
          # an idle server once started first, then its start-up's, then the rest of a day's use.\n\
@@ -140,17 +165,19 @@ fn profile_and_write(weft: &Path, dir: &Path) -> Result<(), String> {
     let path = crate::bench::launch::workspace_root().join(ORDER_FILE);
     std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     eprintln!(
-        "xtask link-order: {} functions ({} KB) in an idle server once started, {} more ({} KB) \
-         in its start-up, {} more ({} KB) in its clients, {} more ({} KB) for the rest; written \
-         to {ORDER_FILE}",
+        "xtask link-order: {} functions ({} KB) in an idle server once started ({} of them, \
+         {} KB, in every run), {} more ({} KB) in its start-up, {} more ({} KB) in its clients, \
+         {} more ({} KB) for the rest; written to {ORDER_FILE}",
         first.len(),
-        size(&first) / 1024,
+        size(first.values().collect()) / 1024,
+        always,
+        always_kb,
         start.len(),
-        size(&start) / 1024,
+        size(start.values().collect()) / 1024,
         clients.len(),
-        size(&clients) / 1024,
+        size(clients.values().collect()) / 1024,
         rest.len(),
-        size(&rest) / 1024
+        size(rest.values().collect()) / 1024
     );
     Ok(())
 }
@@ -284,7 +311,7 @@ impl Profiled {
             "--dump-before=fork",
             // And one when the server's start-up is over (see the server's memory module):
             // only what runs after it stays resident.
-            "--dump-after=*start_ended*",
+            "--dump-after=*start_settled*",
             "--log-file=/dev/null",
         ]
         .iter()
@@ -410,7 +437,7 @@ impl Profiled {
         server_parts.sort_by_key(|(part, _)| *part);
         let ended = server_parts.iter().position(|(_, text)| {
             text.lines()
-                .any(|l| l.starts_with("desc: Trigger") && l.contains("start_ended"))
+                .any(|l| l.starts_with("desc: Trigger") && l.contains("start_settled"))
         });
         for (i, (_, text)) in server_parts.iter().enumerate() {
             let names = if ended.is_some_and(|ended| i <= ended) {
