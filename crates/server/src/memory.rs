@@ -4,7 +4,8 @@
 //! detaches (its frames were megabytes) or a flood ends, the server's RSS stays at its peak.
 //! `malloc_trim` returns what is free at the top of the heap and in whole free pages. It walks
 //! the heap, so it is called on rare events only (a client leaving, output going quiet after a
-//! flood, start-up settled), never per frame. Other allocators return memory themselves: there it does nothing.
+//! flood, start-up settled), never per frame. Other allocators return memory themselves:
+//! there it does nothing.
 //!
 //! Also the end of start-up ([`start_is_over`]), when a server forked from its client lets go
 //! of the pages only the client and start-up used.

@@ -30,6 +30,10 @@ use tracing::Instrument;
 use weft_protocol::{Attach, ExitNotice, Message, Reply};
 use weft_pty_io::{PtyReader, PtyWriter};
 
+/// Longest a client whose new session ended before it joined waits for the registry to
+/// forget that session (normally microseconds) before it hears `[exited]`.
+const SESSION_GONE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// The terminal loop of an attached client; once it ends, the memory its frames held goes
 /// back to the system. `made_for_client`: the session was made by this client's request, so
 /// one whose program ended before the client joined is shown as ended (`[exited]`), as a
@@ -82,7 +86,8 @@ async fn attached_loop(
             // `new -- true`: the program ended before its client joined. Once the registry
             // has forgotten the session (and removed the socket if it was the last one), the
             // client hears what it would have heard attached.
-            session.gone().await;
+            // A session task that died without that (a panic) must not hold the client.
+            let _ = tokio::time::timeout(SESSION_GONE_WAIT, session.gone()).await;
             // A client gone meanwhile has nobody to tell.
             let _ = conn.send(Message::Exit(ExitNotice::exited())).await;
             return;
