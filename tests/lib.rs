@@ -178,6 +178,17 @@ impl Drop for TestServer {
     }
 }
 
+/// Makes session `name` detached, running [`TEST_SHELL`] at the default size.
+///
+/// # Panics
+/// When `weft new` fails.
+pub fn detached_session(server: &TestServer, name: &str) {
+    let mut args = vec!["new", "-d", "-s", name, "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let out = server.weft(&args);
+    assert!(out.status.success(), "{out:?}");
+}
+
 /// Text of a finished command's stdout.
 pub fn stdout_of(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()

@@ -2,19 +2,13 @@
 //! size, once, and still shown when its program ends at once. Real clients in real terminals,
 //! with no server running before each test.
 
-use weft_tests::{server_pid, stderr_of, stdout_of, TestServer};
+use weft_tests::{detached_session, server_pid, stdout_of, TestServer};
 
 /// `weft ls`, which must list exactly one session.
 fn the_only_session(server: &TestServer) -> String {
     let listing = stdout_of(&server.weft(&["ls"]));
     assert_eq!(listing.lines().count(), 1, "one session: {listing}");
     listing
-}
-
-/// Makes the server's first session, `name`, detached, with a program that stays.
-fn made_detached(server: &TestServer, name: &str) {
-    let made = server.weft(&["new", "-d", "-s", name, "--", "sleep", "60"]);
-    assert_eq!(made.status.code(), Some(0), "{}", stderr_of(&made));
 }
 
 #[test]
@@ -42,7 +36,7 @@ fn the_client_attaches_the_one_session_it_made() {
 #[test]
 fn a_detached_first_session_is_made_once() {
     let server = TestServer::new("firstdetached");
-    made_detached(&server, "quiet");
+    detached_session(&server, "quiet");
     let listing = the_only_session(&server);
     assert!(listing.starts_with("quiet:"), "{listing}");
 }
@@ -67,7 +61,7 @@ fn the_server_loads_no_math_library() {
     // weft defines `pow`, the one function it took from `libm.so.6`, so the library's pages
     // (about 0.4 MB resident) are not part of every server.
     let server = TestServer::new("firstlibs");
-    made_detached(&server, "libs");
+    detached_session(&server, "libs");
     let pid = server_pid(&server);
     let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).expect("the server's maps");
     assert!(

@@ -1,6 +1,6 @@
 //! Formats: `display-message -p`, and `-c "#{pane_current_path}"` for new panes and windows.
 
-use weft_tests::{stdout_of, TestServer, TEST_SHELL};
+use weft_tests::{detached_session, stdout_of, TestServer, TEST_SHELL};
 
 #[test]
 fn new_panes_start_in_the_current_path_and_display_expands_formats() {
@@ -177,13 +177,6 @@ fn printed(server: &TestServer, args: &[&str]) -> String {
     let out = server.weft(args);
     assert!(out.status.success(), "{args:?}: {out:?}");
     stdout_of(&out).trim_end().to_string()
-}
-
-/// A detached session `name` of one shell.
-fn detached_session(server: &TestServer, name: &str) {
-    let mut args = vec!["new", "-d", "-s", name, "--"];
-    args.extend_from_slice(TEST_SHELL);
-    printed(server, &args);
 }
 
 #[test]

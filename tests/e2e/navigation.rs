@@ -2,15 +2,7 @@
 //! the prompt and the command line; rename-session; new -A; attach -d; detach -a; list-clients.
 
 use weft_testkit::TestTerminal;
-use weft_tests::{json_list, stderr_of, stdout_of, TestServer, TEST_SHELL};
-
-/// `new -d -s NAME -- bash ...`: a detached session with a plain shell.
-fn detached_session(server: &TestServer, name: &str) {
-    let mut args = vec!["new", "-d", "-s", name, "--"];
-    args.extend_from_slice(TEST_SHELL);
-    let out = server.weft(&args);
-    assert!(out.status.success(), "{out:?}");
-}
+use weft_tests::{detached_session, json_list, stderr_of, stdout_of, TestServer, TEST_SHELL};
 
 /// Waits until the client's status line shows session `name`.
 fn wait_session(client: &mut TestTerminal, name: &str) {

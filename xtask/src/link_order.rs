@@ -34,8 +34,6 @@ const STEP_TIMEOUT: Duration = Duration::from_secs(120);
 const PROMPT: &str = "order-prompt$ ";
 /// How many times each idle start is profiled.
 const IDLE_ROUNDS: usize = 3;
-/// The kinds of idle start profiled in each round (a user's, the bench's, detached).
-const IDLE_STARTS: usize = 3;
 /// The order file, from the workspace root.
 const ORDER_FILE: &str = "crates/weft/link-order.txt";
 
@@ -81,7 +79,9 @@ fn profile_and_write(weft: &Path, dir: &Path) -> Result<(), String> {
     let mut idle = Ran::default();
     // In how many of the idle runs each function ran once start-up was over.
     let mut after_start_runs: BTreeMap<String, usize> = BTreeMap::new();
+    let mut idle_runs = 0;
     let mut add = |ran: Ran| {
+        idle_runs += 1;
         for name in &ran.server {
             *after_start_runs.entry(name.clone()).or_default() += 1;
         }
@@ -148,7 +148,7 @@ fn profile_and_write(weft: &Path, dir: &Path) -> Result<(), String> {
     };
     let every_run: Vec<&String> = first
         .iter()
-        .filter(|((Reverse(runs), _), _)| *runs == IDLE_ROUNDS * IDLE_STARTS)
+        .filter(|((Reverse(runs), _), _)| *runs == idle_runs)
         .map(|(_, n)| n)
         .collect();
     let (always, always_kb) = (every_run.len(), size(every_run) / 1024);

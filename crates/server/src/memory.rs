@@ -196,7 +196,7 @@ mod tests {
             FORGOTTEN.fetch_add(1, Ordering::SeqCst);
         });
         START.is_over();
-        tokio::time::sleep(START_SETTLE - Duration::from_millis(1)).await;
+        tokio::time::sleep(START_SETTLE - Duration::from_millis(1)).await; // deadline-ok: paused clock
         assert_eq!(
             FORGOTTEN.load(Ordering::SeqCst),
             0,
@@ -204,10 +204,10 @@ mod tests {
         );
         // Later frames neither drop again nor move the drop.
         START.is_over();
-        tokio::time::sleep(Duration::from_millis(2)).await;
+        tokio::time::sleep(Duration::from_millis(2)).await; // deadline-ok: paused clock
         assert_eq!(FORGOTTEN.load(Ordering::SeqCst), 1, "dropped once settled");
         START.is_over();
-        tokio::time::sleep(START_SETTLE * 2).await;
+        tokio::time::sleep(START_SETTLE * 2).await; // deadline-ok: paused clock
         assert_eq!(FORGOTTEN.load(Ordering::SeqCst), 1, "dropped once only");
     }
     use std::sync::Arc;
