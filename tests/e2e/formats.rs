@@ -393,3 +393,55 @@ fn display_message_stays_for_its_delay() {
         "{out:?}"
     );
 }
+
+/// The history's formats, and its packing: a flood's history is packed once it stops, with no
+/// more output needed to trigger it.
+#[test]
+fn history_formats_show_a_floods_history_packed_once_it_stops() {
+    let server = TestServer::new("fmthist");
+    let log = server.dir.join("flood.log");
+    let lines = 30_000;
+    let text: String = (0..lines)
+        .map(|n| format!("{n:06} INFO worker finished a request in a few milliseconds\n"))
+        .collect();
+    std::fs::write(&log, &text).unwrap();
+    let script = format!("cat '{}'; echo DONE; exec cat", log.display());
+    let out = server.weft(&["new", "-d", "-s", "h", "--", "sh", "-c", &script]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(server
+        .weft(&["wait", "-t", "h", "--text", "DONE"])
+        .status
+        .success());
+    let raw_line = text.len() / lines;
+    let mut seen = String::new();
+    for _ in 0..50 {
+        // Each round waits for a quiet pane, not for time.
+        assert!(server
+            .weft(&["wait", "-t", "h", "--idle", "200"])
+            .status
+            .success());
+        seen = printed(
+            &server,
+            &[
+                "display",
+                "-p",
+                "-t",
+                "h",
+                "#{history_size} #{history_limit} #{history_bytes}",
+            ],
+        );
+        let numbers: Vec<usize> = seen.split(' ').filter_map(|n| n.parse().ok()).collect();
+        let [size, limit, bytes] = numbers[..] else {
+            panic!("three numbers, not {seen:?}");
+        };
+        assert!(
+            limit > 0 && size <= limit && size >= limit.min(lines) - 30,
+            "{seen}"
+        );
+        // Unpacked, the history would take at least its text; packed, well under half.
+        if bytes * 2 < size * raw_line {
+            return;
+        }
+    }
+    panic!("the history was never packed: size, limit, bytes {seen}");
+}

@@ -243,6 +243,7 @@ fn reflow(
         .max(cursor.0);
     let mut history = Scrollback::new(scrollback.limit());
     history.number_from(scrollback.first_absolute());
+    history.defer_packing(scrollback.is_deferring());
     let mut sink = RowSink {
         history,
         tail: VecDeque::with_capacity(rows + 1),

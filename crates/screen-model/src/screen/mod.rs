@@ -320,6 +320,22 @@ impl Screen {
     pub fn set_scrollback_limit(&mut self, lines: usize) {
         self.scrollback.set_limit(lines);
     }
+
+    /// Whether history going cold waits unpacked because output streams (see
+    /// [`Scrollback::defer_packing`]); the host says so before feeding each chunk.
+    pub fn defer_history_packing(&mut self, on: bool) {
+        self.scrollback.defer_packing(on);
+    }
+
+    /// Whether cold history waits to be packed.
+    pub fn has_deferred_history(&self) -> bool {
+        self.scrollback.has_deferred()
+    }
+
+    /// Packs the cold history that waited while output streamed.
+    pub fn pack_deferred_history(&mut self) {
+        self.scrollback.pack_deferred();
+    }
 }
 
 /// The pen erasing fills with: only the background survives (xterm's BCE).

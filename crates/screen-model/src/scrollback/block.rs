@@ -41,6 +41,9 @@ pub(super) struct Block {
     count: usize,
     /// Extras (underline colour, hyperlink, joined characters) referenced by index.
     pub(super) extras: Vec<Arc<CellExtra>>,
+    /// Bytes counted towards the scrollback's deferred packing while this cold block waits,
+    /// unpacked, for output to stop streaming; 0 when it does not wait.
+    pub(super) deferred: usize,
 }
 
 impl Block {
@@ -82,6 +85,7 @@ impl Block {
         if self.packed.is_some() {
             return;
         }
+        self.deferred = 0;
         let lines = std::mem::take(&mut self.hot);
         let mut raw = Vec::with_capacity(lines.data.len() + lines.offsets.len() * 2);
         for i in 0..lines.offsets.len() {

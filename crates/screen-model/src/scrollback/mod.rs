@@ -9,7 +9,11 @@
 //! History far from the bottom ([`COLD_DISTANCE`] blocks or more) is packed: each block is
 //! compressed as it goes cold, and read back a block at a time through a one-block cache, so a
 //! long history costs a fraction of its encoded size while the lines a user scrolls through
-//! most (the newest) stay as they are. With the default limit (2,000 lines) nothing is packed.
+//! most (the newest) stay as they are. While output streams (see
+//! [`Scrollback::defer_packing`]), blocks going cold wait unpacked, up to
+//! [`MAX_DEFERRED_BYTES`], and are packed when it stops: a flood through a history of the
+//! default size drops almost every block before it would be read, and packing each one on the
+//! way cost a sixth of the server's time in a long `cat`.
 //!
 //! The ring is here; `block` holds lines hot or packed, `encode` and `decode` turn rows into
 //! those bytes and back, with the building blocks they share in `format`.
@@ -38,6 +42,11 @@ const LINES_PER_BLOCK: usize = 256;
 /// default history holds) are packed: the history a user scrolls through most stays as it is.
 pub const COLD_DISTANCE: usize = 8;
 
+/// Most bytes of cold blocks left unpacked while output streams: a default history (10,000
+/// lines of up to about 120 columns of plain text) fits, so a flood through it packs nothing;
+/// a longer history packs what goes cold beyond this at once, as when nothing streams.
+pub const MAX_DEFERRED_BYTES: usize = 1 << 20;
+
 /// The scrollback ring.
 pub struct Scrollback {
     blocks: VecDeque<Block>,
@@ -54,6 +63,10 @@ pub struct Scrollback {
     /// The packed block read last, decompressed, by its number: reading a history in order
     /// decompresses each block once.
     unpacked: RefCell<Option<(u64, Lines)>>,
+    /// Whether blocks going cold wait unpacked (see [`Scrollback::defer_packing`]).
+    deferring: bool,
+    /// Bytes of the blocks that wait (the sum of their `deferred`).
+    deferred_bytes: usize,
 }
 
 impl std::fmt::Debug for Scrollback {
@@ -76,7 +89,45 @@ impl Scrollback {
             pushed: 0,
             dropped_blocks: 0,
             unpacked: RefCell::new(None),
+            deferring: false,
+            deferred_bytes: 0,
         }
+    }
+
+    /// While `on` (output streams), blocks going cold wait unpacked, up to
+    /// [`MAX_DEFERRED_BYTES`]; turning it off packs nothing by itself: the caller packs what
+    /// waits with [`Scrollback::pack_deferred`] once the stream has stopped.
+    pub fn defer_packing(&mut self, on: bool) {
+        self.deferring = on;
+    }
+
+    /// Whether blocks going cold wait unpacked.
+    pub fn is_deferring(&self) -> bool {
+        self.deferring
+    }
+
+    /// Whether cold blocks wait to be packed.
+    pub fn has_deferred(&self) -> bool {
+        self.deferred_bytes > 0
+    }
+
+    /// Packs every cold block that waits.
+    pub fn pack_deferred(&mut self) {
+        if self.deferred_bytes == 0 {
+            return;
+        }
+        for block in self.blocks.iter_mut().filter(|b| b.deferred > 0) {
+            block.pack();
+        }
+        self.deferred_bytes = 0;
+        // Keyed by block number, not contents (see `block_for_next_line`).
+        self.unpacked.get_mut().take();
+    }
+
+    /// Stops counting `block` as waiting to be packed (it leaves the ring or turns hot).
+    fn undefer(deferred_bytes: &mut usize, block: &mut Block) {
+        *deferred_bytes -= block.deferred;
+        block.deferred = 0;
     }
 
     /// Number of lines held.
@@ -134,6 +185,7 @@ impl Scrollback {
 
     /// Drops every line.
     pub fn clear(&mut self) {
+        self.deferred_bytes = 0;
         self.dropped_blocks += self.blocks.len() as u64;
         self.unpacked.get_mut().take();
         self.blocks.clear();
@@ -194,11 +246,18 @@ impl Scrollback {
                 .len()
                 .checked_sub(COLD_DISTANCE + 1)
                 .and_then(|i| self.blocks.get_mut(i))
+                .filter(|b| !b.is_packed())
             {
-                cold.pack();
-                // The cache is keyed by block number, not contents: never let it outlive a
-                // change of a block's packing.
-                self.unpacked.get_mut().take();
+                let bytes = cold.hot.data.len();
+                if self.deferring && self.deferred_bytes + bytes <= MAX_DEFERRED_BYTES {
+                    cold.deferred = bytes;
+                    self.deferred_bytes += bytes;
+                } else {
+                    cold.pack();
+                    // The cache is keyed by block number, not contents: never let it outlive
+                    // a change of a block's packing.
+                    self.unpacked.get_mut().take();
+                }
             }
         }
         let block = self.blocks.back_mut()?;
@@ -212,7 +271,9 @@ impl Scrollback {
             self.len -= 1;
             let drop_block = self.blocks.front().is_some_and(|b| self.first >= b.count());
             if drop_block {
-                self.blocks.pop_front();
+                if let Some(mut gone) = self.blocks.pop_front() {
+                    Self::undefer(&mut self.deferred_bytes, &mut gone);
+                }
                 self.dropped_blocks += 1;
                 self.first = 0;
             }
@@ -303,6 +364,8 @@ impl Scrollback {
         let row = self.get(self.len.checked_sub(1)?, cols)?;
         self.unpack_newest();
         let block = self.blocks.back_mut()?;
+        // Lines are taken from it: it is the newest again, not a cold block waiting.
+        Self::undefer(&mut self.deferred_bytes, block);
         let start = block.hot.offsets.pop()? as usize;
         block.hot.data.truncate(start);
         self.len -= 1;
@@ -332,6 +395,9 @@ impl Scrollback {
         Some((absolute / LINES_PER_BLOCK, absolute % LINES_PER_BLOCK))
     }
 }
+
+#[cfg(test)]
+mod deferral_tests;
 
 #[cfg(test)]
 mod tests {

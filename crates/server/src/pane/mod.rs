@@ -35,7 +35,7 @@ pub(crate) use reader::spawn_renderer;
 pub use record::{
     RecordEvent, RecordQueue, RecordTap, MAX_RECORDERS_PER_PANE, MAX_RECORD_QUEUED_BYTES,
 };
-pub use shared::{PaneShared, NO_STATUS};
+pub use shared::{CursorAndHistory, PaneShared, NO_STATUS};
 pub(crate) use snapshot::outer_modes;
 #[cfg(test)]
 pub(crate) use snapshot::snapshot_of;

@@ -126,6 +126,22 @@ pub struct PaneShared {
     pub(super) last_output_ms: AtomicU64,
 }
 
+/// Where a pane's cursor is and what its history holds, for formats.
+#[derive(Clone, Copy, Debug)]
+pub struct CursorAndHistory {
+    /// The cursor's column (`#{cursor_x}`).
+    pub col: usize,
+    /// The cursor's row (`#{cursor_y}`).
+    pub row: usize,
+    /// Lines of history (`#{history_size}`).
+    pub lines: usize,
+    /// Bytes of memory the history takes, packed blocks at their packed size
+    /// (`#{history_bytes}`).
+    pub bytes: usize,
+    /// The most lines kept (`#{history_limit}`).
+    pub limit: usize,
+}
+
 impl PaneShared {
     /// The screen, locked; a poisoned lock still gives it (a panic mid-parse leaves a screen
     /// that is at worst partly updated, which the next output repairs).
@@ -135,12 +151,19 @@ impl PaneShared {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// The cursor's column and row and the lines of history, for formats (`#{cursor_x}`,
-    /// `#{history_size}`); takes the screen's lock briefly.
-    pub fn cursor_and_history(&self) -> (usize, usize, usize) {
+    /// The cursor and the history, for formats (`#{cursor_x}`, `#{history_size}`,
+    /// `#{history_bytes}`); takes the screen's lock briefly.
+    pub fn cursor_and_history(&self) -> CursorAndHistory {
         let screen = self.screen();
         let cursor = screen.cursor_state();
-        (cursor.col, cursor.row, screen.scrollback().len())
+        let history = screen.scrollback();
+        CursorAndHistory {
+            col: cursor.col,
+            row: cursor.row,
+            lines: history.len(),
+            bytes: history.heap_bytes(),
+            limit: history.limit(),
+        }
     }
 
     /// What a renderer needs, read directly when the pane task is not holding the screen.
@@ -207,6 +230,11 @@ impl PaneShared {
     /// when the program's output was read (none for weft's own notes).
     pub(super) fn feed(&self, chunk: &[u8], read_at: Option<u64>, quiet: bool) {
         let mut screen = self.screen();
+        // History a stream pushes through is mostly dropped before anyone reads it: packed
+        // only once the stream has stopped (the pane task's timer).
+        if read_at.is_some() && !quiet {
+            screen.defer_history_packing(true);
+        }
         screen.feed(chunk);
         if self.record.is_tapped() {
             // Under the lock: a recording holds exactly what the screen was given.
@@ -285,6 +313,14 @@ impl PaneShared {
         if let Some(replies) = replies {
             self.queue_replies(&replies);
         }
+    }
+
+    /// Packs the cold history left unpacked while output streamed, and packs history as it
+    /// goes cold again (see [`Screen::defer_history_packing`]).
+    pub(super) fn pack_deferred_history(&self) {
+        let mut screen = self.screen();
+        screen.defer_history_packing(false);
+        screen.pack_deferred_history();
     }
 
     /// Notes that the program printed something: when (for `monitor-silence`), and, when the

@@ -38,6 +38,12 @@ pub(super) async fn write_pty(
     }
 }
 
+/// How long a stream must have stopped before the history it left unpacked is packed (see
+/// `Scrollback::defer_packing`): long enough that a pause between bursts rarely packs blocks
+/// the next burst drops, shorter than the allocator's trim after a flood
+/// (`crate::memory::TRIM_AFTER_QUIET`), which then returns what packing freed.
+const HISTORY_PACK_DELAY: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// Shortest time between two resizes of a program's terminal: a user dragging a window's corner
 /// sends hundreds of sizes a second, and each one applied is a SIGWINCH and a full redraw for
 /// the program. The first after a pause applies at once, the last always applies.
@@ -176,6 +182,10 @@ impl PaneTask {
         // once (no polling: a quiet pane is never looked at).
         let mut program_at: Option<tokio::time::Instant> = None;
         let mut program_timer = Deadline::new();
+        // When to pack the history a stream left unpacked: armed by streaming chunks, fired
+        // once the stream has stopped for [`HISTORY_PACK_DELAY`].
+        let mut pack_at: Option<tokio::time::Instant> = None;
+        let mut pack_timer = Deadline::new();
         let priority = self.shared.priority.clone();
         // Registered once, like the reader's stop token.
         let kill_requested = self.kill_requested.clone();
@@ -191,6 +201,7 @@ impl PaneTask {
             hold_timer.set(hold);
             string_timer.set(string_at.map(|(at, _)| at));
             program_timer.set(program_at);
+            pack_timer.set(pack_at);
             tokio::select! {
                 biased;
                 status = &mut exit => {
@@ -233,6 +244,10 @@ impl PaneTask {
                     self.shared.program_due.store(false, Ordering::Release);
                     self.check_program();
                 }
+                _ = pack_timer.wait(), if pack_at.is_some() => {
+                    pack_at = None;
+                    self.shared.pack_deferred_history();
+                }
                 _ = resizes.due() => {
                     resizes.applied(tokio::time::Instant::now());
                     self.apply_wanted_size();
@@ -273,6 +288,7 @@ impl PaneTask {
                         }
                         if streaming {
                             hold = priority.hold_for(self.id);
+                            pack_at = Some(tokio::time::Instant::now() + HISTORY_PACK_DELAY);
                         }
                     }
                     None => {
@@ -310,6 +326,8 @@ impl PaneTask {
             }
         }
         self.stop.cancel();
+        // No more output comes to stop a stream: what history waited is packed now.
+        self.shared.pack_deferred_history();
         // Waiters for the exit wake now.
         self.shared.notify_watchers();
         if self.shared.remain_on_exit.load(Ordering::Acquire) && !ended_on_request {

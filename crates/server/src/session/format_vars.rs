@@ -239,10 +239,12 @@ impl SessionState {
                 set("pane_pid", pid.to_string());
             }
             if processes {
-                let (x, y, history) = h.shared.cursor_and_history();
-                set("cursor_x", x.to_string());
-                set("cursor_y", y.to_string());
-                set("history_size", history.to_string());
+                let at = h.shared.cursor_and_history();
+                set("cursor_x", at.col.to_string());
+                set("cursor_y", at.row.to_string());
+                set("history_size", at.lines.to_string());
+                set("history_bytes", at.bytes.to_string());
+                set("history_limit", at.limit.to_string());
             }
             if let Some(pid) = h.shared.pid.filter(|_| processes) {
                 if let Some(cmd) = foreground_command(pid) {

@@ -205,7 +205,7 @@ impl SessionState {
         // (and the screen's lock, for the cursor and the history).
         self.status_lists_sessions = templates.iter().any(|t| t.contains("S:"));
         let processes = templates.iter().any(|t| {
-            ["pane_current", "history_size", "cursor_"]
+            ["pane_current", "history_", "cursor_"]
                 .iter()
                 .any(|name| t.contains(name))
         });

@@ -163,16 +163,22 @@ fn verdict_line(target: &str, result: Result<String, String>) -> String {
     }
 }
 
-/// cat: within 1.3x of no multiplexer and faster than every other multiplexer.
+/// Most the cat may take inside the pane, as a multiple of no multiplexer's time.
+const CAT_LIMIT: f64 = 1.15;
+
+/// cat: within [`CAT_LIMIT`] of no multiplexer and faster than every other multiplexer.
 pub fn cat_verdict(table: &Table) -> String {
-    let target = "weft within 1.3× of no multiplexer and faster than tmux, Zellij and screen";
+    let target = format!(
+        "weft within {CAT_LIMIT}× of no multiplexer and faster than tmux, Zellij and screen"
+    );
+    let target = target.as_str();
     let Some(weft) = table.median(INNER, "weft") else {
         return format!("Target: {target}. Not measured.");
     };
     let result = (|| {
         let bare = table.median(INNER, "no-mux").ok_or("no-mux not measured")?;
         let r = weft / bare;
-        if r > 1.3 {
+        if r > CAT_LIMIT {
             return Err(format!("weft is {r:.2}× no multiplexer"));
         }
         faster_than_all(table, weft)?;
