@@ -504,3 +504,43 @@ fn rotate_window_moves_every_pane_one_place_and_focus_stays_put() {
     assert!(server.weft(&["rotatew", "-D", "-t", "r"]).status.success());
     assert_eq!(order(&server), before);
 }
+
+/// The scheduler slice of a thread (`se.slice` in its `/proc/.../sched`, ns); `None` where the
+/// kernel does not show it.
+fn sched_slice(path: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let line = text.lines().find(|l| l.starts_with("se.slice"))?;
+    line.rsplit(':').next()?.trim().parse().ok()
+}
+
+/// weft asks the kernel for a short slice for its own threads only: a pane's program runs
+/// with the kernel's usual slice, as it would outside weft (a flooding program with the short
+/// slice competed with weft's threads for the early wake-ups the slice is for).
+#[test]
+fn a_panes_program_is_scheduled_as_outside_weft() {
+    let server = TestServer::new("paneslice");
+    let out = server.weft(&["new", "-d", "-s", "sl", "--", "sh", "-c", "exec cat"]);
+    assert!(out.status.success(), "{out:?}");
+    let server_pid = weft_tests::server_pid(&server);
+    let threads: Vec<u64> = std::fs::read_dir(format!("/proc/{server_pid}/task"))
+        .expect("the server's threads")
+        .filter_map(|t| {
+            let t = t.ok()?.path();
+            sched_slice(&format!("{}/sched", t.display()))
+        })
+        .collect();
+    let Some(&short) = threads.iter().min() else {
+        // The kernel does not show slices: nothing to compare.
+        return;
+    };
+    if threads.iter().all(|&s| s == short) {
+        // No thread got the short slice (a kernel without custom slices ignores the hint).
+        return;
+    }
+    let pane_pid = stdout_of(&server.weft(&["display", "-p", "-t", "sl", "#{pane_pid}"]));
+    let pane = sched_slice(&format!("/proc/{}/sched", pane_pid.trim())).expect("the pane's slice");
+    assert!(
+        pane > short,
+        "the pane's program has weft's short slice: {pane} ns (weft's threads: {threads:?})"
+    );
+}

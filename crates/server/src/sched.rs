@@ -76,12 +76,19 @@ pub fn short_slice_for_this_thread() {
     }
 }
 
-/// Asks for a slice of `slice` ns for the calling thread.
+/// `SCHED_FLAG_RESET_ON_FORK`: a process forked from the thread starts with the kernel's
+/// usual slice. The hint is for weft's own threads: a pane's program (spawned from a worker)
+/// inherited the 100 µs slice, so a flooding `cat` competed with weft's threads for the early
+/// deadlines the hint is for, and every program in a pane was scheduled unlike outside weft.
+const SCHED_FLAG_RESET_ON_FORK: u64 = 0x01;
+
+/// Asks for a slice of `slice` ns for the calling thread, not for what it forks.
 #[allow(unsafe_code)]
 fn set_slice(slice: u64) {
     let attr = SchedAttr {
         size: std::mem::size_of::<SchedAttr>() as u32,
         sched_policy: 0, // SCHED_OTHER
+        sched_flags: SCHED_FLAG_RESET_ON_FORK,
         sched_runtime: slice,
         ..SchedAttr::default()
     };

@@ -327,11 +327,6 @@ impl Screen {
         self.scrollback.defer_packing(on);
     }
 
-    /// Whether cold history waits to be packed.
-    pub fn has_deferred_history(&self) -> bool {
-        self.scrollback.has_deferred()
-    }
-
     /// Packs the cold history that waited while output streamed.
     pub fn pack_deferred_history(&mut self) {
         self.scrollback.pack_deferred();
