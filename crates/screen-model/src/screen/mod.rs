@@ -327,8 +327,10 @@ impl Screen {
         self.scrollback.defer_packing(on);
     }
 
-    /// Packs the cold history that waited while output streamed.
+    /// The stream has stopped: packs the cold history that waited, and packs history as it
+    /// goes cold again.
     pub fn pack_deferred_history(&mut self) {
+        self.scrollback.defer_packing(false);
         self.scrollback.pack_deferred();
     }
 }

@@ -106,11 +106,6 @@ impl Scrollback {
         self.deferring
     }
 
-    /// Whether cold blocks wait to be packed.
-    pub fn has_deferred(&self) -> bool {
-        self.deferred_bytes > 0
-    }
-
     /// Packs every cold block that waits.
     pub fn pack_deferred(&mut self) {
         if self.deferred_bytes == 0 {

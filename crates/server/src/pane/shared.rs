@@ -315,12 +315,10 @@ impl PaneShared {
         }
     }
 
-    /// Packs the cold history left unpacked while output streamed, and packs history as it
-    /// goes cold again (see [`Screen::defer_history_packing`]).
+    /// The stream has stopped: packs the history it left unpacked (see
+    /// [`Screen::defer_history_packing`]).
     pub(super) fn pack_deferred_history(&self) {
-        let mut screen = self.screen();
-        screen.defer_history_packing(false);
-        screen.pack_deferred_history();
+        self.screen().pack_deferred_history();
     }
 
     /// Notes that the program printed something: when (for `monitor-silence`), and, when the

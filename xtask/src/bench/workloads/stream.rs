@@ -168,10 +168,9 @@ const CAT_LIMIT: f64 = 1.15;
 
 /// cat: within [`CAT_LIMIT`] of no multiplexer and faster than every other multiplexer.
 pub fn cat_verdict(table: &Table) -> String {
-    let target = format!(
+    let target = &format!(
         "weft within {CAT_LIMIT}× of no multiplexer and faster than tmux, Zellij and screen"
     );
-    let target = target.as_str();
     let Some(weft) = table.median(INNER, "weft") else {
         return format!("Target: {target}. Not measured.");
     };
