@@ -330,6 +330,78 @@ fn a_flood_in_one_pane_does_not_delay_echo_in_another() {
     c.wait_for_text("FLOOD-DONE").unwrap();
 }
 
+/// A flood's chunks stop parsing mid-way while a key's echo in another pane waits, and the
+/// rest is parsed after it: every line still reaches the flooding pane's history whole and in
+/// order.
+#[test]
+fn a_flood_parsed_around_keystrokes_elsewhere_keeps_every_line_in_order() {
+    const LINES: usize = 40_000;
+    let server = TestServer::new("panesplit");
+    let mut c = session(&server, "sp", 100, 30);
+    let out = server.weft(&["set", "-g", "history-limit", "200000"]);
+    assert!(out.status.success(), "{out:?}");
+    // Lines of 88 columns: no wrapping in a 100-column pane, 3.5 MB in all.
+    let flood = format!(
+        "seq -f '%.0f {}' 1 {LINES}; echo FLOOD-$((6*7))-DONE; sleep 60",
+        "x".repeat(80)
+    );
+    let out = server.weft(&[
+        "split-window",
+        "-d",
+        "-P",
+        "-F",
+        "#{pane_id}",
+        "--",
+        "sh",
+        "-c",
+        &flood,
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let flood_pane = stdout_of(&out).trim().to_string();
+    // Typed into the shell (the focused pane) while the other pane floods: each key holds
+    // the flood until its echo shows, so the flood ends after a few hundred commands.
+    let flood_done = || {
+        stdout_of(&server.weft(&["capture-pane", "-p", "-t", &flood_pane]))
+            .contains("FLOOD-42-DONE")
+    };
+    let mut typed = 0;
+    while !flood_done() {
+        c.send_text(&format!("echo calm-$(({typed}*13))")).unwrap();
+        c.send_keys("Enter").unwrap();
+        c.wait_for_text(&format!("calm-{}", typed * 13)).unwrap();
+        typed += 1;
+        assert!(typed < 5_000, "the flood never ended");
+    }
+    // The flooding pane's frames were not starved by the echoes.
+    c.wait_for_text("FLOOD-42-DONE").unwrap();
+    let out = server.weft(&[
+        "capture-pane",
+        "-p",
+        "-S",
+        "-",
+        "-E",
+        "-",
+        "-t",
+        &flood_pane,
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout_of(&out);
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .collect();
+    let tail = "x".repeat(80);
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(
+            *line,
+            format!("{} {tail}", i + 1),
+            "line {} of the flood after {typed} commands typed beside it",
+            i + 1
+        );
+    }
+    assert_eq!(lines.len(), LINES, "after {typed} commands typed beside it");
+}
+
 #[test]
 fn the_wheel_scrolls_history_and_leaves_at_the_bottom() {
     let server = TestServer::new("wheel");

@@ -356,6 +356,18 @@ impl PtyReader {
     /// it), so a short read means the pty was empty; output written after it raises a new
     /// event (see `read_registered` and the `master` module).
     pub async fn read_available(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.read_available_while(buf, |_| true).await
+    }
+
+    /// [`Self::read_available`], gathering a stream only while `gather(bytes so far)` says so
+    /// (asked before each further read): a stream's reader can stop early when something more
+    /// urgent wants the CPU, instead of reading on until `buf` is full (64 KiB is 16 reads,
+    /// each waiting for the kernel's tty worker).
+    pub async fn read_available_while(
+        &mut self,
+        buf: &mut [u8],
+        gather: impl Fn(usize) -> bool,
+    ) -> std::io::Result<usize> {
         let drained_below = DRAINED_READ_BYTES.min(buf.len());
         let (mut filled, drained) = self.read_first(buf, drained_below, false).await?;
         if filled == 0 || drained {
@@ -364,7 +376,7 @@ impl PtyReader {
         if let Source::Master(fd) = &mut self.source {
             fd.start_stream();
         }
-        while filled < buf.len() {
+        while filled < buf.len() && gather(filled) {
             let more = match &mut self.source {
                 Source::Tokio(fd) => {
                     fd.try_io_mut(Interest::READABLE, |fd| fd.read(&mut buf[filled..]))

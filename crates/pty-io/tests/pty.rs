@@ -279,3 +279,45 @@ async fn keys_after_a_stream_are_each_read_at_once() {
     }
     assert_eq!(got, b"xyzEND");
 }
+
+#[tokio::test]
+async fn a_stream_gathers_only_while_asked_to() {
+    // `seq` floods the pty. The gather check is asked before each further read: told to
+    // stop, a read hands over what its first read got; asked on, reads fill the buffer. No
+    // byte is lost either way.
+    let (_pty, _child, mut reader, _writer) =
+        spawn(&options(&["sh", "-c", "seq 1 100000; printf END"])).unwrap();
+    let mut got = Vec::new();
+    let mut buf = vec![0; READ_CHUNK_BYTES];
+    let mut stopped_reads = 0;
+    let mut gathered_reads = 0;
+    while !got.ends_with(b"END") {
+        let asked = std::cell::RefCell::new(Vec::new());
+        // Alternate: stop at once, then gather on.
+        let stop = stopped_reads <= gathered_reads;
+        let n = reader
+            .read_available_while(&mut buf, |filled| {
+                asked.borrow_mut().push(filled);
+                !stop
+            })
+            .await
+            .unwrap();
+        assert!(n > 0, "output ended early");
+        let asked = asked.into_inner();
+        if stop && !asked.is_empty() {
+            assert_eq!(asked, [n], "one check, with what the first read got");
+            stopped_reads += 1;
+        } else if !stop && asked.len() > 1 {
+            assert!(asked.windows(2).all(|w| w[0] < w[1]), "{asked:?}");
+            gathered_reads += 1;
+        }
+        got.extend_from_slice(&buf[..n]);
+    }
+    assert!(
+        stopped_reads > 0 && gathered_reads > 0,
+        "{stopped_reads} {gathered_reads}"
+    );
+    let text = String::from_utf8_lossy(&got).replace("\r\n", "\n");
+    let expected: String = (1..=100000).map(|i| format!("{i}\n")).collect();
+    assert_eq!(text, format!("{expected}END"));
+}

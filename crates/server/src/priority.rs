@@ -10,7 +10,7 @@
 //! for output anyway, and the typed pane itself never does.
 
 use crate::ids::PaneId;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use tokio::sync::futures::Notified;
 use tokio::sync::Notify;
@@ -24,6 +24,9 @@ pub const ECHO_HOLD_MAX: std::time::Duration = std::time::Duration::from_millis(
 #[derive(Debug, Default)]
 pub struct EchoPriority {
     pending: Mutex<Option<(PaneId, Instant)>>,
+    /// Whether `pending` may hold an echo: a lock-free look for the readers' checks between
+    /// reads, which a flood makes every 4 KiB.
+    maybe_pending: AtomicBool,
     released: Notify,
     /// Panes whose output streams now (see [`EchoPriority::stream_changed`]).
     streams: AtomicUsize,
@@ -37,7 +40,14 @@ impl EchoPriority {
     pub fn key_sent(&self, pane: PaneId) {
         if let Ok(mut pending) = self.pending.lock() {
             *pending = Some((pane, Instant::now() + ECHO_HOLD_MAX));
+            self.maybe_pending.store(true, Ordering::Release);
         }
+    }
+
+    /// Whether streaming pane `pane` should stop gathering output: another pane's echo is
+    /// pending. Cheap when none is (one atomic load).
+    pub fn echo_waits(&self, pane: PaneId) -> bool {
+        self.maybe_pending.load(Ordering::Acquire) && self.hold_for(pane).is_some()
     }
 
     /// A frame showing pane `pane`'s latest output was written: floods may go on if that pane
@@ -46,6 +56,7 @@ impl EchoPriority {
         let released = match self.pending.lock() {
             Ok(mut pending) if pending.is_some_and(|(p, _)| p == pane) => {
                 *pending = None;
+                self.maybe_pending.store(false, Ordering::Release);
                 true
             }
             _ => false,
@@ -121,6 +132,14 @@ mod tests {
             None,
             "the typed pane never waits"
         );
+        assert!(
+            priority.echo_waits(PaneId(1)),
+            "a flood elsewhere stops gathering"
+        );
+        assert!(
+            !priority.echo_waits(PaneId(2)),
+            "the typed pane's own output does not"
+        );
         let waiter = {
             let priority = priority.clone();
             tokio::spawn(async move { priority.wait_turn(PaneId(1)).await })
@@ -130,6 +149,10 @@ mod tests {
         assert!(priority.hold_for(PaneId(1)).is_some());
         priority.shown(PaneId(2));
         assert_eq!(priority.hold_for(PaneId(1)), None);
+        assert!(
+            !priority.echo_waits(PaneId(1)),
+            "shown: floods gather again"
+        );
         tokio::time::timeout(ECHO_HOLD_MAX * 100, waiter)
             .await
             .expect("released by the echo")
@@ -163,5 +186,9 @@ mod tests {
         priority.wait_turn(PaneId(1)).await;
         assert!(started.elapsed() >= ECHO_HOLD_MAX);
         assert_eq!(priority.hold_for(PaneId(1)), None);
+        assert!(
+            !priority.echo_waits(PaneId(1)),
+            "nor after the hold ran out"
+        );
     }
 }

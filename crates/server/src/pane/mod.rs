@@ -100,6 +100,10 @@ const FIRST_READ_BYTES: usize = 4 * 1024;
 /// A read at least this large means output is streaming: renderers pace frames, and the
 /// reader and the pane task count it towards their fair slice.
 const STREAMING_CHUNK_BYTES: usize = 16 * 1024;
+/// A stream's chunk is parsed in pieces of this size, and the rest waits when another pane's
+/// echo does (a 64 KiB chunk of a coloured log takes a few hundred µs to parse, which a key
+/// would otherwise wait behind on a busy machine).
+const PARSE_PIECE_BYTES: usize = 16 * 1024;
 /// After the program exits, how long to keep reading output a background job may hold open.
 const EXIT_DRAIN_GRACE: std::time::Duration = std::time::Duration::from_millis(200);
 /// Requests to the pane task.

@@ -190,7 +190,12 @@ pub(super) async fn read_pty(
         let n = tokio::select! {
             biased;
             _ = &mut stopped => return,
-            n = reader.read_available(&mut buf) => n,
+            // A stream stops gathering (at a streaming chunk's size) when another pane's
+            // echo waits: the reads still to come would keep `cat` and the kernel's tty
+            // worker busy on the CPUs the echo needs.
+            n = reader.read_available_while(&mut buf, |filled| {
+                filled < STREAMING_CHUNK_BYTES || !shared.priority.echo_waits(shared.id)
+            }) => n,
         };
         let started = crate::metrics::Tick::now();
         metrics.pty_read.idle(started - waited);

@@ -3,7 +3,9 @@
 
 use super::order::OutputOrder;
 use super::snapshot::PaneSnapshot;
-use super::{EchoDrawer, PaneEvent, MAX_PENDING_REPLY_BYTES, STREAMING_CHUNK_BYTES};
+use super::{
+    EchoDrawer, PaneEvent, MAX_PENDING_REPLY_BYTES, PARSE_PIECE_BYTES, STREAMING_CHUNK_BYTES,
+};
 use crate::ids::PaneId;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
@@ -210,6 +212,18 @@ impl PaneShared {
     /// Program output read at `read_at`: parsed, timed, and shown to renderers. `quiet`: the
     /// pty was drained by a small read (an echo, not a stream).
     pub(super) fn apply_output(&self, chunk: &[u8], read_at: u64, quiet: bool) {
+        self.apply_output_until(chunk, read_at, quiet, &|| false);
+    }
+
+    /// [`Self::apply_output`], stopping early when `stop()` says so (asked between pieces of
+    /// [`PARSE_PIECE_BYTES`]): returns how much of `chunk` was parsed.
+    pub(super) fn apply_output_until(
+        &self,
+        chunk: &[u8],
+        read_at: u64,
+        quiet: bool,
+        stop: &dyn Fn() -> bool,
+    ) -> usize {
         let m = &self.metrics;
         m.parse.idle_ends();
         let started = crate::metrics::Tick::now();
@@ -219,23 +233,44 @@ impl PaneShared {
             self.program_wake.notify_one();
         }
         self.note_output();
-        self.feed(chunk, Some(read_at), quiet);
+        let fed = self.feed_until(chunk, Some(read_at), quiet, stop);
         drop(bulk);
         let took = m.parse.busy_since(started);
-        m.parse.item(chunk.len());
-        tracing::trace!(bytes = chunk.len(), us = took.as_micros() as u64, "parse");
+        m.parse.item(fed);
+        tracing::trace!(bytes = fed, us = took.as_micros() as u64, "parse");
+        fed
     }
 
     /// Feeds bytes to the screen and tells renderers; queues the screen's replies. `read_at`:
     /// when the program's output was read (none for weft's own notes).
     pub(super) fn feed(&self, chunk: &[u8], read_at: Option<u64>, quiet: bool) {
+        self.feed_until(chunk, read_at, quiet, &|| false);
+    }
+
+    /// [`Self::feed`], stopping between pieces of [`PARSE_PIECE_BYTES`] when `stop()` says
+    /// so; returns how much of `chunk` the screen was given.
+    fn feed_until(
+        &self,
+        chunk: &[u8],
+        read_at: Option<u64>,
+        quiet: bool,
+        stop: &dyn Fn() -> bool,
+    ) -> usize {
         let mut screen = self.screen();
         // History a stream pushes through is mostly dropped before anyone reads it: packed
         // only once the stream has stopped (the pane task's timer).
         if read_at.is_some() && !quiet {
             screen.defer_history_packing(true);
         }
-        screen.feed(chunk);
+        let mut fed = 0;
+        for piece in chunk.chunks(PARSE_PIECE_BYTES) {
+            screen.feed(piece);
+            fed += piece.len();
+            if fed < chunk.len() && stop() {
+                break;
+            }
+        }
+        let chunk = &chunk[..fed];
         if self.record.is_tapped() {
             // Under the lock: a recording holds exactly what the screen was given.
             let dropped = self.record.offer_output(chunk);
@@ -313,6 +348,7 @@ impl PaneShared {
         if let Some(replies) = replies {
             self.queue_replies(&replies);
         }
+        fed
     }
 
     /// The stream has stopped: packs the history it left unpacked (see

@@ -38,6 +38,18 @@ pub(super) async fn write_pty(
     }
 }
 
+/// The next chunk to parse: what is left of one whose parse stopped (`true`: resumed), else
+/// the next one queued. Cancel-safe: nothing is taken before the first poll.
+async fn next_chunk(
+    rest: &mut Option<Chunk>,
+    output: &mut mpsc::Receiver<Chunk>,
+) -> Option<(Chunk, bool)> {
+    if let Some(chunk) = rest.take() {
+        return Some((chunk, true));
+    }
+    output.recv().await.map(|chunk| (chunk, false))
+}
+
 /// How long a stream must have stopped before the history it left unpacked is packed (see
 /// `Scrollback::defer_packing`): long enough that a pause between bursts rarely packs blocks
 /// the next burst drops, shorter than the allocator's trim after a flood
@@ -187,6 +199,9 @@ impl PaneTask {
         let mut pack_at: Option<tokio::time::Instant> = None;
         let mut pack_timer = Deadline::new();
         let priority = self.shared.priority.clone();
+        // What is left of a chunk whose parse stopped for another pane's echo (see
+        // [`next_chunk`]).
+        let mut rest: Option<Chunk> = None;
         // Registered once, like the reader's stop token.
         let kill_requested = self.kill_requested.clone();
         let killed = kill_requested.cancelled();
@@ -273,18 +288,29 @@ impl PaneTask {
                 }
                 _ = &mut released, if hold.is_some() => hold = None,
                 _ = hold_timer.wait() => hold = None,
-                chunk = output.recv(), if output_open && hold.is_none() => match chunk {
-                    Some((chunk, read_at)) => {
-                        let streaming = chunk.len() >= STREAMING_CHUNK_BYTES || !output.is_empty();
+                chunk = next_chunk(&mut rest, &mut output), if output_open && hold.is_none() => match chunk {
+                    Some(((chunk, read_at), resumed)) => {
+                        let streaming = resumed
+                            || chunk.len() >= STREAMING_CHUNK_BYTES
+                            || !output.is_empty();
                         self.shared.set_streaming(streaming);
-                        self.shared.apply_output(&chunk, read_at, !streaming);
-                        self.shared.order.parsed();
+                        // A stream's chunk stops at a piece's end when another pane's echo
+                        // waits; the rest is parsed once the echo is shown.
+                        let id = self.id;
+                        let fed = self.shared.apply_output_until(&chunk, read_at, !streaming, &|| {
+                            streaming && priority.echo_waits(id)
+                        });
+                        if fed < chunk.len() {
+                            rest = Some((chunk.slice(fed..), read_at));
+                        } else {
+                            self.shared.order.parsed();
+                        }
                         slice
-                            .after_chunk(chunk.len(), priority.floods_contend())
+                            .after_chunk(fed, priority.floods_contend())
                             .await;
                         if streaming && priority.floods_contend() {
                             // Far ahead of the slowest flood: it gives way (once).
-                            priority.shares.parsed(self.id, chunk.len()).await;
+                            priority.shares.parsed(self.id, fed).await;
                         }
                         if streaming {
                             hold = priority.hold_for(self.id);
@@ -309,6 +335,10 @@ impl PaneTask {
         // Show what the program printed last: read until the pty closes, or until a deadline
         // when a background job keeps it open.
         let deadline = tokio::time::Instant::now() + EXIT_DRAIN_GRACE;
+        if let Some((chunk, read_at)) = rest.take() {
+            self.shared.apply_output(&chunk, read_at, false);
+            self.shared.order.parsed();
+        }
         while output_open {
             tokio::select! {
                 chunk = output.recv() => match chunk {
