@@ -44,10 +44,24 @@ impl EchoPriority {
         }
     }
 
-    /// Whether streaming pane `pane` should stop gathering output: another pane's echo is
-    /// pending. Cheap when none is (one atomic load).
+    /// Whether streaming pane `pane` should stop gathering or parsing output: another pane's
+    /// echo is pending. One atomic load when none is; a hold that ran out is forgotten here,
+    /// so that stays true after an echo that never showed.
     pub fn echo_waits(&self, pane: PaneId) -> bool {
-        self.maybe_pending.load(Ordering::Acquire) && self.hold_for(pane).is_some()
+        if !self.maybe_pending.load(Ordering::Acquire) {
+            return false;
+        }
+        let Ok(mut pending) = self.pending.lock() else {
+            return false;
+        };
+        match *pending {
+            Some((p, until)) if until > Instant::now() => p != pane,
+            _ => {
+                *pending = None;
+                self.maybe_pending.store(false, Ordering::Release);
+                false
+            }
+        }
     }
 
     /// A frame showing pane `pane`'s latest output was written: floods may go on if that pane
@@ -189,6 +203,10 @@ mod tests {
         assert!(
             !priority.echo_waits(PaneId(1)),
             "nor after the hold ran out"
+        );
+        assert!(
+            !priority.maybe_pending.load(Ordering::Acquire),
+            "the hold that ran out is forgotten"
         );
     }
 }
