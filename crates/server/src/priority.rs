@@ -45,23 +45,10 @@ impl EchoPriority {
     }
 
     /// Whether streaming pane `pane` should stop gathering or parsing output: another pane's
-    /// echo is pending. One atomic load when none is; a hold that ran out is forgotten here,
-    /// so that stays true after an echo that never showed.
+    /// echo is pending. One atomic load when none is (a hold that ran out is forgotten by
+    /// [`Self::hold_for`]).
     pub fn echo_waits(&self, pane: PaneId) -> bool {
-        if !self.maybe_pending.load(Ordering::Acquire) {
-            return false;
-        }
-        let Ok(mut pending) = self.pending.lock() else {
-            return false;
-        };
-        match *pending {
-            Some((p, until)) if until > Instant::now() => p != pane,
-            _ => {
-                *pending = None;
-                self.maybe_pending.store(false, Ordering::Release);
-                false
-            }
-        }
+        self.maybe_pending.load(Ordering::Acquire) && self.hold_for(pane).is_some()
     }
 
     /// A frame showing pane `pane`'s latest output was written: floods may go on if that pane
@@ -99,11 +86,17 @@ impl EchoPriority {
     }
 
     /// Until when streaming pane `pane` should hold off, if another pane's echo is pending.
+    /// A hold that ran out is forgotten, so [`Self::echo_waits`] is one load again.
     pub fn hold_for(&self, pane: PaneId) -> Option<Instant> {
-        let pending = *self.pending.lock().ok()?;
-        match pending {
-            Some((p, until)) if p != pane && until > Instant::now() => Some(until),
-            _ => None,
+        let mut pending = self.pending.lock().ok()?;
+        match *pending {
+            Some((p, until)) if until > Instant::now() => (p != pane).then_some(until),
+            Some(_) => {
+                *pending = None;
+                self.maybe_pending.store(false, Ordering::Release);
+                None
+            }
+            None => None,
         }
     }
 
