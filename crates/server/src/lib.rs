@@ -16,6 +16,7 @@
 pub mod bindings;
 pub mod buffers;
 pub mod capture;
+mod client_runtime;
 pub mod cmd;
 pub mod conf_file;
 pub mod config;

@@ -71,6 +71,10 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
         let _ = ready.write_all(b"ready\n");
         let _ = ready.flush();
     }
+    // The clients' runtime is made on a worker meanwhile, off the way of the first attach.
+    tokio::spawn(async {
+        crate::client_runtime::client_runtime();
+    });
     let shutdown = CancellationToken::new();
     let ids = Arc::new(IdAllocator::default());
     let (config_tx, config_rx) = tokio::sync::watch::channel(Arc::new(options.config.clone()));

@@ -20,6 +20,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("priority", 0),
     ("flood_shares", 0),
     ("sched", 0),
+    ("client_runtime", 0),
     ("keys", 0),
     ("key_tables", 0),
     ("pane_keys", 0),

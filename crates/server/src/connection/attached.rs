@@ -13,6 +13,7 @@ use super::probe::{self, Tty};
 use super::terminal_keys::TerminalKeys;
 use super::ui::{After, ClientLoop, Ui};
 use super::{reply, Conn};
+use crate::client_runtime::DetachedSocket;
 use crate::context::ServerContext;
 use crate::ids::ClientId;
 use crate::outcome::CommandError;
@@ -38,6 +39,10 @@ const SESSION_GONE_WAIT: std::time::Duration = std::time::Duration::from_secs(1)
 /// back to the system. `made_for_client`: the session was made by this client's request, so
 /// one whose program ended before the client joined is shown as ended (`[exited]`), as a
 /// session that ends while attached is, not as a refusal.
+///
+/// The loop runs on the clients' runtime ([`crate::client_runtime`]), its socket and terminal
+/// watched by that runtime's reactor, so a key is read at once however busy floods keep the
+/// server's workers; its renderer and writer stay on the server's runtime.
 pub(super) async fn attached(
     conn: Conn,
     ctx: ServerContext,
@@ -45,7 +50,25 @@ pub(super) async fn attached(
     attach: Attach,
     made_for_client: bool,
 ) {
-    attached_loop(conn, ctx, session, attach, made_for_client).await;
+    let server = tokio::runtime::Handle::current();
+    match crate::client_runtime::client_runtime() {
+        Some(clients) => match DetachedSocket::detach(conn) {
+            Ok(detached) => {
+                let on_clients = clients.spawn(async move {
+                    match detached.reattach::<Message>() {
+                        Ok(conn) => {
+                            attached_loop(conn, ctx, session, attach, made_for_client, server).await
+                        }
+                        Err(e) => tracing::warn!("a client's socket could not be watched: {e}"),
+                    }
+                });
+                // A panic there is counted by the panic hook; the connection ends either way.
+                let _ = on_clients.await;
+            }
+            Err(e) => tracing::warn!("a client's socket could not be moved: {e}"),
+        },
+        None => attached_loop(conn, ctx, session, attach, made_for_client, server).await,
+    }
     crate::memory::return_freed_memory();
 }
 
@@ -55,6 +78,7 @@ async fn attached_loop(
     session: SessionHandle,
     attach: Attach,
     made_for_client: bool,
+    server: tokio::runtime::Handle,
 ) {
     let client = ctx.ids.client();
     let (control_tx, mut control_rx) = mpsc::channel(CLIENT_CONTROL_CAPACITY);
@@ -189,8 +213,9 @@ async fn attached_loop(
         renderer
             .run()
             .instrument(tracing::info_span!("render", client = client.get())),
+        &server,
     );
-    tokio::spawn(forward_clipboard(
+    server.spawn(forward_clipboard(
         ctx.buffers.clipboard_feed(),
         render_tx.clone(),
         terminal_info.clone(),
@@ -202,7 +227,7 @@ async fn attached_loop(
     let writer_stop = stop.clone();
     let writer_metrics = client_metrics.clone();
     let writer_render = render_tx.clone();
-    let writer = tokio::spawn(async move {
+    let writer = server.spawn(async move {
         // Frames end when the renderer stops (the session may be ending); the exit notice
         // that explains why still comes on the control channel, after the last frame, so the
         // client restores its terminal only once nothing more is written to it.

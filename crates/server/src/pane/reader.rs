@@ -51,15 +51,19 @@ where
 /// Measured in paired runs (echo under one flood, p50 / p99): 0.28-0.30 / 0.85-1.18 ms before,
 /// 0.17-0.19 / 0.48-0.54 ms after. A runtime of their own (one worker) did less well (0.20-0.22
 /// / 0.65-0.73 ms). The normal build's echo was worse with its render tasks apart (0.30-0.32 /
-/// 0.79-0.91 ms against 0.27-0.29 / 0.66-0.70), so they stay on the server's runtime there.
-pub(crate) fn spawn_renderer<F>(task: F) -> tokio::task::JoinHandle<F::Output>
+/// 0.79-0.91 ms against 0.27-0.29 / 0.66-0.70), so they stay on the server's runtime there
+/// (`server`: the client's loop that starts them runs on a runtime of its own).
+pub(crate) fn spawn_renderer<F>(
+    task: F,
+    server: &tokio::runtime::Handle,
+) -> tokio::task::JoinHandle<F::Output>
 where
     F: std::future::Future + Send + 'static,
     F::Output: Send + 'static,
 {
     match reader_runtime() {
         Some(readers) => readers.spawn(task),
-        None => tokio::spawn(task),
+        None => server.spawn(task),
     }
 }
 
