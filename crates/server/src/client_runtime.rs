@@ -31,14 +31,7 @@ pub fn client_runtime() -> Option<&'static Runtime> {
 }
 
 fn start_client_runtime() -> Option<Runtime> {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(CLIENT_WORKERS)
-        .on_thread_start(crate::sched::short_slice_for_this_thread)
-        .thread_name("weft-client")
-        .enable_all()
-        .build()
-        .inspect_err(|e| tracing::warn!("attached clients share the server's runtime: {e}"))
-        .ok()
+    crate::sched::prompt_runtime("weft-client", CLIENT_WORKERS, "attached clients")
 }
 
 /// A framed socket taken out of the reactor that watched it, with what was read or queued

@@ -66,6 +66,25 @@ fn short_slice() -> u64 {
     })
 }
 
+/// A runtime of its own for work that must answer at once while the server's workers are
+/// busy: `workers` threads named `name`, each asking for the short slice. `None` (with a
+/// warning that says what shares the server's runtime instead, `fallback`) if it cannot be
+/// made.
+pub fn prompt_runtime(
+    name: &str,
+    workers: usize,
+    fallback: &str,
+) -> Option<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
+        .on_thread_start(short_slice_for_this_thread)
+        .thread_name(name)
+        .enable_all()
+        .build()
+        .inspect_err(|e| tracing::warn!("{fallback} share the server's runtime: {e}"))
+        .ok()
+}
+
 /// Asks for a short slice for the calling thread (`WEFT_SLICE_US` overrides the length; 0
 /// leaves the kernel's default); failures (a policy or sandbox that does not allow it) leave
 /// the thread as it was.

@@ -101,14 +101,7 @@ static READER_RUNTIME: std::sync::OnceLock<Option<tokio::runtime::Runtime>> =
 
 #[cfg(not(tokio_unstable))]
 fn start_reader_runtime() -> Option<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .on_thread_start(crate::sched::short_slice_for_this_thread)
-        .thread_name("weft-pty-read")
-        .enable_all()
-        .build()
-        .inspect_err(|e| tracing::warn!("pty readers share the server's runtime: {e}"))
-        .ok()
+    crate::sched::prompt_runtime("weft-pty-read", 2, "pty readers")
 }
 
 /// Yields once a task has worked through large chunks for [`FAIR_SLICE`].
