@@ -15,7 +15,8 @@
 //! also packed (`-z pack-relative-relocs`, DT_RELR): the loader of every `weft` start
 //! otherwise reads a 300 KB table of 12,000 entries. The binary stays position-independent;
 //! a glibc older than 2.36 cannot load a packed one, so it is packed only when the glibc it
-//! is built against (this machine's, as the target is the host) can.
+//! is built against (this machine's, as the target is the host) can. `WEFT_NO_PACKED_RELOCS`
+//! turns packing off, for a binary to be copied to a machine with an older glibc.
 
 use std::path::Path;
 use std::process::Command;
@@ -30,6 +31,7 @@ fn main() {
     println!("cargo:rerun-if-changed={ORDER_FILE}");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=WEFT_NO_LINK_ORDER");
+    println!("cargo:rerun-if-env-changed=WEFT_NO_PACKED_RELOCS");
     let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
     let order = Path::new(&manifest_dir).join(ORDER_FILE);
     // `-Wl,` splits its argument at commas: a path holding one cannot be passed this way.
@@ -54,7 +56,7 @@ const FIRST_GLIBC_WITH_RELR: (u32, u32) = (2, 36);
 /// is not this one.
 fn glibc_loads_packed_relocations() -> bool {
     let env = |name: &str| std::env::var(name).unwrap_or_default();
-    if env("HOST") != env("TARGET") {
+    if !env("WEFT_NO_PACKED_RELOCS").is_empty() || env("HOST") != env("TARGET") {
         return false;
     }
     let Ok(output) = Command::new("getconf").arg("GNU_LIBC_VERSION").output() else {

@@ -9,7 +9,13 @@
 //! This runtime's one worker sleeps in its own reactor until a key comes, and wakes with the
 //! server's short scheduler slice ([`crate::sched`]), so a key is read as promptly under a
 //! flood as when all is quiet, and the keystroke path crosses no more threads than before.
-//! Rendering and writing frames stay on the server's runtime.
+//!
+//! Only the loop itself runs here: reading keys, decoding them, writing them to panes, the
+//! menus and prompts. Commands it runs (bindings, the prompt, copy mode) go to the server's
+//! runtime, and so do the renderer and the frame writer (beside the pty readers in a build
+//! without `tokio_unstable`): nothing slow or long may hold the one worker every client's
+//! keys need. At shutdown the loops here end with the process, just after the server's
+//! runtime.
 
 use std::sync::OnceLock;
 use tokio::net::UnixStream;
@@ -24,14 +30,43 @@ const CLIENT_WORKERS: usize = 1;
 /// Made on first use and kept for the process's life; `None` if it could not be made.
 static CLIENT_RUNTIME: OnceLock<Option<Runtime>> = OnceLock::new();
 
-/// The clients' runtime, made on first use. `None` if it could not be made: clients then run
-/// on the server's runtime, as everything else does.
+/// The clients' runtime, made when the server starts (`listener::run`) or on first use.
+/// `None` if it could not be made: clients then run on the server's runtime, as everything
+/// else does.
 pub fn client_runtime() -> Option<&'static Runtime> {
     CLIENT_RUNTIME.get_or_init(start_client_runtime).as_ref()
 }
 
 fn start_client_runtime() -> Option<Runtime> {
-    crate::sched::prompt_runtime("weft-client", CLIENT_WORKERS, "attached clients")
+    crate::sched::side_runtime("weft-client", CLIENT_WORKERS, "attached clients")
+}
+
+/// Runs `run` with `framed` on the clients' runtime, its socket moved to that runtime's
+/// reactor, and waits for it to end; on the current runtime (the same way, as a task of its
+/// own) if the clients' could not be made. `I` is what the codec encodes.
+pub async fn run_on_clients<C, I, F, Fut>(framed: Framed<UnixStream, C>, run: F)
+where
+    C: Encoder<I> + Send + 'static,
+    I: 'static,
+    F: FnOnce(Framed<UnixStream, C>) -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
+    let runtime = match client_runtime() {
+        Some(clients) => clients.handle().clone(),
+        None => tokio::runtime::Handle::current(),
+    };
+    let detached = match DetachedSocket::detach(framed) {
+        Ok(detached) => detached,
+        Err(e) => return tracing::warn!("a client's socket could not be moved: {e}"),
+    };
+    let on_clients = runtime.spawn(async move {
+        match detached.reattach::<I>() {
+            Ok(framed) => run(framed).await,
+            Err(e) => tracing::warn!("a client's socket could not be watched: {e}"),
+        }
+    });
+    // A panic there is counted by the panic hook; the connection ends either way.
+    let _ = on_clients.await;
 }
 
 /// A framed socket taken out of the reactor that watched it, with what was read or queued

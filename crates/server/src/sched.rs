@@ -70,7 +70,7 @@ fn short_slice() -> u64 {
 /// busy: `workers` threads named `name`, each asking for the short slice. `None` (with a
 /// warning that says what shares the server's runtime instead, `fallback`) if it cannot be
 /// made.
-pub fn prompt_runtime(
+pub(crate) fn side_runtime(
     name: &str,
     workers: usize,
     fallback: &str,

@@ -13,7 +13,6 @@ use super::probe::{self, Tty};
 use super::terminal_keys::TerminalKeys;
 use super::ui::{After, ClientLoop, Ui};
 use super::{reply, Conn};
-use crate::client_runtime::DetachedSocket;
 use crate::context::ServerContext;
 use crate::ids::ClientId;
 use crate::outcome::CommandError;
@@ -42,7 +41,7 @@ const SESSION_GONE_WAIT: std::time::Duration = std::time::Duration::from_secs(1)
 ///
 /// The loop runs on the clients' runtime ([`crate::client_runtime`]), its socket and terminal
 /// watched by that runtime's reactor, so a key is read at once however busy floods keep the
-/// server's workers; its renderer and writer stay on the server's runtime.
+/// server's workers; its commands, renderer and writer run on the server's (`server`).
 pub(super) async fn attached(
     conn: Conn,
     ctx: ServerContext,
@@ -51,24 +50,10 @@ pub(super) async fn attached(
     made_for_client: bool,
 ) {
     let server = tokio::runtime::Handle::current();
-    match crate::client_runtime::client_runtime() {
-        Some(clients) => match DetachedSocket::detach(conn) {
-            Ok(detached) => {
-                let on_clients = clients.spawn(async move {
-                    match detached.reattach::<Message>() {
-                        Ok(conn) => {
-                            attached_loop(conn, ctx, session, attach, made_for_client, server).await
-                        }
-                        Err(e) => tracing::warn!("a client's socket could not be watched: {e}"),
-                    }
-                });
-                // A panic there is counted by the panic hook; the connection ends either way.
-                let _ = on_clients.await;
-            }
-            Err(e) => tracing::warn!("a client's socket could not be moved: {e}"),
-        },
-        None => attached_loop(conn, ctx, session, attach, made_for_client, server).await,
-    }
+    crate::client_runtime::run_on_clients::<_, Message, _, _>(conn, move |conn| {
+        attached_loop(conn, ctx, session, attach, made_for_client, server)
+    })
+    .await;
     crate::memory::return_freed_memory();
 }
 
@@ -297,6 +282,7 @@ async fn attached_loop(
 
     let mut state = ClientLoop {
         ctx: ctx.clone(),
+        server: server.clone(),
         client,
         session: session.clone(),
         view: info.view.clone(),

@@ -444,7 +444,7 @@ impl ClientLoop {
                 .render
                 .send(RenderControl::Overlay(Some(Overlay::Lines(shown))))
                 .await;
-            tokio::spawn(follow_preview(
+            self.server.spawn(follow_preview(
                 pane,
                 lines,
                 preview_rows,

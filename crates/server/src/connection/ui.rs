@@ -49,6 +49,9 @@ pub(super) enum Ui {
 /// The per-client state of the terminal loop.
 pub(super) struct ClientLoop {
     pub(super) ctx: ServerContext,
+    /// The server's runtime: the loop runs on the clients' ([`crate::client_runtime`]), and
+    /// the commands it runs go here, so none holds the worker every client's keys need.
+    pub(super) server: tokio::runtime::Handle,
     pub(super) client: ClientId,
     pub(super) session: SessionHandle,
     pub(super) view: watch::Receiver<View>,
@@ -442,17 +445,27 @@ impl ClientLoop {
         if command.entry.name == "wait-for" {
             // It may wait for a long time: in the background, so keys still work meanwhile.
             let ctx = self.ctx.clone();
-            tokio::spawn(async move {
+            self.server.spawn(async move {
                 if let Err(e) = execute(&ctx, command, &origin).await {
                     tracing::info!("wait-for from a client: {e}");
                 }
             });
             return After::Continue;
         }
-        match execute(&self.ctx, command, &origin).await {
-            Ok(Ran::Output(output)) => self.show_output(output).await,
-            Ok(Ran::Client(request)) => return self.client_request(request).await,
-            Err(e) => self.message(e.to_string()).await,
+        let name = command.entry.name;
+        let ctx = self.ctx.clone();
+        let ran = self
+            .server
+            .spawn(async move { execute(&ctx, command, &origin).await })
+            .await;
+        match ran {
+            Ok(Ok(Ran::Output(output))) => self.show_output(output).await,
+            Ok(Ok(Ran::Client(request))) => return self.client_request(request).await,
+            Ok(Err(e)) => self.message(e.to_string()).await,
+            Err(_) => {
+                let text = format!("{name}: weft hit an internal error running it; the server goes on (please report it)");
+                self.message(text).await
+            }
         }
         After::Continue
     }

@@ -101,7 +101,7 @@ static READER_RUNTIME: std::sync::OnceLock<Option<tokio::runtime::Runtime>> =
 
 #[cfg(not(tokio_unstable))]
 fn start_reader_runtime() -> Option<tokio::runtime::Runtime> {
-    crate::sched::prompt_runtime("weft-pty-read", 2, "pty readers")
+    crate::sched::side_runtime("weft-pty-read", 2, "pty readers")
 }
 
 /// Yields once a task has worked through large chunks for [`FAIR_SLICE`].
