@@ -36,14 +36,16 @@ fn main() {
     let order = Path::new(&manifest_dir).join(ORDER_FILE);
     // `-Wl,` splits its argument at commas: a path holding one cannot be passed this way.
     let passable = !order.to_string_lossy().contains(',');
-    if passable && order.is_file() && links_with_default_lld() {
+    // Asks the compiler its version: once, for both flags.
+    let default_lld = links_with_default_lld();
+    if passable && order.is_file() && default_lld {
         println!(
             "cargo:rustc-link-arg-bin=weft=-Wl,--symbol-ordering-file={}",
             order.display()
         );
         println!("cargo:rustc-link-arg-bin=weft=-Wl,--no-warn-symbol-ordering");
     }
-    if links_with_default_lld() && glibc_loads_packed_relocations() {
+    if default_lld && glibc_loads_packed_relocations() {
         println!("cargo:rustc-link-arg-bin=weft=-Wl,-z,pack-relative-relocs");
     }
 }

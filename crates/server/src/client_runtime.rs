@@ -71,7 +71,7 @@ where
 
 /// A framed socket taken out of the reactor that watched it, with what was read or queued
 /// but not yet handled, to be watched by another runtime's.
-pub struct DetachedSocket<C> {
+struct DetachedSocket<C> {
     socket: std::os::unix::net::UnixStream,
     codec: C,
     read_buf: bytes::BytesMut,
@@ -80,7 +80,7 @@ pub struct DetachedSocket<C> {
 
 impl<C> DetachedSocket<C> {
     /// Takes `framed`'s socket out of its runtime's reactor.
-    pub fn detach(framed: Framed<UnixStream, C>) -> std::io::Result<Self> {
+    fn detach(framed: Framed<UnixStream, C>) -> std::io::Result<Self> {
         let parts = framed.into_parts();
         Ok(DetachedSocket {
             socket: parts.io.into_std()?,
@@ -92,7 +92,7 @@ impl<C> DetachedSocket<C> {
 
     /// The framed socket again, watched by the current runtime's reactor; `I` is what the
     /// codec encodes.
-    pub fn reattach<I>(self) -> std::io::Result<Framed<UnixStream, C>>
+    fn reattach<I>(self) -> std::io::Result<Framed<UnixStream, C>>
     where
         C: Encoder<I>,
     {
