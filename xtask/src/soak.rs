@@ -196,20 +196,30 @@ impl Soak {
             &format!("echo K$(({n}+0))"),
         ])?;
         self.ok(&["send-keys", "-t", &self.shell, "Enter"])?;
+        // The output anywhere in a line, not a whole line: when a resize's SIGWINCH reaches
+        // bash between the newline of Enter and the command's start, readline redraws its
+        // line on the new row and bash's carriage return then puts the output over the start
+        // of it ("K61995.2# echo ..."), as in any terminal. No earlier output contains
+        // `K{n}`: each is a smaller number, and the typed command spells it `K$((n+0))`.
         let out = self.weft(&[
             "wait",
             "-t",
             &self.shell,
-            "--regex",
-            &format!("(?m)^K{n}$"),
+            "--text",
+            &format!("K{n}"),
             "--timeout",
             ECHO_TIMEOUT,
         ]);
         match out {
             Ok(o) if o.status.success() => Ok(started.elapsed()),
-            _ => Err(format!(
-                "command {n} typed into the shell never showed its output"
+            // The screen `wait` saw last, and what it said, so that a failure can be read.
+            Ok(o) => Err(format!(
+                "command {n} typed into the shell never showed its output; `wait` said {:?} \
+                 and the pane showed:\n{}",
+                String::from_utf8_lossy(&o.stderr).trim(),
+                String::from_utf8_lossy(&o.stdout).trim_end()
             )),
+            Err(e) => Err(format!("command {n}: weft wait could not run: {e}")),
         }
     }
 
