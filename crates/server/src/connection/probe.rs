@@ -122,13 +122,21 @@ pub(super) async fn ask(
 /// terminal that takes nothing. `false`: it is gone.
 async fn write(tty: &mut Tty<'_>, bytes: &'static [u8], deadline: Instant) -> bool {
     match tty {
-        Tty::Direct(_, writer) => match writer.write_or_queue(Bytes::from_static(bytes)) {
-            None => true,
-            Some(rest) => {
-                let written = tokio::time::timeout_at(deadline, writer.write_queued(&rest));
-                !matches!(written.await, Ok(Err(_)))
+        Tty::Direct(_, writer) => {
+            // Before the first frame nothing else writes here: the rest is written now.
+            let mut left = None;
+            writer.write_or_queue(Bytes::from_static(bytes), |rest| {
+                left = Some(rest);
+                true
+            });
+            match left {
+                None => true,
+                Some(rest) => {
+                    let written = tokio::time::timeout_at(deadline, writer.write_queued(&rest));
+                    !matches!(written.await, Ok(Err(_)))
+                }
             }
-        },
+        }
         Tty::Socket(conn) => conn
             .send(Message::Output(Bytes::from_static(bytes)))
             .await

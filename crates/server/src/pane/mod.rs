@@ -212,10 +212,7 @@ impl PaneHandle {
         if self.shared.record.is_tapped() {
             self.shared.record.offer_input(&bytes);
         }
-        match self.pty_in.write_or_queue(bytes) {
-            None => true,
-            Some(rest) => self.input.send(rest).await.is_ok(),
-        }
+        self.pty_in.write_or_send(bytes, &self.input).await
     }
 
     /// The screen as text (or escapes, or JSON) and its revision, whole; `None` once the

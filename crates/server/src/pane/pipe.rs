@@ -223,10 +223,7 @@ struct PaneInput {
 impl PaneInput {
     /// Sends bytes to the program, waiting while its input is full. False once it is gone.
     async fn send(&self, bytes: Bytes) -> bool {
-        match self.pty_in.write_or_queue(bytes) {
-            None => true,
-            Some(rest) => self.input.send(rest).await.is_ok(),
-        }
+        self.pty_in.write_or_send(bytes, &self.input).await
     }
 }
 

@@ -281,9 +281,10 @@ impl PaneTask {
                             .map(|mut r| std::mem::take(&mut *r))
                             .unwrap_or_default();
                         let replies = Bytes::from(replies);
-                        if let Some(rest) = self.pty_in.write_or_queue(replies) {
+                        self.pty_in.write_or_queue(replies, |rest| {
                             permit.send(rest);
-                        }
+                            true
+                        });
                     }
                 }
                 _ = &mut released, if hold.is_some() => hold = None,

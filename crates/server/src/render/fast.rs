@@ -91,21 +91,21 @@ impl RenderCore {
         // watching the terminal) must not have its clock stopped by this frame.
         shared.metrics.shown(m);
         let writing = crate::metrics::Tick::now();
-        let rest = target.tty.write_slice_or_queue(&bytes);
+        // Nothing was queued (checked above), so the writer's channel is empty; if the rest
+        // cannot go there after all, the next frame repaints everything.
+        let mut refused = false;
+        let whole = target.tty.write_slice_or_queue(&bytes, |rest| {
+            refused = target.frames.try_send(rest).is_err();
+            !refused
+        });
         if bytes.capacity() <= weft_renderer::KEPT_SCRATCH_BYTES {
             self.fast_bytes = bytes;
         }
-        match rest {
-            None => {
-                m.write.busy_since(writing);
-            }
-            // Nothing was queued (checked above), so the writer's channel is empty; if the
-            // rest cannot go there after all, the next frame repaints everything.
-            Some(rest) => {
-                if target.frames.try_send(rest).is_err() {
-                    self.renderer.invalidate();
-                }
-            }
+        if whole {
+            m.write.busy_since(writing);
+        }
+        if refused {
+            self.renderer.invalidate();
         }
         m.write.item(len);
         tracing::trace!(bytes = len, "frame drawn by the pane");

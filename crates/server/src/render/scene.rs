@@ -120,14 +120,15 @@ pub(super) fn send(
         Some(tty) => {
             metrics.write.idle_ends();
             let writing = crate::metrics::Tick::now();
-            match tty.write_or_queue(bytes) {
-                // Written whole: the writer's stage, done here.
-                None => {
-                    metrics.write.busy_since(writing);
-                    metrics.write.item(len);
-                    tracing::trace!(bytes = len, "client write");
-                }
-                Some(rest) => permit.send(rest),
+            let whole = tty.write_or_queue(bytes, |rest| {
+                permit.send(rest);
+                true
+            });
+            // Written whole: the writer's stage, done here.
+            if whole {
+                metrics.write.busy_since(writing);
+                metrics.write.item(len);
+                tracing::trace!(bytes = len, "client write");
             }
         }
         None => permit.send(bytes),
