@@ -189,6 +189,19 @@ pub fn detached_session(server: &TestServer, name: &str) {
     assert!(out.status.success(), "{out:?}");
 }
 
+/// Splits a pane with `split-window -P -F '#{pane_id}'` and `args` (a target, flags, then `--`
+/// and a command if wanted); returns the new pane's id.
+///
+/// # Panics
+/// When the split fails.
+pub fn split_pane(server: &TestServer, args: &[&str]) -> String {
+    let mut all = vec!["split-window", "-P", "-F", "#{pane_id}"];
+    all.extend_from_slice(args);
+    let out = server.weft(&all);
+    assert!(out.status.success(), "split-window {args:?}: {out:?}");
+    stdout_of(&out).trim().to_string()
+}
+
 /// Text of a finished command's stdout.
 pub fn stdout_of(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()

@@ -2,7 +2,7 @@
 //! ones, as tmux's scopes are: each client sees its own session's, and the rest inherit.
 
 use weft_testkit::TestTerminal;
-use weft_tests::{stderr_of, stdout_of, TestServer, TEST_SHELL};
+use weft_tests::{split_pane, stderr_of, stdout_of, TestServer, TEST_SHELL};
 
 fn session(server: &TestServer, name: &str) -> TestTerminal {
     let mut args = vec!["new", "-s", name, "--"];
@@ -129,8 +129,8 @@ fn a_window_option_is_that_windows_alone() {
 fn a_pane_option_is_that_panes_alone_and_changes_take_effect_on_running_panes() {
     let server = TestServer::new("scopepane");
     let _c = session(&server, "p");
-    let kept = ok(&server, &["split-window", "-P", "-F", "#{pane_id}"]);
-    let gone = ok(&server, &["split-window", "-P", "-F", "#{pane_id}"]);
+    let kept = split_pane(&server, &[]);
+    let gone = split_pane(&server, &[]);
     ok(&server, &["set", "-p", "-t", &kept, "remain-on-exit", "on"]);
     assert_eq!(
         ok(
@@ -163,7 +163,7 @@ fn a_pane_option_is_that_panes_alone_and_changes_take_effect_on_running_panes() 
     );
 
     // A pane's own options go with it to a window of its own.
-    let moved = ok(&server, &["split-window", "-P", "-F", "#{pane_id}"]);
+    let moved = split_pane(&server, &[]);
     ok(&server, &["set", "-p", "-t", &moved, "@own", "mine"]);
     ok(&server, &["break-pane", "-d", "-t", &moved]);
     assert_eq!(
@@ -172,7 +172,7 @@ fn a_pane_option_is_that_panes_alone_and_changes_take_effect_on_running_panes() 
     );
 
     // A global change reaches a pane that was already running.
-    let later = ok(&server, &["split-window", "-P", "-F", "#{pane_id}"]);
+    let later = split_pane(&server, &[]);
     ok(&server, &["set", "-g", "remain-on-exit", "on"]);
     ok(&server, &["send-keys", "-t", &later, "exit", "Enter"]);
     let out = server.weft(&["wait", "-t", &later, "--text", "Pane is dead"]);

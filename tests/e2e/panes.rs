@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 use weft_testkit::TestTerminal;
-use weft_tests::{stderr_of, stdout_of, TestServer, TEST_SHELL};
+use weft_tests::{split_pane, stderr_of, stdout_of, TestServer, TEST_SHELL};
 
 fn session(server: &TestServer, name: &str, cols: u16, rows: u16) -> TestTerminal {
     let mut args = vec!["new", "-s", name, "--"];
@@ -345,19 +345,7 @@ fn a_flood_parsed_around_keystrokes_elsewhere_keeps_every_line_in_order() {
         "seq -f '%.0f {}' 1 {LINES}; echo FLOOD-$((6*7))-DONE; sleep 60",
         "x".repeat(80)
     );
-    let out = server.weft(&[
-        "split-window",
-        "-d",
-        "-P",
-        "-F",
-        "#{pane_id}",
-        "--",
-        "sh",
-        "-c",
-        &flood,
-    ]);
-    assert!(out.status.success(), "{out:?}");
-    let flood_pane = stdout_of(&out).trim().to_string();
+    let flood_pane = split_pane(&server, &["-d", "--", "sh", "-c", &flood]);
     // Typed into the shell (the focused pane) while the other pane floods: each key holds
     // the flood until its echo shows, so the flood ends after a few hundred commands.
     let flood_done = || {

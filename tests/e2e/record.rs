@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use weft_tests::{
-    run_weft, server_pid, stderr_of, stdout_of, weft_binary, RssPeak, TestServer, TEST_ENV,
-    TEST_SHELL,
+    run_weft, server_pid, split_pane, stderr_of, stdout_of, weft_binary, RssPeak, TestServer,
+    TEST_ENV, TEST_SHELL,
 };
 
 /// How long a recording may take to show what the pane shows.
@@ -193,15 +193,7 @@ fn a_recording_of_colours_and_resizes_replays_to_the_panes_screen() {
     );
     ok(&server.weft(&["wait", "-t", "r:0.0", "--text", "done-2"]));
     // Splitting narrows the pane (a resize), closing the split widens it again.
-    let second = ok(&server.weft(&[
-        "split-window",
-        "-h",
-        "-t",
-        "r:0.0",
-        "-P",
-        "-F",
-        "#{pane_id}",
-    ]));
+    let second = split_pane(&server, &["-h", "-t", "r:0.0"]);
     wait_until("the pane to narrow", || {
         pane_size(&server, "r:0.0").0 < cols
     });

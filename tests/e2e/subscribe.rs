@@ -7,7 +7,9 @@ use std::io::BufRead;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
-use weft_tests::{server_pid, stdout_of, weft_binary, TestServer, TEST_ENV, TEST_SHELL};
+use weft_tests::{
+    server_pid, split_pane, stdout_of, weft_binary, TestServer, TEST_ENV, TEST_SHELL,
+};
 
 /// Renames made while a subscriber does not read: each event is about 300 bytes, so these
 /// are more than its pipe, its socket and its queue in the server hold together.
@@ -177,15 +179,7 @@ fn windows_panes_and_sessions_are_told_as_they_change() {
     let renamed = sub.wait_for("window-renamed", |e| e["window"] == window.as_str());
     assert_eq!(renamed["name"], "renamed", "{renamed}");
 
-    let second_pane = ok(&server.weft(&[
-        "split-window",
-        "-d",
-        "-t",
-        &window,
-        "-P",
-        "-F",
-        "#{pane_id}",
-    ]));
+    let second_pane = split_pane(&server, &["-d", "-t", &window]);
     sub.wait_for("pane-added", |e| e["pane"] == second_pane.as_str());
     let layout = sub.wait_for("layout-changed", |e| e["window"] == window.as_str());
     assert_eq!(
@@ -309,19 +303,7 @@ fn a_pane_subscription_has_that_panes_output_and_ends_with_its_program() {
     let server = TestServer::new("sub-one");
     shell_session(&server, "o");
     let script = "read x; echo got-$x; exit 3";
-    let pane = ok(&server.weft(&[
-        "split-window",
-        "-d",
-        "-t",
-        "o",
-        "-P",
-        "-F",
-        "#{pane_id}",
-        "--",
-        "sh",
-        "-c",
-        script,
-    ]));
+    let pane = split_pane(&server, &["-d", "-t", "o", "--", "sh", "-c", script]);
     let mut sub = Subscription::start(&server, &["-t", &pane]);
     // Other panes are not heard.
     ok(&server.weft(&["send-keys", "-t", "o:0.0", "echo elsewhere", "Enter"]));
