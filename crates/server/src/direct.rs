@@ -44,11 +44,17 @@ impl DirectWriter {
         let Ok(permit) = queue.reserve().await else {
             return false;
         };
+        self.write_or_queue_into(bytes, permit);
+        true
+    }
+
+    /// [`DirectWriter::write_or_queue`] into a place already reserved in the writer task's
+    /// channel, which always takes the rest. Returns whether all of `bytes` went out at once.
+    pub fn write_or_queue_into(&self, bytes: Bytes, permit: mpsc::Permit<'_, Bytes>) -> bool {
         self.write_or_queue(bytes, |rest| {
             permit.send(rest);
             true
-        });
-        true
+        })
     }
 
     /// [`DirectWriter::write_or_queue`] for borrowed bytes: copied only when some are left.

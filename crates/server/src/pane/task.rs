@@ -281,10 +281,7 @@ impl PaneTask {
                             .map(|mut r| std::mem::take(&mut *r))
                             .unwrap_or_default();
                         let replies = Bytes::from(replies);
-                        self.pty_in.write_or_queue(replies, |rest| {
-                            permit.send(rest);
-                            true
-                        });
+                        self.pty_in.write_or_queue_into(replies, permit);
                     }
                 }
                 _ = &mut released, if hold.is_some() => hold = None,

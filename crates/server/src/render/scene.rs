@@ -120,10 +120,7 @@ pub(super) fn send(
         Some(tty) => {
             metrics.write.idle_ends();
             let writing = crate::metrics::Tick::now();
-            let whole = tty.write_or_queue(bytes, |rest| {
-                permit.send(rest);
-                true
-            });
+            let whole = tty.write_or_queue_into(bytes, permit);
             // Written whole: the writer's stage, done here.
             if whole {
                 metrics.write.busy_since(writing);
