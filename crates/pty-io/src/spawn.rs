@@ -517,6 +517,21 @@ impl PtyWriter {
         Ok(())
     }
 
+    /// Writes what the descriptor takes once it takes anything, waiting while it is full:
+    /// the number of bytes written. Cancel-safe: nothing is written while it waits, so a
+    /// caller that gives up (a deadline) knows exactly what went out.
+    pub async fn write_some(&self, data: &[u8]) -> std::io::Result<usize> {
+        loop {
+            match write_now(&self.fd, data) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    self.wait_for_room().await?
+                }
+                done => return done,
+            }
+        }
+    }
+
     /// Waits until the descriptor takes more, registered with the reactor only meanwhile. A
     /// new registration reports a descriptor that is already writable, so room made between
     /// the failed write and this call is not missed.

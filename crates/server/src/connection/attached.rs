@@ -154,7 +154,7 @@ async fn attached_loop(
         (Some((reader, _)), Some(writer)) => Tty::Direct(reader, writer),
         _ => Tty::Socket(&mut conn),
     };
-    let asked = probe::ask(tty, &mut keys, &mut terminal_info).await;
+    let mut asked = probe::ask(tty, &mut keys, &mut terminal_info).await;
     if let Some((c, r)) = asked.resized {
         (cols, rows) = (c, r);
         joining.size = (c, r);
@@ -179,6 +179,13 @@ async fn attached_loop(
     let client_metrics = Arc::new(crate::metrics::ClientMetrics::default());
     ctx.metrics.add_client(client, &info.name, &client_metrics);
     let (frames_tx, mut frames_rx) = mpsc::channel(FRAME_CAPACITY);
+    if let Some(unwritten) = asked.unwritten.take() {
+        // The queries the terminal had not taken, counted as queued already: the writer task
+        // writes them before any frame. The channel is new and empty, so it takes them.
+        if frames_tx.try_send(unwritten).is_err() {
+            tracing::warn!(client = client.get(), "the terminal's queries were dropped");
+        }
+    }
     let (switch_tx, mut switch_rx) = mpsc::channel(SWITCH_CAPACITY);
     let (render_tx, render_rx) = mpsc::channel(RENDER_CONTROL_CAPACITY);
     let renderer = RenderTask {

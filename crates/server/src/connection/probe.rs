@@ -42,6 +42,10 @@ pub(super) struct Asked {
     pub(super) resized: Option<(u16, u16)>,
     /// The terminal or the connection went away.
     pub(super) gone: bool,
+    /// What the terminal had not taken of the queries by the deadline (a terminal that reads
+    /// nothing for a while). Already counted as queued in its [`DirectWriter`]: the
+    /// connection's writer task writes it before any frame.
+    pub(super) unwritten: Option<Bytes>,
 }
 
 /// Where the client's terminal is: handed over to the server, or behind the client's socket.
@@ -61,7 +65,7 @@ pub(super) async fn ask(
 ) -> Asked {
     let mut asked = Asked::default();
     let deadline = Instant::now() + ANSWER_DEADLINE;
-    if !write(&mut tty, QUERIES, deadline).await {
+    if !write(&mut tty, QUERIES, deadline, &mut asked.unwritten).await {
         asked.gone = true;
         return asked;
     }
@@ -104,10 +108,16 @@ pub(super) async fn ask(
         }
     }
     if info.has_mode(2031) {
-        let _ = write(&mut tty, ENABLE_COLOR_SCHEME_REPORTS, deadline).await;
+        let _ = write(
+            &mut tty,
+            ENABLE_COLOR_SCHEME_REPORTS,
+            deadline,
+            &mut asked.unwritten,
+        )
+        .await;
     }
     if info.kitty_flags.is_some() {
-        let _ = write(&mut tty, ENABLE_KITTY_KEYS, deadline).await;
+        let _ = write(&mut tty, ENABLE_KITTY_KEYS, deadline, &mut asked.unwritten).await;
     }
     tracing::debug!(
         answered,
@@ -119,22 +129,36 @@ pub(super) async fn ask(
 }
 
 /// Writes `bytes` to the terminal before the first frame, giving up at `deadline` on a
-/// terminal that takes nothing. `false`: it is gone.
-async fn write(tty: &mut Tty<'_>, bytes: &'static [u8], deadline: Instant) -> bool {
+/// terminal that takes nothing: what it has not taken by then is kept in `unwritten` (later
+/// bytes join it, in order), for the writer task. `false`: it is gone.
+async fn write(
+    tty: &mut Tty<'_>,
+    bytes: &'static [u8],
+    deadline: Instant,
+    unwritten: &mut Option<Bytes>,
+) -> bool {
     match tty {
         Tty::Direct(_, writer) => {
+            if let Some(waiting) = unwritten {
+                // Behind what the terminal has not taken yet, in the same queued message.
+                *waiting = [&waiting[..], bytes].concat().into();
+                return true;
+            }
             // Before the first frame nothing else writes here: the rest is written now.
             let mut left = None;
             writer.write_or_queue(Bytes::from_static(bytes), |rest| {
                 left = Some(rest);
                 true
             });
-            match left {
-                None => true,
-                Some(rest) => {
-                    let written = tokio::time::timeout_at(deadline, writer.write_queued(&rest));
-                    !matches!(written.await, Ok(Err(_)))
+            let Some(rest) = left else {
+                return true;
+            };
+            match writer.write_queued_until(rest, deadline).await {
+                Ok(still) => {
+                    *unwritten = still;
+                    true
                 }
+                Err(_) => false,
             }
         }
         Tty::Socket(conn) => conn
@@ -205,5 +229,55 @@ pub(super) async fn take_in(
                 COLOR_QUERIES,
             )))
             .await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+    use std::os::fd::OwnedFd;
+    use std::os::unix::net::UnixStream;
+    use weft_pty_io::PtyWriter;
+
+    fn file(stream: UnixStream) -> std::fs::File {
+        std::fs::File::from(OwnedFd::from(stream))
+    }
+
+    #[tokio::test]
+    async fn queries_a_terminal_has_not_taken_by_the_deadline_wait_for_the_writer_task() {
+        let (mut ours, mut terminal) = UnixStream::pair().expect("pair");
+        // A terminal that reads nothing for now: its side is full.
+        ours.set_nonblocking(true).expect("non-blocking");
+        let mut filled = 0;
+        while let Ok(n) = ours.write(&[b'.'; 4096]) {
+            filled += n;
+        }
+        let writer = DirectWriter::new(PtyWriter::from_file(file(ours)).expect("writer"));
+        let (keys, _keys_other_end) = UnixStream::pair().expect("pair");
+        let mut reader = PtyReader::from_file(file(keys)).expect("reader");
+        let mut tty = Tty::Direct(&mut reader, &writer);
+        let mut unwritten = None;
+        let deadline = Instant::now() + std::time::Duration::from_millis(10);
+        assert!(write(&mut tty, QUERIES, deadline, &mut unwritten).await);
+        assert!(write(&mut tty, ENABLE_KITTY_KEYS, deadline, &mut unwritten).await);
+        let expected = [QUERIES, ENABLE_KITTY_KEYS].concat();
+        let unwritten = unwritten.expect("the terminal took nothing");
+        assert_eq!(unwritten[..], expected[..], "kept whole and in order");
+        assert!(
+            !writer.is_idle(),
+            "counted as queued, so no frame overtakes it"
+        );
+        // The terminal reads again; the writer task writes what was kept, once.
+        let wanted = filled + expected.len();
+        let drained = std::thread::spawn(move || {
+            let mut got = vec![0u8; wanted];
+            terminal.read_exact(&mut got).expect("read");
+            got
+        });
+        writer.write_queued(&unwritten).await.expect("write");
+        assert!(writer.is_idle());
+        let got = drained.join().expect("reader");
+        assert_eq!(got[filled..], expected[..]);
     }
 }
