@@ -189,6 +189,23 @@ pub fn detached_session(server: &TestServer, name: &str) {
     assert!(out.status.success(), "{out:?}");
 }
 
+/// An option's value as `show-options -v NAME` prints it, without the line's end.
+pub fn show_option(server: &TestServer, name: &str) -> String {
+    stdout_of(&server.weft(&["show-options", "-v", name]))
+        .trim_end()
+        .to_string()
+}
+
+/// Writes `text` to `name` in the server's directory (a configuration file); its path.
+///
+/// # Panics
+/// When the file cannot be written.
+pub fn write_file(server: &TestServer, name: &str, text: &str) -> std::path::PathBuf {
+    let path = server.dir.join(name);
+    std::fs::write(&path, text).expect("write a file in the test's directory");
+    path
+}
+
 /// Splits a pane with `split-window -P -F '#{pane_id}'` and `args` (a target, flags, then `--`
 /// and a command if wanted); returns the new pane's id.
 ///

@@ -6,6 +6,7 @@ mod alerts;
 mod buffers;
 mod cli_run;
 mod commands;
+mod config_language;
 mod copy_mode;
 mod diag;
 mod examples;

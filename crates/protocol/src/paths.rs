@@ -10,6 +10,11 @@ use std::path::{Path, PathBuf};
 /// The label used without `-L`.
 pub const DEFAULT_LABEL: &str = "default";
 
+/// Set (to `1`) in the environment of the shell commands a configuration file runs while a
+/// server starts: a client started by one does not start another server, which would wait
+/// for the first.
+pub const READING_CONFIG_ENV: &str = "WEFT_READING_CONFIG";
+
 /// Why the socket path cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum PathError {

@@ -267,6 +267,11 @@ fn register(fd: FileDescriptor, interest: Interest) -> Result<AsyncFd<FileDescri
 }
 
 impl Pty {
+    /// The terminal's device the program has (`/dev/pts/N`), when the system says.
+    pub fn tty_name(&self) -> Option<std::path::PathBuf> {
+        self.master.tty_name()
+    }
+
     /// The process group in the pty's foreground (the program the user is running in it),
     /// when the kernel says.
     pub fn foreground_process(&self) -> Option<u32> {

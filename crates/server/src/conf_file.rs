@@ -1,5 +1,7 @@
 //! Configuration files in tmux's syntax (`weft.conf`, or a `.tmux.conf`): one command per line,
-//! `#` comments, `\` at a line's end continuing it, tmux's quoting. Each line is run by the
+//! `#` comments, `\` at a line's end continuing it, tmux's quoting, `$NAME` and `~` expanded,
+//! `NAME=value` lines setting variables (`%hidden NAME=value`: for this file's lines only, not
+//! the panes' environment). Each line is run by the
 //! command table's configuration runner (handed in: the commands sit above the configuration);
 //! a line weft does not understand is a warning with `file:line`, and the rest still applies.
 
@@ -40,7 +42,22 @@ pub fn apply_file(
     run: LineRunner,
     warnings: &mut Vec<String>,
 ) {
-    apply_nested(config, path, quiet, run, warnings, 0);
+    apply_nested(config, path, quiet, run, warnings, &mut Hidden::new(), 0);
+}
+
+/// `%hidden` variables: seen by `$NAME` in the files being read, not by the panes.
+type Hidden = std::collections::HashMap<String, String>;
+
+/// What `$NAME` is while a file is read: the global environment as changed so far (an
+/// assignment, `set-environment -g`), a `%hidden` variable, or the server's own environment.
+fn variable(config: &Config, hidden: &Hidden, name: &str) -> Option<String> {
+    match config.environment.get(name) {
+        Some(value) => value.clone(),
+        None => hidden
+            .get(name)
+            .cloned()
+            .or_else(|| std::env::var(name).ok()),
+    }
 }
 
 fn apply_nested(
@@ -49,6 +66,7 @@ fn apply_nested(
     quiet: bool,
     run: LineRunner,
     warnings: &mut Vec<String>,
+    hidden: &mut Hidden,
     depth: usize,
 ) {
     let name = path.display().to_string();
@@ -67,6 +85,15 @@ fn apply_nested(
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
+        if let Some(rest) = trimmed.strip_prefix("%hidden") {
+            if conditions.running() {
+                match hidden_assignment(rest, config, hidden) {
+                    Ok((name, value)) => drop(hidden.insert(name, value)),
+                    Err(e) => warnings.push(format!("{at}: {e}")),
+                }
+            }
+            continue;
+        }
         if trimmed.starts_with('%') {
             if let Err(e) = conditions.line(trimmed, config) {
                 warnings.push(format!("{at}: {e}"));
@@ -76,7 +103,8 @@ fn apply_nested(
         if !conditions.running() {
             continue;
         }
-        let words = match crate::words::tokenize(&strip_comment(trimmed)) {
+        let lookup = |name: &str| variable(config, hidden, name);
+        let words = match crate::words::tokenize_expanding(&strip_comment(trimmed), &lookup) {
             Ok(w) if w.is_empty() => continue,
             Ok(w) => w,
             Err(e) => {
@@ -84,6 +112,14 @@ fn apply_nested(
                 continue;
             }
         };
+        if let [word] = words.as_slice() {
+            if let Some((name, value)) = crate::words::assignment(word) {
+                config
+                    .environment
+                    .insert(name.to_string(), Some(value.to_string()));
+                continue;
+            }
+        }
         match run(config, &words) {
             Ok(LineEffect::Done) => {}
             Ok(LineEffect::Note(note)) => warnings.push(format!("{at}: {note}")),
@@ -99,12 +135,29 @@ fn apply_nested(
                         warnings.push(format!("{at}: no file matches {pattern}"));
                     }
                     for file in found {
-                        apply_nested(config, &file, quiet, run, warnings, depth + 1);
+                        apply_nested(config, &file, quiet, run, warnings, hidden, depth + 1);
                     }
                 }
             }
             Err(e) => warnings.push(format!("{at}: {e}")),
         }
+    }
+}
+
+/// The name and value of a `%hidden NAME=value` line (what follows `%hidden`).
+fn hidden_assignment(
+    rest: &str,
+    config: &Config,
+    hidden: &Hidden,
+) -> Result<(String, String), String> {
+    let lookup = |name: &str| variable(config, hidden, name);
+    let words = crate::words::tokenize_expanding(&strip_comment(rest), &lookup)
+        .map_err(|e| e.to_string())?;
+    match words.as_slice() {
+        [word] => crate::words::assignment(word)
+            .map(|(name, value)| (name.to_string(), value.to_string()))
+            .ok_or_else(|| "%hidden takes NAME=value".to_string()),
+        _ => Err("%hidden takes NAME=value".into()),
     }
 }
 
@@ -303,6 +356,49 @@ mod tests {
         assert_eq!(strip_comment("set -g s '#S x' # c"), "set -g s '#S x' ");
         assert_eq!(strip_comment("set -g s #{x} # c"), "set -g s #{x} ");
         assert_eq!(strip_comment("bind \\# x"), "bind \\# x");
+    }
+
+    #[test]
+    fn variables_are_set_and_expanded_as_tmux_does() {
+        let dir = std::env::temp_dir().join(format!("weft-conf-vars-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("vars.conf");
+        std::fs::write(
+            &file,
+            "main=colour39\n\
+             is_vim=\"ps -t '#{pane_tty}' | grep -q vim\"\n\
+             %hidden MODULE=battery\n\
+             set -g status-style \"fg=$main\"\n\
+             bind C-h if-shell \"$is_vim\" 'send-keys C-h' 'select-pane -L'\n\
+             set -g @m ${MODULE}_x\n\
+             set -g @q '$main'\n",
+        )
+        .unwrap();
+        let ran = std::cell::RefCell::new(Vec::new());
+        let run = |_: &mut Config, words: &[String]| {
+            ran.borrow_mut().push(words.join("|"));
+            Ok(LineEffect::Done)
+        };
+        let mut config = Config::default();
+        let mut warnings = Vec::new();
+        apply_file(&mut config, &file, false, &run, &mut warnings);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(
+            *ran.borrow(),
+            [
+                "set|-g|status-style|fg=colour39",
+                "bind|C-h|if-shell|ps -t '#{pane_tty}' | grep -q vim|send-keys C-h|select-pane -L",
+                "set|-g|@m|battery_x",
+                "set|-g|@q|$main",
+            ]
+        );
+        // An assignment is in the global environment (panes get it); `%hidden` is not.
+        assert_eq!(
+            config.environment.get("main"),
+            Some(&Some("colour39".into()))
+        );
+        assert!(!config.environment.contains_key("MODULE"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

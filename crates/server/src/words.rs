@@ -1,15 +1,30 @@
 //! Splitting a command line into words as tmux does: whitespace separates, quotes group, `\`
-//! escapes. Used by the command parser and by configuration files.
+//! escapes. Used by the command parser and by configuration files, which also expand `$NAME`,
+//! `${NAME}` and a leading `~` outside single quotes, as tmux's parser does.
 
 use crate::outcome::CommandError;
 
+/// Looks up an environment variable for `$NAME` in a configuration line (`None`: unset, which
+/// expands to nothing).
+pub type Variables<'a> = &'a dyn Fn(&str) -> Option<String>;
+
 /// Splits a command line into words: whitespace separates, quotes group, `\` escapes.
 pub fn tokenize(line: &str) -> Result<Vec<String>, CommandError> {
+    split(line, None)
+}
+
+/// [`tokenize`], also expanding `$NAME` and `${NAME}` from `variables` and a `~` that begins a
+/// word to the home directory, except inside single quotes (a configuration file's lines).
+pub fn tokenize_expanding(line: &str, variables: Variables) -> Result<Vec<String>, CommandError> {
+    split(line, Some(variables))
+}
+
+fn split(line: &str, variables: Option<Variables>) -> Result<Vec<String>, CommandError> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
     let mut quote: Option<char> = None;
-    let mut chars = line.chars();
+    let mut chars = line.chars().peekable();
     while let Some(c) = chars.next() {
         match (quote, c) {
             (Some(q), c) if c == q => quote = None,
@@ -18,6 +33,22 @@ pub fn tokenize(line: &str) -> Result<Vec<String>, CommandError> {
                     CommandError::Syntax("a command may not end with a backslash".into())
                 })?;
                 word.push(next);
+                in_word = true;
+            }
+            (Some('"') | None, '$') if variables.is_some() => {
+                if let Some(lookup) = variables {
+                    expand_variable(&mut chars, &mut word, lookup)?;
+                }
+                in_word = true;
+            }
+            // Only as a word's first character, as tmux's `~`, `~/x`, `"~/x"`.
+            (Some('"') | None, '~') if variables.is_some() && word.is_empty() => {
+                match chars.peek() {
+                    None | Some('/' | '"' | '\'') => word.push_str(&home()),
+                    Some(c) if c.is_whitespace() => word.push_str(&home()),
+                    // `~user` is left as written.
+                    Some(_) => word.push('~'),
+                }
                 in_word = true;
             }
             (Some(_), c) => word.push(c),
@@ -46,4 +77,123 @@ pub fn tokenize(line: &str) -> Result<Vec<String>, CommandError> {
         words.push(word);
     }
     Ok(words)
+}
+
+/// Whether `c` may be in a variable's name (`first`: may begin one), as tmux allows.
+fn is_name_char(c: char, first: bool) -> bool {
+    c == '_' || c.is_ascii_alphabetic() || (!first && c.is_ascii_digit())
+}
+
+/// After a `$`: appends the variable's value (nothing when unset), or the `$` itself when no
+/// name follows.
+fn expand_variable(
+    chars: &mut std::iter::Peekable<std::str::Chars>,
+    word: &mut String,
+    lookup: Variables,
+) -> Result<(), CommandError> {
+    let mut name = String::new();
+    if chars.peek() == Some(&'{') {
+        chars.next();
+        loop {
+            match chars.next() {
+                Some('}') => break,
+                Some(c) if is_name_char(c, name.is_empty()) => name.push(c),
+                _ => {
+                    return Err(CommandError::Syntax(
+                        "a ${ needs a variable's name and a closing }".into(),
+                    ))
+                }
+            }
+        }
+    } else {
+        while let Some(&c) = chars.peek() {
+            if !is_name_char(c, name.is_empty()) {
+                break;
+            }
+            name.push(c);
+            chars.next();
+        }
+        if name.is_empty() {
+            word.push('$');
+            return Ok(());
+        }
+    }
+    word.push_str(&lookup(&name).unwrap_or_default());
+    Ok(())
+}
+
+/// The home directory a `~` stands for: `$HOME`.
+fn home() -> String {
+    std::env::var("HOME").unwrap_or_default()
+}
+
+/// `NAME=value` as a configuration line's only word sets an environment variable, as in tmux:
+/// the name and the value, when `word` is one.
+pub fn assignment(word: &str) -> Option<(&str, &str)> {
+    let (name, value) = word.split_once('=')?;
+    let mut chars = name.chars();
+    let first = chars.next()?;
+    (is_name_char(first, true) && chars.all(|c| is_name_char(c, false))).then_some((name, value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expanded(line: &str) -> Vec<String> {
+        let vars = |name: &str| match name {
+            "color" => Some("red".to_string()),
+            "is_vim" => Some("ps -o comm= | grep -q vim".to_string()),
+            _ => None,
+        };
+        tokenize_expanding(line, &vars).unwrap()
+    }
+
+    #[test]
+    fn variables_expand_outside_single_quotes() {
+        assert_eq!(expanded("set -g s fg=$color"), ["set", "-g", "s", "fg=red"]);
+        assert_eq!(
+            expanded("x \"${color}ish\" '$color'"),
+            ["x", "redish", "$color"]
+        );
+        assert_eq!(
+            expanded("if \"$is_vim\" y"),
+            ["if", "ps -o comm= | grep -q vim", "y"]
+        );
+        assert_eq!(expanded("a$unset-b \\$color"), ["a-b", "$color"]);
+        assert_eq!(expanded("grep 'x$' $ $1"), ["grep", "x$", "$", "$1"]);
+        assert!(tokenize_expanding("x ${color", &|_| None).is_err());
+        // Without expansion (commands typed at the prompt) a `$` is kept.
+        assert_eq!(tokenize("fg=$color").unwrap(), ["fg=$color"]);
+    }
+
+    #[test]
+    fn a_leading_tilde_is_home() {
+        let home = home();
+        assert_eq!(
+            expanded("source ~/a.conf"),
+            ["source", &format!("{home}/a.conf")]
+        );
+        assert_eq!(
+            expanded("x \"~/b\" ~ a~b '~/c'"),
+            [
+                "x".to_string(),
+                format!("{home}/b"),
+                home.clone(),
+                "a~b".into(),
+                "~/c".into()
+            ]
+        );
+        assert_eq!(expanded("~root"), ["~root"]);
+    }
+
+    #[test]
+    fn assignments_need_a_name() {
+        assert_eq!(assignment("is_vim=ps -o x"), Some(("is_vim", "ps -o x")));
+        assert_eq!(assignment("A_1="), Some(("A_1", "")));
+        assert_eq!(assignment("1A=x"), None);
+        assert_eq!(assignment("-g=x"), None);
+        assert_eq!(assignment("=x"), None);
+        assert_eq!(assignment("set"), None);
+    }
 }

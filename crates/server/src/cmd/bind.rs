@@ -94,6 +94,7 @@ pub(super) fn binding(args: &super::Args) -> Result<Binding, CommandError> {
         [line] if line.contains(char::is_whitespace) => crate::words::tokenize(line)?,
         _ => command.to_vec(),
     };
+    let words = super::separate_commands(&words);
     super::parse_sequence(&words)?;
     Ok(Binding {
         table: table_of(args),

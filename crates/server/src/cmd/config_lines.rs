@@ -87,7 +87,7 @@ pub fn run_config_line(config: &mut Config, words: &[String]) -> Result<LineEffe
                     crate::format::expand(test, &crate::conf_file::config_format_vars(config));
                 !value.is_empty() && value != "0"
             } else {
-                shell_test_passes(test)?
+                super::config_shell::test_passes(test)?
             };
             match if passed { Some(then) } else { otherwise } {
                 Some(line) => {
@@ -97,48 +97,10 @@ pub fn run_config_line(config: &mut Config, words: &[String]) -> Result<LineEffe
                 None => Ok(LineEffect::Done),
             }
         }
+        "run-shell" => super::config_shell::run_shell(config, &args),
         other => Err(format!(
             "{other} is not run from a configuration file yet (weft runs set-option, bind-key, \
-             unbind-key, set-environment, set-hook, source-file and if-shell there)"
+             unbind-key, set-environment, set-hook, source-file, if-shell and run-shell there)"
         )),
-    }
-}
-
-/// The longest an `if-shell` test in a configuration file may run before it counts as failed:
-/// the server is starting and waits for it.
-const CONFIG_TEST_DEADLINE: std::time::Duration = std::time::Duration::from_secs(5);
-
-/// Runs `test` with `sh -c` (input closed, output dropped) and says whether it exited 0. A test
-/// still running at [`CONFIG_TEST_DEADLINE`] is killed and counts as failed.
-fn shell_test_passes(test: &str) -> Result<bool, String> {
-    use std::process::{Command, Stdio};
-    let mut child = Command::new("/bin/sh")
-        .arg("-c")
-        .arg(test)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("if-shell: cannot run the shell: {e}"))?;
-    let deadline = std::time::Instant::now() + CONFIG_TEST_DEADLINE;
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) => return Ok(status.success()),
-            Ok(None) if std::time::Instant::now() < deadline => {
-                // A fixed nap is right here: std has no wait with a timeout for a child, and
-                // this runs once per if-shell line while the configuration is read.
-                std::thread::sleep(std::time::Duration::from_millis(2)); // deadline-ok
-            }
-            Ok(None) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!(
-                    "if-shell: {test:?} was still running after {} s; it was stopped and \
-                     counts as failed",
-                    CONFIG_TEST_DEADLINE.as_secs()
-                ));
-            }
-            Err(e) => return Err(format!("if-shell: cannot wait for the shell: {e}")),
-        }
     }
 }

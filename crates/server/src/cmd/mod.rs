@@ -14,6 +14,7 @@ mod bind;
 pub mod buffers;
 mod client;
 pub mod config_lines;
+mod config_shell;
 pub mod copy;
 mod display;
 mod environment;
@@ -247,6 +248,26 @@ pub fn parse_sequence(words: &[String]) -> Result<Vec<Parsed>, CommandError> {
     parts.into_iter().map(parse).collect()
 }
 
+/// tmux's rule for a command's words: a word ending in `;` ends a command there, as in
+/// `bind r source-file ~/.tmux.conf\; display Reloaded` (the `\;` written against the word);
+/// one ending in `\;` (typed `\\;`) keeps a literal `;` instead.
+pub fn separate_commands(words: &[String]) -> Vec<String> {
+    let mut out = Vec::with_capacity(words.len());
+    for word in words {
+        match word.strip_suffix(';') {
+            Some(literal) if literal.ends_with('\\') => {
+                out.push(format!("{};", &literal[..literal.len() - 1]));
+            }
+            Some(before) if !before.is_empty() => {
+                out.push(before.to_string());
+                out.push(";".to_string());
+            }
+            _ => out.push(word.clone()),
+        }
+    }
+    out
+}
+
 /// Splits words at `;` words, except where a `;` is a flag's value (`paste-buffer -s ';'`).
 fn split_sequence(words: &[String]) -> Vec<&[String]> {
     let mut parts = Vec::new();
@@ -381,6 +402,19 @@ mod tests {
         for (key, line) in keys.prefix_table.iter().chain(&keys.root_table) {
             assert!(check(line).is_ok(), "{key}: {line}: {:?}", check(line));
         }
+    }
+
+    #[test]
+    fn a_semicolon_against_a_word_ends_a_command_unless_escaped() {
+        let words = |ws: &[&str]| ws.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            separate_commands(&words(&["source-file", "~/.tmux.conf;", "display", "x"])),
+            words(&["source-file", "~/.tmux.conf", ";", "display", "x"])
+        );
+        assert_eq!(
+            separate_commands(&words(&["send-keys", "a\\;", ";", "b"])),
+            words(&["send-keys", "a;", ";", "b"])
+        );
     }
 
     #[test]

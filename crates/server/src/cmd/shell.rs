@@ -237,18 +237,37 @@ async fn test_holds(
     test: &str,
     format: bool,
 ) -> bool {
+    // The test is a format for the target pane either way, as in tmux: with -F it is the
+    // answer, else the shell command it makes (`ps -t '#{pane_tty}' | grep -q vim`).
+    let Some(expanded) = expand_for(ctx, origin, test).await else {
+        return false;
+    };
     if format {
-        let words = ["display-message".to_string(), "-p".into(), test.to_string()];
-        let Ok(parsed) = super::parse(&words) else {
-            return false;
-        };
-        return match super::run::execute(ctx, parsed, origin).await {
-            Ok(super::run::Ran::Output(out)) => {
-                let t = out.stdout.trim();
-                !t.is_empty() && t != "0"
-            }
-            _ => false,
-        };
+        let t = expanded.trim();
+        return !t.is_empty() && t != "0";
     }
-    run(test).await.is_ok_and(|f| f.code == 0)
+    run(&expanded).await.is_ok_and(|f| f.code == 0)
+}
+
+/// `text` expanded as a format where the command runs (`display-message -p`); unchanged when
+/// it has no `#`. `None`: it could not be expanded (no such pane).
+async fn expand_for(
+    ctx: &crate::context::ServerContext,
+    origin: &super::run::Origin,
+    text: &str,
+) -> Option<String> {
+    if !text.contains('#') {
+        return Some(text.to_string());
+    }
+    let words = ["display-message", "-p", "--", text].map(str::to_string);
+    let parsed = super::parse(&words).ok()?;
+    match super::run::execute(ctx, parsed, origin).await {
+        Ok(super::run::Ran::Output(out)) => Some(
+            out.stdout
+                .strip_suffix('\n')
+                .unwrap_or(&out.stdout)
+                .to_string(),
+        ),
+        _ => None,
+    }
 }

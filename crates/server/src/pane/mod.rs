@@ -362,6 +362,7 @@ pub fn spawn_pane(
         last_command_status: std::sync::atomic::AtomicI64::new(shared::NO_STATUS),
         metrics: Arc::new(crate::metrics::PaneMetrics::default()),
         pid: child.pid(),
+        tty: pty.tty_name().map(|p| p.display().to_string()),
         size: AtomicU64::new(u64::from(spec.cols) << 16 | u64::from(spec.rows)),
         wanted_size: AtomicU64::new(u64::from(spec.cols) << 16 | u64::from(spec.rows)),
         resize: Notify::new(),

@@ -63,6 +63,8 @@ pub struct PaneShared {
     pub last_command_status: std::sync::atomic::AtomicI64,
     /// The program's pid.
     pub pid: Option<u32>,
+    /// The program's terminal device (`#{pane_tty}`), when the system said.
+    pub tty: Option<String>,
     /// Size, packed as cols << 16 | rows.
     pub(super) size: AtomicU64,
     /// Size the session wants, packed like `size`; applied by the pane task when woken.

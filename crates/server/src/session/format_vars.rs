@@ -238,6 +238,9 @@ impl SessionState {
             if let Some(pid) = h.shared.pid {
                 set("pane_pid", pid.to_string());
             }
+            if let Some(tty) = &h.shared.tty {
+                set("pane_tty", tty.clone());
+            }
             if processes {
                 let at = h.shared.cursor_and_history();
                 set("cursor_x", at.col.to_string());

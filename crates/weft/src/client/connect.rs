@@ -96,6 +96,7 @@ pub async fn connect_or_start(
         Err(ClientError::NoServer(_)) => {}
         other => return other,
     }
+    refuse_while_reading_config()?;
     let _lock = start_lock(socket).await?;
     // Under the lock: another client may have started the server while this one waited.
     match connect(socket, version).await {
@@ -104,6 +105,21 @@ pub async fn connect_or_start(
     }
     // The lock is released (its file closed) when `_lock` drops: after the server answered.
     start_server(socket, version, start).await
+}
+
+/// Refuses to start a server from a configuration file's shell command, run while its own
+/// server starts: that server waits for the command, so another would wait for the first (it
+/// holds the start lock) until the command's deadline.
+pub fn refuse_while_reading_config() -> Result<(), ClientError> {
+    if std::env::var_os(weft_protocol::paths::READING_CONFIG_ENV).is_none() {
+        return Ok(());
+    }
+    Err(ClientError::Refused {
+        message: "this runs from a configuration file while weft's server starts, and the \
+                  server takes commands once the file is read: use `run-shell -b` for it"
+            .into(),
+        code: 1,
+    })
 }
 
 /// The lock beside `socket` (`SOCKET.lock`), held while a server starts. The file stays; only

@@ -25,6 +25,7 @@ pub fn start_server_by_fork(socket: &Path, serve: impl FnOnce() -> u8) -> Result
     if socket.exists() || !single_threaded() {
         return Ok(());
     }
+    super::connect::refuse_while_reading_config()?;
     let lock = start_lock_now(socket)?;
     // Under the lock: another client may have started the server meanwhile. It holds the lock
     // until its server is ready, so a socket there now is a server's.

@@ -1,0 +1,183 @@
+//! Shell commands a configuration file runs while it is read: `if-shell`'s test and
+//! `run-shell` (plugin managers, `powerline-daemon -q`). They run before the server serves
+//! anyone, so they run here, in order, each with a deadline; `run-shell -b` is started and
+//! left to run on its own.
+
+use crate::conf_file::LineEffect;
+use crate::config::Config;
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// The longest an `if-shell` test in a configuration file may run before it counts as failed:
+/// the server is starting and waits for it.
+const TEST_DEADLINE: Duration = Duration::from_secs(5);
+/// The longest a `run-shell` (without -b) in a configuration file may run before it is
+/// killed: the same as a `run-shell` typed later.
+const RUN_DEADLINE: Duration = Duration::from_secs(30);
+/// The most of a failed `run-shell`'s output shown (in the warning for the file's line).
+const MAX_SHOWN_BYTES: u64 = 4096;
+/// The longest `run-shell -d` waits, in seconds (while the file is read, so short).
+const MAX_DELAY_SECS: f64 = 30.0;
+
+/// Runs `test` with `sh -c` (input closed, output dropped) and says whether it exited 0. A test
+/// still running at [`TEST_DEADLINE`] is killed and counts as failed.
+pub(super) fn test_passes(test: &str) -> Result<bool, String> {
+    let child = shell(test, Stdio::null(), Stdio::null())
+        .map_err(|e| format!("if-shell: cannot run the shell: {e}"))?;
+    match wait_until(child, Instant::now() + TEST_DEADLINE) {
+        Ok(Some(status)) => Ok(status.success()),
+        Ok(None) => Err(format!(
+            "if-shell: {test:?} was still running after {} s; it was stopped and counts as \
+             failed",
+            TEST_DEADLINE.as_secs()
+        )),
+        Err(e) => Err(format!("if-shell: cannot wait for the shell: {e}")),
+    }
+}
+
+/// `run-shell [-b] [-C] [-d SECS] COMMAND` in a configuration file, as tmux runs it there: the
+/// command is expanded as a format (no session exists yet), then run and waited for; a
+/// failure is a warning with what it printed. `-b` starts it and goes
+/// on at once; `-C` runs it as a weft command instead.
+pub(super) fn run_shell(config: &mut Config, args: &super::Args) -> Result<LineEffect, String> {
+    let command = args.positional.join(" ");
+    if command.is_empty() {
+        return Err("run-shell: a shell command is needed".into());
+    }
+    let command = crate::format::expand(&command, &crate::conf_file::config_format_vars(config));
+    if args.has('C') {
+        let words = crate::words::tokenize(&command).map_err(|e| e.to_string())?;
+        return super::config_lines::run_config_line(config, &words);
+    }
+    let delay = match args.value('d') {
+        None => 0.0,
+        Some(d) => match d.parse::<f64>() {
+            Ok(secs) if (0.0..=MAX_DELAY_SECS).contains(&secs) => secs,
+            _ => {
+                return Err(format!(
+                    "run-shell: -d takes seconds from 0 to {MAX_DELAY_SECS} in a configuration \
+                     file, not {d:?}"
+                ))
+            }
+        },
+    };
+    let command = if delay > 0.0 {
+        format!("sleep {delay}; {command}")
+    } else {
+        command
+    };
+    if args.has('b') {
+        // The shell starts the command in the background and ends at once: the command is
+        // not the server's child, so nothing here waits for it or leaves it a zombie.
+        let started = Command::new("/bin/sh")
+            .args([
+                "-c",
+                "sh -c \"$1\" </dev/null >/dev/null 2>&1 &",
+                "sh",
+                &command,
+            ])
+            .env(weft_protocol::paths::READING_CONFIG_ENV, "1")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .map_err(|e| format!("run-shell: cannot run the shell: {e}"))?;
+        return if started.success() {
+            Ok(LineEffect::Done)
+        } else {
+            Err(format!("run-shell: the shell could not start {command:?}"))
+        };
+    }
+    // Output goes to a file, not a pipe: a program the command leaves running in the
+    // background (holding the pipe open) would keep a pipe's reader waiting.
+    let mut output =
+        unnamed_file().map_err(|e| format!("run-shell: no file for the output: {e}"))?;
+    let to_file = || {
+        output
+            .try_clone()
+            .map(Stdio::from)
+            .map_err(|e| format!("run-shell: no file for the output: {e}"))
+    };
+    let child = shell(&command, to_file()?, to_file()?)
+        .map_err(|e| format!("run-shell: cannot run the shell: {e}"))?;
+    let status = wait_until(child, Instant::now() + RUN_DEADLINE)
+        .map_err(|e| format!("run-shell: cannot wait for the shell: {e}"))?;
+    let printed = read_start(&mut output);
+    let printed = printed.trim_end();
+    match status {
+        None => Err(format!(
+            "run-shell: {command:?} was still running after {} s and was stopped",
+            RUN_DEADLINE.as_secs()
+        )),
+        Some(s) if !s.success() => {
+            let code = s.code().map_or("a signal".to_string(), |c| c.to_string());
+            Err(format!("run-shell: '{command}' returned {code}: {printed}")
+                .trim_end_matches([':', ' '])
+                .to_string())
+        }
+        // What a command that succeeded printed goes nowhere, as in tmux: no client is there
+        // to show it to while the file is read.
+        Some(_) => Ok(LineEffect::Done),
+    }
+}
+
+/// `sh -c command` with its input closed and its output where given.
+fn shell(command: &str, stdout: Stdio, stderr: Stdio) -> std::io::Result<std::process::Child> {
+    Command::new("/bin/sh")
+        .arg("-c")
+        .arg(command)
+        .env(weft_protocol::paths::READING_CONFIG_ENV, "1")
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(stderr)
+        .spawn()
+}
+
+/// Waits for `child` until `deadline`: its status, or `None` when it was still running then
+/// (it is killed and reaped).
+fn wait_until(
+    mut child: std::process::Child,
+    deadline: Instant,
+) -> std::io::Result<Option<ExitStatus>> {
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(Some(status));
+        }
+        if Instant::now() >= deadline {
+            // Already gone (it ended just now) is fine: it is reaped below either way.
+            let _ = child.kill();
+            child.wait()?;
+            return Ok(None);
+        }
+        // A fixed nap is right here: std has no wait with a timeout for a child, and this
+        // runs once per shell line while the configuration is read.
+        std::thread::sleep(Duration::from_millis(2)); // deadline-ok
+    }
+}
+
+/// A new file in the temporary directory with no name left (removed once open).
+fn unnamed_file() -> std::io::Result<std::fs::File> {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("weft-run-{}-{n}", std::process::id()));
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(&path)?;
+    std::fs::remove_file(&path)?;
+    Ok(file)
+}
+
+/// The start of what was written to `file` (up to [`MAX_SHOWN_BYTES`]), as text.
+fn read_start(file: &mut std::fs::File) -> String {
+    use std::io::{Read, Seek};
+    let mut text = Vec::new();
+    let read = file
+        .seek(std::io::SeekFrom::Start(0))
+        .and_then(|_| file.take(MAX_SHOWN_BYTES).read_to_end(&mut text));
+    if let Err(e) = read {
+        return format!("(its output could not be read: {e})");
+    }
+    String::from_utf8_lossy(&text).into_owned()
+}

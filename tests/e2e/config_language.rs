@@ -1,0 +1,127 @@
+//! tmux's configuration language beyond single commands: variables (`NAME=value`, `$NAME`,
+//! `~`), shell commands run while a file is read, commands separated by `\;` against a word,
+//! and formats in `if-shell`'s test, as the widely shared configurations use them.
+
+use weft_tests::{show_option as show, stderr_of, stdout_of, write_file, TestServer, TEST_SHELL};
+
+#[test]
+fn a_configuration_sets_and_expands_variables_and_runs_shell_commands() {
+    let server = TestServer::new("confvars");
+    // The background command writes into a fifo the pane's program reads.
+    let fifo = server.dir.join("from-background");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let conf = write_file(
+        &server,
+        "vars.conf",
+        &format!(
+            "main=colour39\n\
+             %hidden TAG=hid\n\
+             set -g status-style \"fg=$main\"\n\
+             set -g @home ~/x\n\
+             set -g @tag \"${{TAG}}-1\"\n\
+             set -g @literal '$main'\n\
+             bind r set -g @r one\\; set -g @r2 two\n\
+             run-shell 'echo printed-by-run'\n\
+             run 'echo why-it-failed; exit 3'\n\
+             run -b 'echo BG-SEEN > {fifo}'\n\
+             run -C 'set -g @from-run yes'\n\
+             run '{weft} -S {socket} new -d -s nested'\n",
+            fifo = fifo.display(),
+            weft = weft_tests::weft_binary().display(),
+            socket = server.socket.display(),
+        ),
+    );
+    let read_fifo = format!("cat {}; exec sleep 60", fifo.display());
+    let out = server.weft(&[
+        "-f",
+        conf.to_str().unwrap(),
+        "new",
+        "-d",
+        "-s",
+        "v",
+        "--",
+        "sh",
+        "-c",
+        &read_fifo,
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let said = stderr_of(&out);
+    // A command that succeeded says nothing; one that failed says what it printed.
+    assert!(!said.contains("printed-by-run"), "{said}");
+    assert!(
+        said.contains(
+            "vars.conf:9: run-shell: 'echo why-it-failed; exit 3' returned 3: why-it-failed"
+        ),
+        "{said}"
+    );
+    // A weft command in it cannot start a second server while this one starts (and waits
+    // for it): it says so at once.
+    assert!(
+        said.contains("vars.conf:12: run-shell:") && said.contains("use `run-shell -b` for it"),
+        "{said}"
+    );
+    assert_eq!(said.lines().count(), 2, "nothing else is refused: {said}");
+    assert_eq!(show(&server, "status-style"), "fg=colour39");
+    assert_eq!(
+        show(&server, "@home"),
+        format!("{}/x", server.dir.display())
+    );
+    assert_eq!(show(&server, "@tag"), "hid-1");
+    assert_eq!(show(&server, "@literal"), "$main");
+    assert_eq!(show(&server, "@from-run"), "yes");
+    // An assignment is in the global environment; a hidden one is not.
+    let global = stdout_of(&server.weft(&["show-environment", "-g"]));
+    assert!(global.lines().any(|l| l == "main=colour39"), "{global}");
+    assert!(!global.contains("TAG="), "{global}");
+    // `\\;` written against a word still ends the bound command there, as in tmux.
+    let keys = stdout_of(&server.weft(&["list-keys", "-T", "prefix"]));
+    let bound = keys.lines().find(|l| l.contains(" r ")).unwrap_or_default();
+    assert!(
+        bound.ends_with("set -g @r one \\; set -g @r2 two"),
+        "{keys}"
+    );
+    // The background command ran on its own, after the file went on. The first client to
+    // attach is shown the file's warnings first.
+    let mut c = server.client(&["attach", "-t", "v"], 80, 24);
+    c.wait_for_text("q closes").unwrap();
+    c.send_keys("q").unwrap();
+    c.wait_for_text("BG-SEEN").expect("run -b ran");
+}
+
+#[test]
+fn a_vim_aware_binding_tests_the_panes_foreground_program_through_its_tty() {
+    // vim-tmux-navigator's shape: a variable holding a test of the pane's terminal, used by a
+    // root binding's if-shell.
+    let server = TestServer::new("confnav");
+    let conf = write_file(
+        &server,
+        "nav.conf",
+        "in_cat=\"test -c '#{pane_tty}' && test '#{pane_current_command}' = cat\"\n\
+         bind -n C-h if-shell \"$in_cat\" 'send-keys -l cat-got-it' 'send-keys -l shell-got-it'\n",
+    );
+    let mut args = vec!["-f", conf.to_str().unwrap(), "new", "-s", "n", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let mut c = server.client(&args, 80, 24);
+    c.wait_for_text("$").unwrap();
+    let tty = stdout_of(&server.weft(&["display", "-p", "#{pane_tty}"]));
+    assert!(tty.starts_with("/dev/pts/"), "{tty:?}");
+    c.send_keys("C-h").unwrap();
+    c.wait_for_text("shell-got-it").unwrap();
+    assert!(server
+        .weft(&["new-window", "--", "sh", "-c", "echo CAT-READY; exec cat"])
+        .status
+        .success());
+    c.wait_for_text("CAT-READY").unwrap();
+    // Its output comes before `exec` replaces the shell: ask until the pane runs cat.
+    let runs_cat = || {
+        let out = server.weft(&["display", "-p", "#{pane_current_command}"]);
+        stdout_of(&out).trim() == "cat"
+    };
+    assert!((0..1000).any(|_| runs_cat()), "cat never ran in the pane");
+    c.send_keys("C-h").unwrap();
+    c.wait_for_text("cat-got-it").unwrap();
+}
