@@ -125,3 +125,40 @@ fn a_vim_aware_binding_tests_the_panes_foreground_program_through_its_tty() {
     c.send_keys("C-h").unwrap();
     c.wait_for_text("cat-got-it").unwrap();
 }
+
+#[test]
+fn tmux_aliases_and_a_confirmed_command_line_work_from_bindings() {
+    let server = TestServer::new("confalias");
+    let conf = write_file(
+        &server,
+        "alias.conf",
+        "bind X confirm-before -p \"kill other windows? (y/n)\" \"kill-window -a\"\n\
+         bind | split-pane -h\n\
+         bind W choose-window\n",
+    );
+    let mut args = vec!["-f", conf.to_str().unwrap(), "new", "-s", "a", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let mut c = server.client(&args, 80, 24);
+    c.wait_for_text("$").unwrap();
+    let count = |what: &str| stdout_of(&server.weft(&[what, "-t", "a"])).lines().count();
+    c.send_keys("C-b |").unwrap();
+    c.wait_for(|_| count("list-panes") == 2).unwrap();
+    for _ in 0..2 {
+        assert!(server.weft(&["new-window", "-t", "a"]).status.success());
+    }
+    assert_eq!(count("list-windows"), 3);
+    c.send_keys("C-b X").unwrap();
+    c.wait_for_text("kill other windows? (y/n)").unwrap();
+    c.send_keys("y").unwrap();
+    c.wait_for(|_| count("list-windows") == 1).unwrap();
+    // The file's aliases were all taken (a binding that cannot run is refused at load).
+    let keys = stdout_of(&server.weft(&["list-keys", "-T", "prefix"]));
+    assert!(keys.contains("choose-window"), "{keys}");
+    // kill-pane -a leaves the target, alone in its window.
+    assert!(server.weft(&["split-window", "-t", "a"]).status.success());
+    assert!(server
+        .weft(&["kill-pane", "-a", "-t", "a"])
+        .status
+        .success());
+    assert_eq!(count("list-panes"), 1);
+}

@@ -445,3 +445,56 @@ fn history_formats_show_a_floods_history_packed_once_it_stops() {
     }
     panic!("the history was never packed: size, limit, bytes {seen}");
 }
+
+#[test]
+fn a_panes_tty_screen_and_synchronization_and_the_user_are_formats() {
+    let server = TestServer::new("fmtpane");
+    detached_session(&server, "q");
+    let shown = printed(
+        &server,
+        &[
+            "display",
+            "-p",
+            "-t",
+            "q",
+            "#{pane_tty} #{alternate_on} #{pane_synchronized} #{uid}",
+        ],
+    );
+    let fields: Vec<&str> = shown.split(' ').collect();
+    let [tty, alternate, synchronized, uid] = fields[..] else {
+        panic!("four fields: {shown:?}");
+    };
+    // The pane's program has that terminal as its own.
+    let pane_pid = printed(&server, &["display", "-p", "-t", "q", "#{pane_pid}"]);
+    let own = std::fs::read_link(format!("/proc/{pane_pid}/fd/0")).unwrap();
+    assert_eq!(own.display().to_string(), tty);
+    assert_eq!((alternate, synchronized), ("0", "0"));
+    assert_eq!(uid, rustix::process::getuid().as_raw().to_string());
+    assert!(server
+        .weft(&["set", "-w", "-t", "q", "synchronize-panes", "on"])
+        .status
+        .success());
+    let shown = printed(
+        &server,
+        &["display", "-p", "-t", "q", "#{pane_synchronized}"],
+    );
+    assert_eq!(shown, "1");
+    // A program on the alternate screen.
+    let alt = weft_tests::split_pane(
+        &server,
+        &[
+            "-t",
+            "q",
+            "--",
+            "sh",
+            "-c",
+            "printf '\\033[?1049hALT'; exec sleep 60",
+        ],
+    );
+    assert!(server
+        .weft(&["wait", "-t", &alt, "--text", "ALT"])
+        .status
+        .success());
+    let shown = printed(&server, &["display", "-p", "-t", &alt, "#{alternate_on}"]);
+    assert_eq!(shown, "1");
+}

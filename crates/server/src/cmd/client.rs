@@ -282,7 +282,13 @@ pub static CONFIRM_BEFORE: Entry = Entry {
         if args.positional.is_empty() {
             return Err(args.usage("a command is needed"));
         }
-        let command = super::parse(&args.positional)?;
+        // One argument holding a whole command line (`confirm 'kill-window -a'`) is read as a
+        // line, as tmux does.
+        let words = match args.positional.as_slice() {
+            [line] if line.contains(char::is_whitespace) => super::tokenize(line)?,
+            words => words.to_vec(),
+        };
+        let command = super::parse(&words)?;
         let prompt = args
             .value('p')
             .map(str::to_string)

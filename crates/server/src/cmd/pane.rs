@@ -223,18 +223,27 @@ pub static RESIZE_PANE: Entry = Entry {
 pub static KILL_PANE: Entry = Entry {
     name: "kill-pane",
     aliases: &["killp"],
-    usage: "[-t target-pane]",
+    usage: "[-a] [-t target-pane]",
     about: "End a pane's program; the pane closes at once (a listing right after never shows \
-            it).",
-    flags: "t:",
+            it). -a: every other pane of its window instead.",
+    flags: "at:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Pane),
     build: |args| {
         args.no_arguments()?;
-        Ok(on_session(|s, scope| {
-            let (_, pane) = s.find_pane(scope)?;
-            s.close_pane(pane);
+        let others = args.has('a');
+        Ok(on_session(move |s, scope| {
+            let (wpos, pane) = s.find_pane(scope)?;
+            let doomed: Vec<_> = if others {
+                let panes = s.windows[wpos].layout.panes();
+                panes.into_iter().filter(|&id| id != pane).collect()
+            } else {
+                vec![pane]
+            };
+            for id in doomed {
+                s.close_pane(id);
+            }
             Ok(Output::none())
         }))
     },

@@ -182,17 +182,26 @@ fn step(which: Step) -> Action {
 pub static KILL_WINDOW: Entry = Entry {
     name: "kill-window",
     aliases: &["killw"],
-    usage: "[-t target-window]",
-    about: "End a window and the programs in its panes.",
-    flags: "t:",
+    usage: "[-a] [-t target-window]",
+    about: "End a window and the programs in its panes; -a: every other window of its \
+            session instead.",
+    flags: "at:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Window),
     build: |args| {
         args.no_arguments()?;
-        Ok(on_session(|s, scope| {
+        let others = args.has('a');
+        Ok(on_session(move |s, scope| {
             let wpos = s.find_window(scope.target())?;
-            for id in s.windows[wpos].layout.panes() {
+            let doomed: Vec<_> = s
+                .windows
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| (*i == wpos) != others)
+                .flat_map(|(_, w)| w.layout.panes())
+                .collect();
+            for id in doomed {
                 s.close_pane(id);
             }
             Ok(Output::none())

@@ -153,6 +153,12 @@ impl SessionState {
         }
         set("version", env!("CARGO_PKG_VERSION").to_string());
         set("pid", std::process::id().to_string());
+        let uid = rustix::process::getuid().as_raw();
+        set("uid", uid.to_string());
+        set(
+            "user",
+            std::env::var("USER").unwrap_or_else(|_| uid.to_string()),
+        );
         let host = crate::format::host_name();
         set(
             "host_short",
@@ -182,6 +188,11 @@ impl SessionState {
         set("window_offset_x", "0".into());
         set("window_offset_y", "0".into());
         set("window_activity", self.window_activity(wpos).to_string());
+        let synchronized = self.window_config(wpos).option_value("synchronize-panes");
+        set(
+            "pane_synchronized",
+            flag(synchronized.as_deref() == Some("on")),
+        );
         // tmux's order: activity, bell, silence, current, last, zoomed.
         let flags: String = [
             (w.activity, '#'),
@@ -228,6 +239,11 @@ impl SessionState {
                 },
             );
             set("pane_in_mode", flag(h.in_copy_mode()));
+            let alternate = h
+                .shared
+                .alternate_screen
+                .load(std::sync::atomic::Ordering::Relaxed);
+            set("alternate_on", flag(alternate));
             set("pane_pipe", flag(h.pipe_open()));
             let code = h.exit_code();
             set("pane_dead", flag(code.is_some()));
