@@ -69,7 +69,8 @@ fn errors_are_sentences_with_the_right_status() {
     let out = server.weft(&["kill-pane", "-x"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(
-        stderr_of(&out).contains("kill-pane: unknown flag -x; usage: kill-pane [-a] [-t target-pane]"),
+        stderr_of(&out)
+            .contains("kill-pane: unknown flag -x; usage: kill-pane [-a] [-t target-pane]"),
         "{out:?}"
     );
 }

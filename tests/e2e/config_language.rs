@@ -101,7 +101,16 @@ fn a_vim_aware_binding_tests_the_panes_foreground_program_through_its_tty() {
         &server,
         "nav.conf",
         "in_cat=\"test -c '#{pane_tty}' && test '#{pane_current_command}' = cat\"\n\
-         bind -n C-h if-shell \"$in_cat\" 'send-keys -l cat-got-it' 'send-keys -l shell-got-it'\n",
+         bind -n C-h if-shell \"$in_cat\" 'send-keys -l cat-got-it' 'send-keys -l shell-got-it'\n\
+         bind -n C-l if-shell \"$in_cat\" {\n\
+           send-keys -l cat-block\n\
+         } { if-shell -F '#{pane_at_left}' { send-keys -l left-block } {} }\n\
+         if-shell -F '#{==:1,1}' {\n\
+           set -g @block yes # said in a block\n\
+           set -g @block2 yes\n\
+         } {\n\
+           set -g @block no\n\
+         }\n",
     );
     let mut args = vec!["-f", conf.to_str().unwrap(), "new", "-s", "n", "--"];
     args.extend_from_slice(TEST_SHELL);
@@ -109,8 +118,14 @@ fn a_vim_aware_binding_tests_the_panes_foreground_program_through_its_tty() {
     c.wait_for_text("$").unwrap();
     let tty = stdout_of(&server.weft(&["display", "-p", "#{pane_tty}"]));
     assert!(tty.starts_with("/dev/pts/"), "{tty:?}");
+    assert_eq!(
+        (show(&server, "@block"), show(&server, "@block2")),
+        ("yes".into(), "yes".into())
+    );
     c.send_keys("C-h").unwrap();
     c.wait_for_text("shell-got-it").unwrap();
+    c.send_keys("C-l").unwrap();
+    c.wait_for_text("shell-got-itleft-block").unwrap();
     assert!(server
         .weft(&["new-window", "--", "sh", "-c", "echo CAT-READY; exec cat"])
         .status
@@ -124,6 +139,8 @@ fn a_vim_aware_binding_tests_the_panes_foreground_program_through_its_tty() {
     assert!((0..1000).any(|_| runs_cat()), "cat never ran in the pane");
     c.send_keys("C-h").unwrap();
     c.wait_for_text("cat-got-it").unwrap();
+    c.send_keys("C-l").unwrap();
+    c.wait_for_text("cat-got-itcat-block").unwrap();
 }
 
 #[test]

@@ -238,10 +238,13 @@ fn read_limited(path: &Path) -> std::io::Result<String> {
     Ok(text)
 }
 
-/// The file's lines with `\`-continued ones joined, each with its first line's number.
+/// The file's lines with `\`-continued ones joined, and the lines of a `{ ... }` block kept
+/// with the line that opens it (comments taken out of each), each with its first line's number.
 fn logical_lines(text: &str) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     let mut pending: Option<(usize, String)> = None;
+    // A line that opened a block: its number, the text so far, the blocks still open.
+    let mut in_block: Option<(usize, String, usize)> = None;
     for (i, raw) in text.lines().enumerate() {
         let (start, mut line) = pending.take().unwrap_or((i + 1, String::new()));
         if let Some(cont) = raw.strip_suffix('\\').filter(|l| !l.ends_with('\\')) {
@@ -250,12 +253,55 @@ fn logical_lines(text: &str) -> Vec<(usize, String)> {
             continue;
         }
         line.push_str(raw);
-        out.push((start, line));
+        match in_block.take() {
+            Some((first, mut joined, open)) => {
+                joined.push('\n');
+                joined.push_str(&strip_comment(&line));
+                match open.checked_add_signed(block_balance(&line)) {
+                    Some(0) | None => out.push((first, joined)),
+                    Some(open) => in_block = Some((first, joined, open)),
+                }
+            }
+            None => match usize::try_from(block_balance(&line)) {
+                Ok(open) if open > 0 => in_block = Some((start, strip_comment(&line), open)),
+                _ => out.push((start, line)),
+            },
+        }
     }
     if let Some(last) = pending {
         out.push(last);
     }
+    if let Some((first, joined, _)) = in_block {
+        // Unclosed: the tokenizer says so for its line.
+        out.push((first, joined));
+    }
     out
+}
+
+/// How many `{` blocks `line` opens, less those it closes: braces that stand alone as words,
+/// outside quotes and comments.
+fn block_balance(line: &str) -> isize {
+    let line = strip_comment(line);
+    let mut balance = 0;
+    let mut quote = None;
+    let mut chars = line.chars().peekable();
+    let mut word_start = true;
+    while let Some(c) = chars.next() {
+        let ends_word = chars.peek().is_none_or(|n| n.is_whitespace());
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\\') => {
+                chars.next();
+            }
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '{') if word_start && ends_word => balance += 1,
+            (None, '}') if word_start && ends_word => balance -= 1,
+            _ => {}
+        }
+        word_start = quote.is_none() && c.is_whitespace();
+    }
+    balance
 }
 
 /// The line up to a `#` that starts a word outside quotes (a comment).
@@ -399,6 +445,27 @@ mod tests {
         );
         assert!(!config.environment.contains_key("MODULE"));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_block_keeps_its_lines_with_the_line_that_opens_it() {
+        let lines = logical_lines(
+            "bind x if-shell -F '#{==:1,1}' {\n  display yes # a comment\n} {\n  display no\n}\nset -g @a b\n",
+        );
+        assert_eq!(
+            lines,
+            [
+                (
+                    1,
+                    "bind x if-shell -F '#{==:1,1}' {\n  display yes \n} {\n  display no\n}"
+                        .to_string()
+                ),
+                (6, "set -g @a b".to_string())
+            ]
+        );
+        assert_eq!(block_balance("if 1 { a } {"), 1);
+        assert_eq!(block_balance("set -g s '{' # {"), 0);
+        assert_eq!(block_balance("if 1 {} {x}"), 0);
     }
 
     #[test]

@@ -52,6 +52,13 @@ fn split(line: &str, variables: Option<Variables>) -> Result<Vec<String>, Comman
                 in_word = true;
             }
             (Some(_), c) => word.push(c),
+            // tmux's `{ ... }`: commands as one argument (`if-shell -F X { a } { b }`).
+            (None, '{') if !in_word && matches!(chars.peek(), None | Some('}')) => {
+                words.push(block(&mut chars)?);
+            }
+            (None, '{') if !in_word && chars.peek().is_some_and(|c| c.is_whitespace()) => {
+                words.push(block(&mut chars)?);
+            }
             (None, '"' | '\'') => {
                 quote = Some(c);
                 in_word = true;
@@ -77,6 +84,58 @@ fn split(line: &str, variables: Option<Variables>) -> Result<Vec<String>, Comman
         words.push(word);
     }
     Ok(words)
+}
+
+/// After a `{` that stands alone: the commands up to its matching `}`, as one command line
+/// (lines inside become `;` separators; nested blocks and quotes are kept as written, for
+/// the command that runs it to split).
+fn block(chars: &mut std::iter::Peekable<std::str::Chars>) -> Result<String, CommandError> {
+    let mut text = String::new();
+    let mut lines: Vec<String> = Vec::new();
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut at_word_start = true;
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), '\\') | (None, '\\') if quote != Some('\'') => {
+                text.push(c);
+                if let Some(next) = chars.next() {
+                    text.push(next);
+                }
+                at_word_start = false;
+                continue;
+            }
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            // `{}` inside is an empty block, kept as written.
+            (None, '{') if at_word_start && chars.peek().is_none_or(|n| n.is_whitespace()) => {
+                depth += 1
+            }
+            (None, '}') if at_word_start && depth == 0 => {
+                if chars.peek().is_some_and(|c| !c.is_whitespace()) {
+                    return Err(CommandError::Syntax("a } must end its word".into()));
+                }
+                lines.push(text);
+                let commands: Vec<&str> = lines
+                    .iter()
+                    .map(|l| l.trim())
+                    .filter(|l| !l.is_empty())
+                    .collect();
+                return Ok(commands.join(" ; "));
+            }
+            (None, '}') if at_word_start => depth -= 1,
+            (None, '\n') => {
+                lines.push(std::mem::take(&mut text));
+                at_word_start = true;
+                continue;
+            }
+            _ => {}
+        }
+        text.push(c);
+        at_word_start = quote.is_none() && c.is_whitespace();
+    }
+    Err(CommandError::Syntax("a { needs its closing }".into()))
 }
 
 /// Whether `c` may be in a variable's name (`first`: may begin one), as tmux allows.
@@ -185,6 +244,32 @@ mod tests {
             ]
         );
         assert_eq!(expanded("~root"), ["~root"]);
+    }
+
+    #[test]
+    fn braces_hold_commands_as_one_word() {
+        let words = tokenize("if -F '#{pane_at_left}' {} { select-pane -L }").unwrap();
+        assert_eq!(words, ["if", "-F", "#{pane_at_left}", "", "select-pane -L"]);
+        let words = tokenize(
+            "bind x if-shell \"$v\" {\n  send-keys C-h\n  display 'a }'\n} { if -F 1 { a } }",
+        )
+        .unwrap();
+        assert_eq!(
+            words,
+            [
+                "bind",
+                "x",
+                "if-shell",
+                "$v",
+                "send-keys C-h ; display 'a }'",
+                "if -F 1 { a }"
+            ]
+        );
+        let words = tokenize("if 1 { if 2 {} { a } } {}").unwrap();
+        assert_eq!(words, ["if", "1", "if 2 {} { a }", ""]);
+        assert!(tokenize("x { a").is_err());
+        // Not a block: inside a word, or quoted.
+        assert_eq!(tokenize("a{ '{' x{}").unwrap(), ["a{", "{", "x{}"]);
     }
 
     #[test]

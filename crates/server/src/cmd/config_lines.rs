@@ -90,11 +90,11 @@ pub fn run_config_line(config: &mut Config, words: &[String]) -> Result<LineEffe
                 super::config_shell::test_passes(test)?
             };
             match if passed { Some(then) } else { otherwise } {
-                Some(line) => {
+                Some(line) if !line.trim().is_empty() => {
                     let words = crate::words::tokenize(line).map_err(|e| e.to_string())?;
                     run_config_line(config, &words)
                 }
-                None => Ok(LineEffect::Done),
+                _ => Ok(LineEffect::Done),
             }
         }
         "run-shell" => super::config_shell::run_shell(config, &args),

@@ -142,10 +142,12 @@ pub static IF_SHELL: Entry = Entry {
             [t, a, b] => (t.clone(), a.clone(), Some(b.clone())),
             _ => return Err(args.usage("a shell command and one or two commands are needed")),
         };
-        // Both commands are checked now: a typo fails when the line runs, not later.
-        super::parse_line_sequence(&then)?;
-        if let Some(b) = &otherwise {
-            super::parse_line_sequence(b)?;
+        // Both commands are checked now: a typo fails when the line runs, not later. An empty
+        // one (`{}`) does nothing.
+        for line in std::iter::once(&then).chain(&otherwise) {
+            if !line.trim().is_empty() {
+                super::parse_line_sequence(line)?;
+            }
         }
         Ok(Action::Client(ClientRequest::IfShell {
             test,
@@ -222,11 +224,12 @@ pub async fn chosen(
     then: String,
     otherwise: Option<String>,
 ) -> Option<String> {
-    if test_holds(ctx, origin, test, format).await {
+    let chosen = if test_holds(ctx, origin, test, format).await {
         Some(then)
     } else {
         otherwise
-    }
+    };
+    chosen.filter(|line| !line.trim().is_empty())
 }
 
 /// Whether an if-shell test holds: the shell command succeeded, or (`format`) the format,
