@@ -179,3 +179,29 @@ fn tmux_aliases_and_a_confirmed_command_line_work_from_bindings() {
         .success());
     assert_eq!(count("list-panes"), 1);
 }
+
+#[test]
+fn tmuxs_other_options_and_spellings_are_taken() {
+    let server = TestServer::new("confopts");
+    weft_tests::detached_session(&server, "o");
+    // tmux's `-color` spelling is the `-colour` option.
+    let out = server.weft(&["set", "-g", "clock-mode-color", "red"]);
+    assert!(
+        out.status.success() && stderr_of(&out).is_empty(),
+        "{out:?}"
+    );
+    assert_eq!(show(&server, "clock-mode-colour"), "red");
+    assert!(server
+        .weft(&["set", "-g", "clock-mode-style", "12"])
+        .status
+        .success());
+    assert_eq!(show(&server, "clock-mode-style"), "12");
+    // An option weft keeps without acting on it says so, and is shown.
+    let out = server.weft(&["set", "-g", "display-panes-colour", "green"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        stderr_of(&out).contains("display-panes-colour is kept but weft does not use it yet"),
+        "{out:?}"
+    );
+    assert_eq!(show(&server, "display-panes-colour"), "green");
+}

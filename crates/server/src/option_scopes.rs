@@ -64,6 +64,7 @@ impl LocalOptions {
         value: Option<&str>,
         how: SetHow,
     ) -> Result<Applied, String> {
+        let name = &*crate::options::canonical_name(name);
         if how.unset {
             if !name.starts_with('@') && crate::options::find(name).is_none() {
                 return Err(format!("unknown option: {name}"));

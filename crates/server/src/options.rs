@@ -161,9 +161,32 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("lock-after-time", Session, Number, "0", Some(USED_AS_TEXT)),
     opt("lock-command", Session, Text, "lock -np", Some(USED_AS_TEXT)),
     opt("pane-border-lines", Window, Choice(&["single", "double", "heavy", "simple", "number"]), "single", Some(USED_AS_TEXT)),
+    opt("clock-mode-style", Window, Choice(&["12", "24"]), "24", Some(USED_AS_TEXT)),
+    // tmux 3.3's, kept and shown (a note says so when set) but not acted on yet: a
+    // configuration that sets them is not a list of unknown options.
+    opt("display-panes-colour", Session, Text, "blue", None),
+    opt("display-panes-active-colour", Session, Text, "red", None),
+    opt("assume-paste-time", Session, Number, "1", None),
+    opt("window-style", Window, Text, "default", None),
+    opt("window-active-style", Window, Text, "default", None),
+    opt("pane-border-indicators", Window, Choice(&["off", "colour", "arrows", "both"]), "colour", None),
+    opt("automatic-rename-format", Window, Text, "#{?pane_in_mode,[tmux],#{pane_current_command}}#{?pane_dead,[dead],}", None),
+    opt("other-pane-height", Window, Number, "0", None),
+    opt("other-pane-width", Window, Number, "0", None),
+    opt("alternate-screen", Pane, Flag, "on", None),
+    opt("copy-mode-match-style", Window, Text, "bg=cyan,fg=black", None),
+    opt("copy-mode-current-match-style", Window, Text, "bg=magenta,fg=black", None),
     // weft's own.
     opt("frame-interval-ms", Server, Number, "8", Some("frame-interval-ms")),
 ];
+
+/// tmux's other spelling of an option's name: `-color` for `-colour` (`clock-mode-color`).
+pub fn canonical_name(name: &str) -> std::borrow::Cow<'_, str> {
+    match name.strip_suffix("-color") {
+        Some(stem) if find(name).is_none() => format!("{stem}-colour").into(),
+        _ => name.into(),
+    }
+}
 
 /// The most user options (`@name`) kept, and the longest value of any option: a client may not
 /// grow the server's memory without bound.
@@ -210,6 +233,7 @@ impl Config {
         if name.starts_with('@') {
             return self.set_user_option(name, value, how);
         }
+        let name = &*canonical_name(name);
         let def = find(name).ok_or_else(|| format!("unknown option: {name}"))?;
         if how.only_if_unset && self.options.contains_key(name) {
             return Ok(Applied::Unchanged);

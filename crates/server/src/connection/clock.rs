@@ -19,8 +19,15 @@ impl ClientLoop {
             .options()
             .option_value("clock-mode-colour")
             .unwrap_or_else(|| "blue".into());
+        // tmux's 12-hour face: ` 3:05 PM`.
+        let twelve = self.options().option_value("clock-mode-style").as_deref() == Some("12");
+        let time = if twelve {
+            now.format("%l:%M %p").to_string()
+        } else {
+            now.format("%H:%M").to_string()
+        };
         let overlay = Overlay::Clock {
-            time: now.format("%H:%M").to_string(),
+            time,
             style: format!("fg={colour}"),
         };
         let _ = self

@@ -21,11 +21,20 @@ pub const DIGIT_GLYPHS: [[&str; 5]; 10] = [
 
 /// The colon between hours and minutes.
 const COLON: [&str; 5] = ["   ", " # ", "   ", " # ", "   "];
+/// A blank, and the letters of AM and PM (`clock-mode-style 12`).
+const SPACE: [&str; 5] = ["   "; 5];
+const LETTER_A: [&str; 5] = ["###", "# #", "###", "# #", "# #"];
+const LETTER_P: [&str; 5] = ["###", "# #", "###", "#  ", "#  "];
+const LETTER_M: [&str; 5] = ["# #", "###", "###", "# #", "# #"];
 
 /// The glyph of `c`, if it has one.
 fn glyph(c: char) -> Option<&'static [&'static str; 5]> {
     match c {
         ':' => Some(&COLON),
+        ' ' => Some(&SPACE),
+        'A' => Some(&LETTER_A),
+        'P' => Some(&LETTER_P),
+        'M' => Some(&LETTER_M),
         c => c.to_digit(10).map(|d| &DIGIT_GLYPHS[d as usize]),
     }
 }
@@ -69,27 +78,40 @@ mod tests {
         frame.row(r).iter().map(|c| c.ch()).collect()
     }
 
+    /// A pane's rectangle at `col`, `row`.
+    fn rect(col: u16, row: u16, cols: u16, rows: u16) -> Rect {
+        Rect {
+            col,
+            row,
+            cols,
+            rows,
+        }
+    }
+
     #[test]
     fn the_time_is_centred_in_big_digits_or_as_text_when_small() {
         let mut frame = Frame::new(30, 9);
-        let rect = Rect {
-            col: 5,
-            row: 1,
-            cols: 21,
-            rows: 7,
-        };
-        draw(&mut frame, rect, "12:30", &Pen::default());
+        draw(&mut frame, rect(5, 1, 21, 7), "12:30", &Pen::default());
         // 5 glyphs of 3 with 1 between: 19 wide, from column 5 + 1.
         assert_eq!(text(&frame, 2).trim_end(), "       █  ███     ███ ███");
         assert_eq!(text(&frame, 3).trim_end(), "      ██    █  █    █ █ █");
         let mut small = Frame::new(10, 3);
-        let rect = Rect {
-            col: 0,
-            row: 0,
-            cols: 10,
-            rows: 3,
-        };
-        draw(&mut small, rect, "12:30", &Pen::default());
+        draw(&mut small, rect(0, 0, 10, 3), "12:30", &Pen::default());
         assert_eq!(text(&small, 1).trim_end(), "  12:30");
+    }
+
+    #[test]
+    fn the_twelve_hour_face_has_a_glyph_for_every_character() {
+        for time in [" 1:05 AM", "12:59 PM"] {
+            assert!(time.chars().all(|c| glyph(c).is_some()), "{time}");
+        }
+        let mut frame = Frame::new(40, 7);
+        draw(&mut frame, rect(0, 0, 40, 7), " 1:05 PM", &Pen::default());
+        // 8 glyphs, 31 wide, from column 4 (a blank first): on the last row, the 1's foot,
+        // the 0's and the 5's, then the P's stem and the M's legs.
+        assert_eq!(
+            text(&frame, 5).trim_end(),
+            "        ███     ███ ███     █   █ █"
+        );
     }
 }
