@@ -205,3 +205,29 @@ fn tmuxs_other_options_and_spellings_are_taken() {
     );
     assert_eq!(show(&server, "display-panes-colour"), "green");
 }
+
+#[test]
+fn a_file_sourced_by_a_running_server_runs_its_shell_commands_beside_it() {
+    // A command that talks back to weft: waited for, it would wait on the very configuration
+    // change the file is making.
+    let server = TestServer::new("confserved");
+    weft_tests::detached_session(&server, "s");
+    let weft = format!(
+        "{} -S {}",
+        weft_tests::weft_binary().display(),
+        server.socket.display()
+    );
+    let conf = write_file(
+        &server,
+        "served.conf",
+        &format!(
+            "run '{weft} set -g @ran yes && {weft} wait-for -S ran-done'\nset -g @after yes\n"
+        ),
+    );
+    let out = server.weft(&["source-file", conf.to_str().unwrap()]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(show(&server, "@after"), "yes");
+    // The command signals once its own weft command is done.
+    assert!(server.weft(&["wait-for", "ran-done"]).status.success());
+    assert_eq!(show(&server, "@ran"), "yes");
+}

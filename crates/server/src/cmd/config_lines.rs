@@ -7,6 +7,23 @@ use crate::conf_file::LineEffect;
 use crate::config::Config;
 use crate::options::Applied;
 
+/// [`run_config_line`] for a file a running server reads (`source-file`): a `run-shell` is
+/// started and not waited for, because the server's configuration waits for the file, and a
+/// command that talks back to weft would wait on that very change.
+pub fn run_served_config_line(config: &mut Config, words: &[String]) -> Result<LineEffect, String> {
+    let run_shell = words
+        .first()
+        .and_then(|w| lookup(w))
+        .filter(|e| e.name == "run-shell");
+    match run_shell {
+        Some(entry) => {
+            let args = Args::parse(entry, &words[1..]).map_err(|e| e.to_string())?;
+            super::config_shell::run_shell(config, &args, true)
+        }
+        None => run_config_line(config, words),
+    }
+}
+
 /// Runs one configuration line's words on `config` (see [`crate::conf_file::LineRunner`]).
 pub fn run_config_line(config: &mut Config, words: &[String]) -> Result<LineEffect, String> {
     // `bind x a \; b` binds a sequence; elsewhere `\;` separates commands of the line.
@@ -97,7 +114,7 @@ pub fn run_config_line(config: &mut Config, words: &[String]) -> Result<LineEffe
                 _ => Ok(LineEffect::Done),
             }
         }
-        "run-shell" => super::config_shell::run_shell(config, &args),
+        "run-shell" => super::config_shell::run_shell(config, &args, false),
         other => Err(format!(
             "{other} is not run from a configuration file yet (weft runs set-option, bind-key, \
              unbind-key, set-environment, set-hook, source-file, if-shell and run-shell there)"

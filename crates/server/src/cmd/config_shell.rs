@@ -39,7 +39,15 @@ pub(super) fn test_passes(test: &str) -> Result<bool, String> {
 /// command is expanded as a format (no session exists yet), then run and waited for; a
 /// failure is a warning with what it printed. `-b` starts it and goes
 /// on at once; `-C` runs it as a weft command instead.
-pub(super) fn run_shell(config: &mut Config, args: &super::Args) -> Result<LineEffect, String> {
+///
+/// `serving`: the file is read by a running server (`source-file`), whose configuration waits
+/// for the file; the command is then started and not waited for, as with -b, since one that
+/// talks back to weft would wait on that very change.
+pub(super) fn run_shell(
+    config: &mut Config,
+    args: &super::Args,
+    serving: bool,
+) -> Result<LineEffect, String> {
     let command = args.positional.join(" ");
     if command.is_empty() {
         return Err("run-shell: a shell command is needed".into());
@@ -66,7 +74,7 @@ pub(super) fn run_shell(config: &mut Config, args: &super::Args) -> Result<LineE
     } else {
         command
     };
-    if args.has('b') {
+    if args.has('b') || serving {
         // The shell starts the command in the background and ends at once: the command is
         // not the server's child, so nothing here waits for it or leaves it a zombie.
         let started = Command::new("/bin/sh")
@@ -76,7 +84,7 @@ pub(super) fn run_shell(config: &mut Config, args: &super::Args) -> Result<LineE
                 "sh",
                 &command,
             ])
-            .env(weft_protocol::paths::READING_CONFIG_ENV, "1")
+            .envs((!serving).then_some((weft_protocol::paths::READING_CONFIG_ENV, "1")))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())

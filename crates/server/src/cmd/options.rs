@@ -351,7 +351,8 @@ pub static SOURCE_FILE: Entry = Entry {
                         .registry
                         .update_config(move |c| {
                             let mut w = Vec::new();
-                            crate::conf_file::apply_file(c, &path, quiet, &run_config_line, &mut w);
+                            let run = &super::config_lines::run_served_config_line;
+                            crate::conf_file::apply_file(c, &path, quiet, run, &mut w);
                             Ok(w.join("\n"))
                         })
                         .await
