@@ -29,7 +29,8 @@ fn a_configuration_sets_and_expands_variables_and_runs_shell_commands() {
              run 'echo why-it-failed; exit 3'\n\
              run -b 'echo BG-SEEN > {fifo}'\n\
              run -C 'set -g @from-run yes'\n\
-             run '{weft} -S {socket} new -d -s nested'\n",
+             run '{weft} -S {socket} new -d -s nested'\n\
+             if-shell -F 1 {{ set -g @in-block \"[$main]\" }}\n",
             fifo = fifo.display(),
             weft = weft_tests::weft_binary().display(),
             socket = server.socket.display(),
@@ -73,6 +74,11 @@ fn a_configuration_sets_and_expands_variables_and_runs_shell_commands() {
     assert_eq!(show(&server, "@tag"), "hid-1");
     assert_eq!(show(&server, "@literal"), "$main");
     assert_eq!(show(&server, "@from-run"), "yes");
+    assert_eq!(
+        show(&server, "@in-block"),
+        "[colour39]",
+        "as the file is read"
+    );
     // An assignment is in the global environment; a hidden one is not.
     let global = stdout_of(&server.weft(&["show-environment", "-g"]));
     assert!(global.lines().any(|l| l == "main=colour39"), "{global}");

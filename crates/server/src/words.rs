@@ -53,11 +53,14 @@ fn split(line: &str, variables: Option<Variables>) -> Result<Vec<String>, Comman
             }
             (Some(_), c) => word.push(c),
             // tmux's `{ ... }`: commands as one argument (`if-shell -F X { a } { b }`).
-            (None, '{') if !in_word && matches!(chars.peek(), None | Some('}')) => {
-                words.push(block(&mut chars)?);
-            }
-            (None, '{') if !in_word && chars.peek().is_some_and(|c| c.is_whitespace()) => {
-                words.push(block(&mut chars)?);
+            (None, '{')
+                if !in_word && chars.peek().is_none_or(|c| *c == '}' || c.is_whitespace()) =>
+            {
+                let commands = block(&mut chars)?;
+                words.push(match variables {
+                    Some(lookup) => expand_in_block(&commands, lookup)?,
+                    None => commands,
+                });
             }
             (None, '"' | '\'') => {
                 quote = Some(c);
@@ -136,6 +139,45 @@ fn block(chars: &mut std::iter::Peekable<std::str::Chars>) -> Result<String, Com
         at_word_start = quote.is_none() && c.is_whitespace();
     }
     Err(CommandError::Syntax("a { needs its closing }".into()))
+}
+
+/// A block's command line with its `$NAME`s expanded where the line's own split would see
+/// them (outside single quotes), as tmux expands them while it reads the file; quotes and
+/// escapes are kept for that split.
+fn expand_in_block(text: &str, lookup: Variables) -> Result<String, CommandError> {
+    let mut out = String::with_capacity(text.len());
+    let mut quote: Option<char> = None;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (None, '"' | '\'') => quote = Some(c),
+            (Some('"') | None, '\\') => {
+                out.push(c);
+                if let Some(next) = chars.next() {
+                    out.push(next);
+                }
+                continue;
+            }
+            (Some('"') | None, '$') => {
+                let mut value = String::new();
+                expand_variable(&mut chars, &mut value, lookup)?;
+                // The value stays one piece of text where it lands (its quotes and
+                // backslashes are not the block's).
+                if quote.is_none() && value != "$" {
+                    out.push('"');
+                    out.push_str(&value.replace('\\', "\\\\").replace('"', "\\\""));
+                    out.push('"');
+                } else {
+                    out.push_str(&value.replace('\\', "\\\\").replace('"', "\\\""));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        out.push(c);
+    }
+    Ok(out)
 }
 
 /// Whether `c` may be in a variable's name (`first`: may begin one), as tmux allows.
@@ -268,6 +310,18 @@ mod tests {
         let words = tokenize("if 1 { if 2 {} { a } } {}").unwrap();
         assert_eq!(words, ["if", "1", "if 2 {} { a }", ""]);
         assert!(tokenize("x { a").is_err());
+        // In a file, variables in a block expand as it is read, quoted as one word there.
+        let vars = |name: &str| (name == "v").then(|| "ps -t x | grep \"vim\"".to_string());
+        let words = tokenize_expanding("if 1 { run $v } { display \"[$v]\" '$v' }", &vars);
+        assert_eq!(
+            words.unwrap(),
+            [
+                "if",
+                "1",
+                "run \"ps -t x | grep \\\"vim\\\"\"",
+                "display \"[ps -t x | grep \\\"vim\\\"]\" '$v'"
+            ]
+        );
         // Not a block: inside a word, or quoted.
         assert_eq!(tokenize("a{ '{' x{}").unwrap(), ["a{", "{", "x{}"]);
     }
