@@ -30,7 +30,10 @@ fn a_configuration_sets_and_expands_variables_and_runs_shell_commands() {
              run -b 'echo BG-SEEN > {fifo}'\n\
              run -C 'set -g @from-run yes'\n\
              run '{weft} -S {socket} new -d -s nested'\n\
-             if-shell -F 1 {{ set -g @in-block \"[$main]\" }}\n",
+             if-shell -F 1 {{ set -g @in-block \"[$main]\" }}\n\
+             shadow=seen\n\
+             %hidden shadow=hidden\n\
+             set -g @shadow \"$shadow\"\n",
             fifo = fifo.display(),
             weft = weft_tests::weft_binary().display(),
             socket = server.socket.display(),
@@ -83,6 +86,9 @@ fn a_configuration_sets_and_expands_variables_and_runs_shell_commands() {
     let global = stdout_of(&server.weft(&["show-environment", "-g"]));
     assert!(global.lines().any(|l| l == "main=colour39"), "{global}");
     assert!(!global.contains("TAG="), "{global}");
+    // A later %hidden of the same name wins, and leaves the environment.
+    assert_eq!(show(&server, "@shadow"), "hidden");
+    assert!(!global.contains("shadow="), "{global}");
     // `\\;` written against a word still ends the bound command there, as in tmux.
     let keys = stdout_of(&server.weft(&["list-keys", "-T", "prefix"]));
     let bound = keys.lines().find(|l| l.contains(" r ")).unwrap_or_default();
@@ -227,7 +233,11 @@ fn a_file_sourced_by_a_running_server_runs_its_shell_commands_beside_it() {
         &server,
         "served.conf",
         &format!(
-            "run '{weft} set -g @ran yes && {weft} wait-for -S ran-done'\nset -g @after yes\n"
+            "run '{weft} set -g @ran yes && {weft} wait-for -S ran-done'\n\
+             set -g @after yes\n\
+             if-shell true {{\n\
+               run '{weft} set -g @ran2 yes && {weft} wait-for -S ran2-done'\n\
+             }}\n"
         ),
     );
     let out = server.weft(&["source-file", conf.to_str().unwrap()]);
@@ -236,4 +246,43 @@ fn a_file_sourced_by_a_running_server_runs_its_shell_commands_beside_it() {
     // The command signals once its own weft command is done.
     assert!(server.weft(&["wait-for", "ran-done"]).status.success());
     assert_eq!(show(&server, "@ran"), "yes");
+    // Inside an if-shell's branch too.
+    assert!(server.weft(&["wait-for", "ran2-done"]).status.success());
+    assert_eq!(show(&server, "@ran2"), "yes");
+}
+
+#[test]
+fn bindings_with_braces_and_odd_keys_list_as_lines_that_load_back() {
+    let server = TestServer::new("confbraces");
+    weft_tests::detached_session(&server, "b");
+    for args in [
+        &["bind", "x", "send-keys", "{"][..],
+        &["bind", "{", "display", "left"][..],
+        &["bind", "~", "display", "tilde"][..],
+    ] {
+        let out = server.weft(args);
+        assert!(out.status.success(), "{args:?}: {out:?}");
+    }
+    let keys = stdout_of(&server.weft(&["list-keys", "-T", "prefix"]));
+    let ours: Vec<&str> = keys
+        .lines()
+        .filter(|l| {
+            l.contains("send-keys \"{\"")
+                || l.contains("display left")
+                || l.contains("display tilde")
+        })
+        .collect();
+    assert_eq!(ours.len(), 3, "{keys}");
+    assert!(keys.contains("\\{ ") && keys.contains("\\~ "), "{keys}");
+    // The listed lines are a configuration that gives the same bindings.
+    let conf = write_file(&server, "keys.conf", &(ours.join("\n") + "\n"));
+    let out = server.weft(&["source-file", conf.to_str().unwrap()]);
+    assert!(
+        out.status.success() && stderr_of(&out).is_empty(),
+        "{out:?}"
+    );
+    assert_eq!(
+        stdout_of(&server.weft(&["list-keys", "-T", "prefix"])),
+        keys
+    );
 }

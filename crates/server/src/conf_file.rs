@@ -85,10 +85,17 @@ fn apply_nested(
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
-        if let Some(rest) = trimmed.strip_prefix("%hidden") {
+        if let Some(rest) = trimmed
+            .strip_prefix("%hidden")
+            .filter(|rest| rest.starts_with(char::is_whitespace))
+        {
             if conditions.running() {
                 match hidden_assignment(rest, config, hidden) {
-                    Ok((name, value)) => drop(hidden.insert(name, value)),
+                    Ok((name, value)) => {
+                        // The later assignment wins, as in tmux: hidden now.
+                        config.environment.remove(&name);
+                        hidden.insert(name, value);
+                    }
                     Err(e) => warnings.push(format!("{at}: {e}")),
                 }
             }
@@ -114,6 +121,7 @@ fn apply_nested(
         };
         if let [word] = words.as_slice() {
             if let Some((name, value)) = crate::words::assignment(word) {
+                hidden.remove(name);
                 config
                     .environment
                     .insert(name.to_string(), Some(value.to_string()));
@@ -290,10 +298,10 @@ fn block_balance(line: &str) -> isize {
         let ends_word = chars.peek().is_none_or(|n| n.is_whitespace());
         match (quote, c) {
             (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '\\') => {
+            (Some('"') | None, '\\') => {
                 chars.next();
             }
+            (Some(_), _) => {}
             (None, '"' | '\'') => quote = Some(c),
             (None, '{') if word_start && ends_word => balance += 1,
             (None, '}') if word_start && ends_word => balance -= 1,

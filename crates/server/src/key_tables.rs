@@ -138,22 +138,32 @@ impl KeyTables {
         let mut lines = vec![format!("prefix: {}", self.prefix)];
         for (k, c) in &self.prefix_table {
             let r = if self.repeats("prefix", k) { "-r " } else { "" };
+            let k = key_word(k);
             lines.push(format!("bind-key {r}-T prefix {k:<10} {c}"));
         }
-        for (k, c) in &self.root_table {
-            lines.push(format!("bind-key -T root   {k:<10} {c}"));
-        }
-        for (k, c) in &self.copy_mode {
-            lines.push(format!("bind-key -T copy-mode {k:<10} {c}"));
-        }
-        for (k, c) in &self.copy_mode_vi {
-            lines.push(format!("bind-key -T copy-mode-vi {k:<10} {c}"));
-        }
-        for (table, keys) in &self.user {
+        let tables = [
+            ("root  ", &self.root_table),
+            ("copy-mode", &self.copy_mode),
+            ("copy-mode-vi", &self.copy_mode_vi),
+        ];
+        for (table, keys) in tables
+            .into_iter()
+            .chain(self.user.iter().map(|(t, k)| (t.as_str(), k)))
+        {
             for (k, c) in keys {
+                let k = key_word(k);
                 lines.push(format!("bind-key -T {table} {k:<10} {c}"));
             }
         }
         lines
+    }
+}
+
+/// A key as a word the command parser reads back as that key: the keys it would read
+/// otherwise are escaped, as tmux prints them (`\{`, `\;`, `\"`).
+fn key_word(key: &str) -> std::borrow::Cow<'_, str> {
+    match key {
+        "{" | "}" | "\"" | "'" | "#" | ";" | "~" | "$" | "\\" => format!("\\{key}").into(),
+        _ => key.into(),
     }
 }

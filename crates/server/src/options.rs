@@ -183,7 +183,9 @@ pub static OPTIONS: &[OptionDef] = &[
 /// tmux's other spelling of an option's name: `-color` for `-colour` (`clock-mode-color`).
 pub fn canonical_name(name: &str) -> std::borrow::Cow<'_, str> {
     match name.strip_suffix("-color") {
-        Some(stem) if find(name).is_none() => format!("{stem}-colour").into(),
+        Some(stem) if !name.starts_with('@') && find(&format!("{stem}-colour")).is_some() => {
+            format!("{stem}-colour").into()
+        }
         _ => name.into(),
     }
 }

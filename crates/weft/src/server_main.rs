@@ -27,9 +27,11 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         &weft_server::cmd::config_lines::run_config_line,
     ) {
         Ok(loaded) => {
-            // The starting client shows these (lines before "ready").
+            // The starting client shows these (lines before "ready"). A client that stopped
+            // waiting has closed the pipe: the server starts all the same.
+            let mut out = std::io::stdout();
             for warning in &loaded.warnings {
-                println!("warning: {warning}");
+                let _ = writeln!(out, "warning: {warning}");
             }
             warnings = loaded.warnings;
             loaded.config

@@ -90,11 +90,7 @@ pub(super) fn binding(args: &super::Args) -> Result<Binding, CommandError> {
     }
     // One argument holding a whole command line (`bind x 'new-window ; split-window'`) is
     // read as a line, as tmux does.
-    let words = match command {
-        [line] if line.contains(char::is_whitespace) => crate::words::tokenize(line)?,
-        _ => command.to_vec(),
-    };
-    let words = super::separate_commands(&words);
+    let words = super::separate_commands(&super::command_words(command)?);
     super::parse_sequence(&words)?;
     Ok(Binding {
         table: table_of(args),

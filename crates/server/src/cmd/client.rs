@@ -282,13 +282,7 @@ pub static CONFIRM_BEFORE: Entry = Entry {
         if args.positional.is_empty() {
             return Err(args.usage("a command is needed"));
         }
-        // One argument holding a whole command line (`confirm 'kill-window -a'`) is read as a
-        // line, as tmux does.
-        let words = match args.positional.as_slice() {
-            [line] if line.contains(char::is_whitespace) => super::tokenize(line)?,
-            words => words.to_vec(),
-        };
-        let command = super::parse(&words)?;
+        let command = super::parse(&super::command_words(&args.positional)?)?;
         let prompt = args
             .value('p')
             .map(str::to_string)

@@ -7,25 +7,25 @@ use crate::conf_file::LineEffect;
 use crate::config::Config;
 use crate::options::Applied;
 
-/// [`run_config_line`] for a file a running server reads (`source-file`): a `run-shell` is
-/// started and not waited for, because the server's configuration waits for the file, and a
-/// command that talks back to weft would wait on that very change.
+/// [`run_config_line`] for a file a running server reads (`source-file`): a `run-shell`,
+/// wherever it is in the line (after `;`, in an if-shell's branch), is started and not
+/// waited for, because the server's configuration waits for the file, and a command that
+/// talks back to weft would wait on that very change.
 pub fn run_served_config_line(config: &mut Config, words: &[String]) -> Result<LineEffect, String> {
-    let run_shell = words
-        .first()
-        .and_then(|w| lookup(w))
-        .filter(|e| e.name == "run-shell");
-    match run_shell {
-        Some(entry) => {
-            let args = Args::parse(entry, &words[1..]).map_err(|e| e.to_string())?;
-            super::config_shell::run_shell(config, &args, true)
-        }
-        None => run_config_line(config, words),
-    }
+    run_line(config, words, true)
 }
 
 /// Runs one configuration line's words on `config` (see [`crate::conf_file::LineRunner`]).
 pub fn run_config_line(config: &mut Config, words: &[String]) -> Result<LineEffect, String> {
+    run_line(config, words, false)
+}
+
+/// A line's words run on `config`; `serving`: a running server reads the file.
+pub(super) fn run_line(
+    config: &mut Config,
+    words: &[String],
+    serving: bool,
+) -> Result<LineEffect, String> {
     // `bind x a \; b` binds a sequence; elsewhere `\;` separates commands of the line.
     let is_bind = words
         .first()
@@ -34,7 +34,7 @@ pub fn run_config_line(config: &mut Config, words: &[String]) -> Result<LineEffe
     if !is_bind && words.iter().any(|w| w == ";") {
         let mut last = LineEffect::Done;
         for part in words.split(|w| w == ";").filter(|p| !p.is_empty()) {
-            last = run_config_line(config, part)?;
+            last = run_line(config, part, serving)?;
         }
         return Ok(last);
     }
@@ -109,12 +109,12 @@ pub fn run_config_line(config: &mut Config, words: &[String]) -> Result<LineEffe
             match if passed { Some(then) } else { otherwise } {
                 Some(line) if !line.trim().is_empty() => {
                     let words = crate::words::tokenize(line).map_err(|e| e.to_string())?;
-                    run_config_line(config, &words)
+                    run_line(config, &words, serving)
                 }
                 _ => Ok(LineEffect::Done),
             }
         }
-        "run-shell" => super::config_shell::run_shell(config, &args, false),
+        "run-shell" => super::config_shell::run_shell(config, &args, serving),
         other => Err(format!(
             "{other} is not run from a configuration file yet (weft runs set-option, bind-key, \
              unbind-key, set-environment, set-hook, source-file, if-shell and run-shell there)"

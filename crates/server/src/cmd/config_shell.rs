@@ -12,12 +12,12 @@ use std::time::{Duration, Instant};
 /// the server is starting and waits for it.
 const TEST_DEADLINE: Duration = Duration::from_secs(5);
 /// The longest a `run-shell` (without -b) in a configuration file may run before it is
-/// killed: the same as a `run-shell` typed later.
-const RUN_DEADLINE: Duration = Duration::from_secs(30);
+/// killed: the starting client waits 10 s for its server, which reads the file first.
+const RUN_DEADLINE: Duration = Duration::from_secs(5);
 /// The most of a failed `run-shell`'s output shown (in the warning for the file's line).
 const MAX_SHOWN_BYTES: u64 = 4096;
 /// The longest `run-shell -d` waits, in seconds (while the file is read, so short).
-const MAX_DELAY_SECS: f64 = 30.0;
+const MAX_DELAY_SECS: f64 = 2.0;
 
 /// Runs `test` with `sh -c` (input closed, output dropped) and says whether it exited 0. A test
 /// still running at [`TEST_DEADLINE`] is killed and counts as failed.
@@ -55,7 +55,7 @@ pub(super) fn run_shell(
     let command = crate::format::expand(&command, &crate::conf_file::config_format_vars(config));
     if args.has('C') {
         let words = crate::words::tokenize(&command).map_err(|e| e.to_string())?;
-        return super::config_lines::run_config_line(config, &words);
+        return super::config_lines::run_line(config, &words, serving);
     }
     let delay = match args.value('d') {
         None => 0.0,
@@ -84,7 +84,6 @@ pub(super) fn run_shell(
                 "sh",
                 &command,
             ])
-            .envs((!serving).then_some((weft_protocol::paths::READING_CONFIG_ENV, "1")))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -129,9 +128,12 @@ pub(super) fn run_shell(
     }
 }
 
-/// `sh -c command` with its input closed and its output where given.
+/// `sh -c command` with its input closed and its output where given, in a process group of
+/// its own (so a deadline ends what it started too).
 fn shell(command: &str, stdout: Stdio, stderr: Stdio) -> std::io::Result<std::process::Child> {
+    use std::os::unix::process::CommandExt;
     Command::new("/bin/sh")
+        .process_group(0)
         .arg("-c")
         .arg(command)
         .env(weft_protocol::paths::READING_CONFIG_ENV, "1")
@@ -152,7 +154,14 @@ fn wait_until(
             return Ok(Some(status));
         }
         if Instant::now() >= deadline {
-            // Already gone (it ended just now) is fine: it is reaped below either way.
+            // The whole group, which the shell leads. Already gone (it ended just now) is
+            // fine: it is reaped below either way.
+            let group = i32::try_from(child.id())
+                .ok()
+                .and_then(rustix::process::Pid::from_raw);
+            if let Some(group) = group {
+                let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+            }
             let _ = child.kill();
             child.wait()?;
             return Ok(None);

@@ -262,6 +262,16 @@ pub fn parse_sequence(words: &[String]) -> Result<Vec<Parsed>, CommandError> {
     parts.into_iter().map(parse).collect()
 }
 
+/// A command given to another command (`bind`, `confirm-before`): its words, or, when it
+/// is one argument holding a whole line (`'kill-window -a'`), that line's words, as tmux
+/// reads it.
+pub(super) fn command_words(command: &[String]) -> Result<Vec<String>, CommandError> {
+    match command {
+        [line] if line.contains(char::is_whitespace) => tokenize(line),
+        words => Ok(words.to_vec()),
+    }
+}
+
 /// tmux's rule for a command's words: a word ending in `;` ends a command there, as in
 /// `bind r source-file ~/.tmux.conf\; display Reloaded` (the `\;` written against the word);
 /// one ending in `\;` (typed `\\;`) keeps a literal `;` instead.
@@ -269,6 +279,8 @@ pub fn separate_commands(words: &[String]) -> Vec<String> {
     let mut out = Vec::with_capacity(words.len());
     for word in words {
         match word.strip_suffix(';') {
+            // A literal `;` alone would read as a separator: `\;` is kept as written then.
+            Some("\\") => out.push(word.clone()),
             Some(literal) if literal.ends_with('\\') => {
                 out.push(format!("{};", &literal[..literal.len() - 1]));
             }
@@ -330,6 +342,7 @@ pub fn join_words(words: &[String]) -> String {
             if w == ";" {
                 "\\;".to_string()
             } else if w.is_empty()
+                || w.starts_with(['{', '}'])
                 || w.contains(|c: char| c.is_whitespace() || "\"'\\;#".contains(c))
             {
                 format!("\"{}\"", w.replace('\\', "\\\\").replace('"', "\\\""))
@@ -428,6 +441,11 @@ mod tests {
         assert_eq!(
             separate_commands(&words(&["send-keys", "a\\;", ";", "b"])),
             words(&["send-keys", "a;", ";", "b"])
+        );
+        // A bare `\;` is kept: a `;` word alone would separate.
+        assert_eq!(
+            separate_commands(&words(&["send-keys", "\\;"])),
+            words(&["send-keys", "\\;"])
         );
     }
 
