@@ -189,6 +189,27 @@ pub fn detached_session(server: &TestServer, name: &str) {
     assert!(out.status.success(), "{out:?}");
 }
 
+/// A client in a test terminal of 80x24 attached to a new session `name` running
+/// [`TEST_SHELL`], started with configuration file `conf` if given; returned at the prompt.
+///
+/// # Panics
+/// When the prompt does not show.
+pub fn attached_session(
+    server: &TestServer,
+    name: &str,
+    conf: Option<&str>,
+) -> weft_testkit::TestTerminal {
+    let mut args: Vec<&str> = Vec::new();
+    if let Some(c) = conf {
+        args.extend(["-f", c]);
+    }
+    args.extend(["new", "-s", name, "--"]);
+    args.extend_from_slice(TEST_SHELL);
+    let mut client = server.client(&args, 80, 24);
+    client.wait_for_text("$").expect("prompt");
+    client
+}
+
 /// An option's value as `show-options -v NAME` prints it, without the line's end.
 pub fn show_option(server: &TestServer, name: &str) -> String {
     stdout_of(&server.weft(&["show-options", "-v", name]))

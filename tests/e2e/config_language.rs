@@ -2,7 +2,7 @@
 //! `~`), shell commands run while a file is read, commands separated by `\;` against a word,
 //! and formats in `if-shell`'s test, as the widely shared configurations use them.
 
-use weft_tests::{show_option as show, stderr_of, stdout_of, write_file, TestServer, TEST_SHELL};
+use weft_tests::{show_option as show, stderr_of, stdout_of, write_file, TestServer};
 
 #[test]
 fn a_configuration_sets_and_expands_variables_and_runs_shell_commands() {
@@ -124,10 +124,7 @@ fn a_vim_aware_binding_tests_the_panes_foreground_program_through_its_tty() {
            set -g @block no\n\
          }\n",
     );
-    let mut args = vec!["-f", conf.to_str().unwrap(), "new", "-s", "n", "--"];
-    args.extend_from_slice(TEST_SHELL);
-    let mut c = server.client(&args, 80, 24);
-    c.wait_for_text("$").unwrap();
+    let mut c = weft_tests::attached_session(&server, "n", conf.to_str());
     let tty = stdout_of(&server.weft(&["display", "-p", "#{pane_tty}"]));
     assert!(tty.starts_with("/dev/pts/"), "{tty:?}");
     assert_eq!(
@@ -165,10 +162,7 @@ fn tmux_aliases_and_a_confirmed_command_line_work_from_bindings() {
          bind | split-pane -h\n\
          bind W choose-window\n",
     );
-    let mut args = vec!["-f", conf.to_str().unwrap(), "new", "-s", "a", "--"];
-    args.extend_from_slice(TEST_SHELL);
-    let mut c = server.client(&args, 80, 24);
-    c.wait_for_text("$").unwrap();
+    let mut c = weft_tests::attached_session(&server, "a", conf.to_str());
     let count = |what: &str| stdout_of(&server.weft(&[what, "-t", "a"])).lines().count();
     c.send_keys("C-b |").unwrap();
     c.wait_for(|_| count("list-panes") == 2).unwrap();

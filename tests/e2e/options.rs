@@ -1,19 +1,7 @@
 //! Options and key bindings changed while weft runs, and configuration files in tmux's syntax.
 
 use weft_testkit::TestTerminal;
-use weft_tests::{stderr_of, stdout_of, TestServer, TEST_SHELL};
-
-fn session(server: &TestServer, name: &str, conf: Option<&str>) -> TestTerminal {
-    let mut args: Vec<&str> = Vec::new();
-    if let Some(c) = conf {
-        args.extend(["-f", c]);
-    }
-    args.extend(["new", "-s", name, "--"]);
-    args.extend_from_slice(TEST_SHELL);
-    let mut client = server.client(&args, 80, 24);
-    client.wait_for_text("$").expect("prompt");
-    client
-}
+use weft_tests::{attached_session, stderr_of, stdout_of, TestServer, TEST_SHELL};
 
 fn show(server: &TestServer, option: &str) -> String {
     weft_tests::show_option(server, option)
@@ -26,7 +14,7 @@ fn pane_count(server: &TestServer) -> usize {
 #[test]
 fn options_change_at_once_on_an_attached_client() {
     let server = TestServer::new("setopt");
-    let mut c = session(&server, "o", None);
+    let mut c = attached_session(&server, "o", None);
     c.wait_for(|s| s.row(23).is_some_and(|r| r.text().contains("[o]")))
         .unwrap();
     // The status line goes, and comes back at the top.
@@ -92,7 +80,7 @@ fn options_change_at_once_on_an_attached_client() {
 #[test]
 fn bindings_are_added_removed_and_run_sequences() {
     let server = TestServer::new("bindrt");
-    let mut c = session(&server, "b", None);
+    let mut c = attached_session(&server, "b", None);
     assert!(server
         .weft(&["bind", "|", "split-window", "-h"])
         .status
@@ -190,7 +178,7 @@ fn a_popular_tmux_config_starts_applies_what_weft_knows_and_lists_the_rest() {
 #[test]
 fn source_file_appends_and_takes_home_and_globs() {
     let server = TestServer::new("sourcef");
-    let _c = session(&server, "s", None);
+    let _c = attached_session(&server, "s", None);
     let dir = server.dir.join("conf.d");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("a.conf"), "set -g @a one\n").unwrap();
@@ -250,7 +238,7 @@ fn the_first_client_to_attach_sees_the_configurations_warnings() {
 #[test]
 fn a_repeatable_binding_needs_the_prefix_once() {
     let server = TestServer::new("repeat");
-    let mut c = session(&server, "r", None);
+    let mut c = attached_session(&server, "r", None);
     for _ in 0..2 {
         assert!(server
             .weft(&["split-window", "-v", "-t", "r", "--", "cat"])
@@ -273,7 +261,7 @@ fn a_repeatable_binding_needs_the_prefix_once() {
 #[test]
 fn set_environment_reaches_new_panes() {
     let server = TestServer::new("setenv");
-    let mut c = session(&server, "e", None);
+    let mut c = attached_session(&server, "e", None);
     assert!(server
         .weft(&["set-environment", "-g", "WEFT_T_GLOBAL", "from-global"])
         .status
@@ -338,7 +326,7 @@ fn other_published_config_shapes_start_and_list_what_weft_skips() {
 #[test]
 fn the_prompt_completes_edits_and_remembers() {
     let server = TestServer::new("prompt");
-    let mut c = session(&server, "p", None);
+    let mut c = attached_session(&server, "p", None);
     let windows = |s: &TestServer| stdout_of(&s.weft(&["list-windows"])).lines().count();
     // Tab completes the command name; Enter runs it.
     c.send_keys("C-b :").unwrap();
@@ -361,7 +349,7 @@ fn the_prompt_completes_edits_and_remembers() {
 #[test]
 fn the_prompt_completes_sessions_and_their_windows_after_t() {
     let server = TestServer::new("prompt-targets");
-    let mut c = session(&server, "p", None);
+    let mut c = attached_session(&server, "p", None);
     let mut args = vec!["new", "-d", "-s", "workbench", "-n", "editor", "--"];
     args.extend_from_slice(TEST_SHELL);
     assert!(server.weft(&args).status.success());
@@ -387,7 +375,7 @@ fn the_prompt_completes_sessions_and_their_windows_after_t() {
 #[test]
 fn a_key_table_of_ones_own_is_entered_with_switch_client_t() {
     let server = TestServer::new("usertable");
-    let mut c = session(&server, "u", None);
+    let mut c = attached_session(&server, "u", None);
     assert!(server
         .weft(&["bind", "-T", "windows", "n", "new-window"])
         .status
@@ -440,7 +428,7 @@ fn update_environment_takes_the_reattaching_clients_values() {
 #[test]
 fn a_second_prefix_and_the_main_pane_size() {
     let server = TestServer::new("prefix2");
-    let mut c = session(&server, "p2", None);
+    let mut c = attached_session(&server, "p2", None);
     assert!(server
         .weft(&["set", "-g", "prefix2", "C-a"])
         .status
@@ -539,7 +527,7 @@ fn default_command_runs_in_new_panes_given_no_command() {
 #[test]
 fn allow_rename_lets_a_program_name_its_window_with_screens_escape() {
     let server = TestServer::new("allowrename");
-    let mut c = session(&server, "r", None);
+    let mut c = attached_session(&server, "r", None);
     let name_it = |c: &mut TestTerminal, name: &str, done: &str| {
         c.send_text(&format!(
             "printf '\\033k{name}\\033\\\\'; echo {done}-$((1+1))"
@@ -576,7 +564,7 @@ fn allow_rename_lets_a_program_name_its_window_with_screens_escape() {
 #[test]
 fn unbind_a_n_and_t_empty_tables_that_still_list() {
     let server = TestServer::new("unbindall");
-    let _c = session(&server, "u", None);
+    let _c = attached_session(&server, "u", None);
     let listed = |table: &str| {
         let out = server.weft(&["list-keys", "-T", table]);
         assert!(out.status.success(), "{table}: {out:?}");

@@ -509,14 +509,9 @@ impl PtyWriter {
     /// Writes all of `data` to the program, waiting while the pty's input buffer is full.
     pub async fn write_all(&self, mut data: &[u8]) -> std::io::Result<()> {
         while !data.is_empty() {
-            match write_now(&self.fd, data) {
-                Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
-                Ok(n) => data = &data[n..],
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                    self.wait_for_room().await?
-                }
-                Err(e) => return Err(e),
+            match self.write_some(data).await? {
+                0 => return Err(std::io::ErrorKind::WriteZero.into()),
+                n => data = &data[n..],
             }
         }
         Ok(())
