@@ -369,3 +369,29 @@ fn automatic_rename_shows_vim_and_then_the_shell_again() {
     c.send_keys("Enter").unwrap();
     c.wait_for(|s| status(s).contains("0:bash*")).unwrap();
 }
+
+/// As in tmux, a command given as one word that is a shell line runs through the shell (its
+/// `;`, quotes and variables work), and names the window after its first word.
+#[test]
+fn a_one_word_command_line_runs_through_the_shell() {
+    let server = TestServer::new("shline");
+    session_with_windows(&server, None, "s", &["one"]);
+    // The name it starts with stays (not the program in the foreground later).
+    ok(&server, &["set-option", "-g", "automatic-rename", "off"]);
+    let out = server.weft(&[
+        "new-window",
+        "-P",
+        "-F",
+        "#{pane_id}",
+        "-t",
+        "s",
+        "printf 'a  b|%s\\n' \"$((6 * 7))\"; echo second; exec sleep 30",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let pane = stdout_of(&out).trim().to_string();
+    let waited = server.weft(&["wait", "-t", &pane, "--text", "second"]);
+    assert!(waited.status.success(), "{waited:?}");
+    let text = stdout_of(&server.weft(&["capture-pane", "-p", "-t", &pane]));
+    assert!(text.contains("a  b|42"), "the shell ran the line: {text:?}");
+    assert_eq!(windows(&server, "s")[1].1, "printf");
+}

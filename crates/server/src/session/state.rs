@@ -189,11 +189,13 @@ pub fn window_name(command: &[String], shell: Option<&str>) -> String {
         .map(str::to_string)
         .or_else(|| std::env::var("SHELL").ok())
         .unwrap_or_else(|| "sh".into());
+    // A shell line's first word (`htop -d 5`: `htop`).
+    let program = program.split_whitespace().next().unwrap_or_default();
     crate::names::clean_name(
         program
             .rsplit('/')
             .next()
-            .unwrap_or(&program)
+            .unwrap_or(program)
             .trim_start_matches('-'),
     )
 }
@@ -300,11 +302,7 @@ impl SessionState {
     ) -> Result<PaneHandle, CommandError> {
         let id = self.ids.pane();
         let mut spawn = self.template.spawn.clone();
-        let command = if command.is_empty() {
-            self.default_command()
-        } else {
-            command
-        };
+        let command = self.program_for(command);
         spawn.command = command.into_iter().map(Into::into).collect();
         if cwd.is_some() {
             spawn.cwd = cwd.map(Into::into);

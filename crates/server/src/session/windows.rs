@@ -69,15 +69,29 @@ impl SessionState {
         if line.trim().is_empty() {
             return Vec::new();
         }
-        let shell = self
-            .template
+        vec![self.shell(), "-c".to_string(), line]
+    }
+
+    /// The shell command lines run through: the session's, else `$SHELL`, else `/bin/sh`.
+    fn shell(&self) -> String {
+        self.template
             .spawn
             .shell
             .clone()
             .filter(|s| !s.is_empty())
             .or_else(|| std::env::var("SHELL").ok().filter(|s| !s.is_empty()))
-            .unwrap_or_else(|| "/bin/sh".to_string());
-        vec![shell, "-c".to_string(), line]
+            .unwrap_or_else(|| "/bin/sh".to_string())
+    }
+
+    /// What a pane runs for `command`, as tmux does: a single word that is a shell line
+    /// (`'htop -d 5'`, `'make; read'`) through the shell (`shell -c LINE`); a program's bare
+    /// name, or several words, as they are; nothing: `default-command`, else the shell.
+    pub(super) fn program_for(&self, command: Vec<String>) -> Vec<String> {
+        match command.as_slice() {
+            [] => self.default_command(),
+            [line] if is_shell_line(line) => vec![self.shell(), "-c".to_string(), line.clone()],
+            _ => command,
+        }
     }
 
     /// Ends pane `pane`'s program and takes the pane out of its window at once, so that a
@@ -166,4 +180,12 @@ impl SessionState {
         }
         self.generation += 1;
     }
+}
+
+/// Whether one word needs a shell to run: anything but a plain path of letters, digits and
+/// `-_./+@%,:=` (spaces, quotes, `;`, `$`, `~`, globs, redirections ...).
+fn is_shell_line(word: &str) -> bool {
+    !word
+        .chars()
+        .all(|c| c.is_alphanumeric() || "-_./+@%,:=".contains(c))
 }
