@@ -22,6 +22,7 @@ mod options;
 mod pane_events;
 mod pane_sizes;
 mod panes;
+mod popup;
 mod record;
 mod reliability;
 mod render;

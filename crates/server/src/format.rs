@@ -390,6 +390,19 @@ fn as_date(v: String) -> String {
         .unwrap_or(v)
 }
 
+/// A start directory given as a format (`-c "#{pane_current_path}"`): expanded, a leading `~`
+/// the home directory; `None` when it comes to nothing (the default directory then).
+pub fn start_directory(format: &str, vars: &dyn Vars) -> Option<String> {
+    let dir = expand(format, vars);
+    let dir = match dir.strip_prefix('~') {
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+            std::env::var("HOME").unwrap_or_default() + rest
+        }
+        _ => dir,
+    };
+    (!dir.is_empty()).then_some(dir)
+}
+
 /// The host's name, read once: the status line asks for it at every expansion.
 pub fn host_name() -> String {
     static HOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();

@@ -72,6 +72,11 @@ use Scope::{Pane, Server, Session, Window};
 /// For `applies_as`: weft acts on the option by reading its text (no typed field).
 const USED_AS_TEXT: &str = "";
 
+/// The border lines a popup takes (`popup-border-lines`, `display-popup -b`).
+pub const POPUP_BORDER_LINES: &[&str] = &[
+    "single", "rounded", "double", "heavy", "simple", "padded", "none",
+];
+
 /// The options, by name.
 pub static OPTIONS: &[OptionDef] = &[
     opt("prefix", Session, Text, "C-b", Some("prefix")),
@@ -161,6 +166,9 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("lock-after-time", Session, Number, "0", Some(USED_AS_TEXT)),
     opt("lock-command", Session, Text, "lock -np", Some(USED_AS_TEXT)),
     opt("pane-border-lines", Window, Choice(&["single", "double", "heavy", "simple", "number"]), "single", Some(USED_AS_TEXT)),
+    opt("popup-style", Window, Text, "default", Some(USED_AS_TEXT)),
+    opt("popup-border-style", Window, Text, "default", Some(USED_AS_TEXT)),
+    opt("popup-border-lines", Window, Choice(POPUP_BORDER_LINES), "single", Some(USED_AS_TEXT)),
     opt("clock-mode-style", Window, Choice(&["12", "24"]), "24", Some(USED_AS_TEXT)),
     // tmux 3.3's, kept and shown (a note says so when set) but not acted on yet: a
     // configuration that sets them is not a list of unknown options.

@@ -166,6 +166,20 @@ impl Args {
             .map(|(_, v)| v.as_str())
     }
 
+    /// How many times switch `-flag` was given (`-EE`: twice).
+    pub fn count(&self, flag: char) -> usize {
+        self.switches.iter().filter(|f| **f == flag).count()
+    }
+
+    /// Every value of `-flag`, in order (`-e A=1 -e B=2`).
+    pub fn values(&self, flag: char) -> Vec<String> {
+        self.values
+            .iter()
+            .filter(|(f, _)| *f == flag)
+            .map(|(_, v)| v.clone())
+            .collect()
+    }
+
     /// Whether long switch `--name` was given.
     pub fn has_long(&self, name: &str) -> bool {
         self.long_switches.contains(&name)

@@ -58,6 +58,8 @@ pub enum ClientRequest {
     DisplayPanes,
     /// Show the clock over the active pane (`clock-mode`).
     ClockMode,
+    /// Open or close this client's popup (`display-popup`).
+    Popup(Box<crate::session::popup::PopupAction>),
     /// Give the terminal back and stop the client, as `C-z` does to a program
     /// (`suspend-client`); it attaches again once its shell continues it.
     Suspend,

@@ -27,6 +27,7 @@ mod messages;
 mod options;
 mod pane;
 mod pipe;
+pub mod popup;
 mod record;
 mod respawn;
 pub mod run;
@@ -178,6 +179,7 @@ pub static ENTRIES: &[&Entry] = &[
     &client::CONFIRM_BEFORE,
     &client::DISPLAY_PANES,
     &client::CLOCK_MODE,
+    &popup::DISPLAY_POPUP,
     &client::SUSPEND_CLIENT,
     &client::LOCK_CLIENT,
     &server::LOCK_SESSION,

@@ -23,22 +23,6 @@ fn side_flag(args: &Args) -> Option<Side> {
     .map(|(_, side)| side)
 }
 
-/// A `-c` start directory: the format expanded for the pane, `~` the home directory; `None`
-/// when it comes to nothing (the default directory then).
-pub(super) fn start_directory(
-    format: &str,
-    vars: &std::collections::HashMap<String, String>,
-) -> Option<String> {
-    let dir = crate::format::expand(format, vars);
-    let dir = match dir.strip_prefix('~') {
-        Some(rest) if rest.is_empty() || rest.starts_with('/') => {
-            std::env::var("HOME").unwrap_or_default() + rest
-        }
-        _ => dir,
-    };
-    (!dir.is_empty()).then_some(dir)
-}
-
 /// `split-window`.
 pub static SPLIT_WINDOW: Entry = Entry {
     name: "split-window",
@@ -90,7 +74,7 @@ pub static SPLIT_WINDOW: Entry = Entry {
             let (cols, rows) = probe
                 .rect_of(TRIAL_PANE)
                 .map_or((rect.cols, rect.rows), |r| (r.cols, r.rows));
-            let cwd = cwd.and_then(|c| start_directory(&c, &s.format_vars(wpos, pane)));
+            let cwd = cwd.and_then(|c| crate::format::start_directory(&c, &s.format_vars(wpos, pane)));
             let config = s.window_config(wpos);
             let new = s.spawn(command, cwd, (cols, rows), &config)?;
             let w = &mut s.windows[wpos];

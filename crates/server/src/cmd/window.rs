@@ -34,7 +34,7 @@ pub static NEW_WINDOW: Entry = Entry {
             };
             let cwd = cwd.and_then(|c| {
                 let w = s.windows.get(s.current)?;
-                super::pane::start_directory(&c, &s.format_vars(s.current, w.active))
+                crate::format::start_directory(&c, &s.format_vars(s.current, w.active))
             });
             let id = s.new_window_at(index, name, command, cwd, detached)?;
             let wpos = s.windows.iter().position(|w| w.id == id);

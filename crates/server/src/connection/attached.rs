@@ -251,7 +251,7 @@ async fn attached_loop(
                     None => frames_open = false,
                 },
                 control = control_rx.recv() => {
-                    if let Some(for_loop @ (ClientControl::Switch(_) | ClientControl::Message(_))) = control {
+                    if let Some(for_loop @ (ClientControl::Switch(_) | ClientControl::Message(_) | ClientControl::Popup(_))) = control {
                         // For the client's loop; dropped when it has some waiting already.
                         let _ = switch_tx.try_send(for_loop);
                         continue;
@@ -275,7 +275,7 @@ async fn attached_loop(
                     }
                     let notice = match control {
                         Some(ClientControl::Exit(notice)) => notice,
-                        Some(ClientControl::Switch(_) | ClientControl::Message(_) | ClientControl::Terminal(_)) => continue,
+                        Some(ClientControl::Switch(_) | ClientControl::Message(_) | ClientControl::Terminal(_) | ClientControl::Popup(_)) => continue,
                         None => ExitNotice { message: "[server exited]".into(), code: 1, resume: None, lock: None },
                     };
                     let _ = sink.send(Message::Exit(notice)).await;
@@ -308,6 +308,7 @@ async fn attached_loop(
         last_click: None,
         last_session: None,
         repeat_until: None,
+        popup: None,
     };
     let mut info = info;
     // The first client to attach shows what the configuration read at start could not apply.
@@ -378,6 +379,10 @@ async fn attached_loop(
                 Some(Err(_)) | None => break,
             },
             flushed = keys.escape_due() => flushed,
+            code = super::popup::exit_of(&mut state.popup) => {
+                state.popup_exited(code).await;
+                continue;
+            }
             () = state.overlay_due.wait() => {
                 state.overlay_expired().await;
                 continue;
@@ -387,6 +392,10 @@ async fn attached_loop(
                     ClientControl::Switch(target) => target,
                     ClientControl::Message(text) => {
                         state.notice(text).await;
+                        continue;
+                    }
+                    ClientControl::Popup(action) => {
+                        state.popup_request(*action).await;
                         continue;
                     }
                     ClientControl::Exit(_) | ClientControl::Terminal(_) => continue,

@@ -13,6 +13,7 @@ mod line_edit;
 mod mouse;
 mod numbers;
 mod pager;
+mod popup;
 mod probe;
 mod prompt;
 mod prompt_targets;
@@ -349,6 +350,36 @@ async fn cli_one(
                 .await?
                 .0;
             session_cmd::rename(ctx, &handle, &new).await?;
+            Ok((Output::none(), None))
+        }
+        Ran::Client(ClientRequest::Popup(mut action)) => {
+            // On the most recently active client of the session the command comes from, as
+            // tmux picks its client; the command returns once the popup closes.
+            let handle = crate::cmd::run::resolve_target(ctx, None, origin).await?.0;
+            if session_cmd::clients_of(&handle).await.is_empty() {
+                return Err(CommandError::failed(format!(
+                    "display-popup needs a client: attach one to session {} first",
+                    handle.name()
+                )));
+            }
+            let closed = match action.as_mut() {
+                crate::session::popup::PopupAction::Open { closed, .. } => {
+                    let (tx, rx) = tokio::sync::oneshot::channel();
+                    *closed = Some(tx);
+                    Some(rx)
+                }
+                crate::session::popup::PopupAction::Close => None,
+            };
+            handle
+                .send(SessionCommand::PopupClient {
+                    client: None,
+                    action,
+                })
+                .await;
+            if let Some(closed) = closed {
+                // Closed, or dropped on the way (the client left): either way it is over.
+                let _ = closed.await;
+            }
             Ok((Output::none(), None))
         }
         Ran::Client(_) => Err(CommandError::ClientOnly(name)),

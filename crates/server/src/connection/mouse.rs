@@ -5,7 +5,8 @@
 use super::ui::ClientLoop;
 use crate::ids::PaneId;
 use crate::keys::MouseEvent;
-use crate::layout::Side;
+use crate::layout::{Rect, Side};
+use crate::pane::PaneHandle;
 use bytes::Bytes;
 use std::sync::atomic::Ordering;
 
@@ -112,23 +113,9 @@ impl ClientLoop {
                         return;
                     }
                 }
-                if wants != 0 && !self.read_only && !pane.in_copy_mode() {
-                    let motion_only = event.code & 32 != 0 && event.code & 3 == 3;
-                    let drag = event.code & 32 != 0;
-                    let allowed = match wants {
-                        1 => !drag,
-                        2 => !motion_only,
-                        _ => true,
-                    };
-                    if allowed {
-                        let (col, row) = (event.col - rect.col, event.row - rect.row);
-                        let sgr = pane.shared.mouse_sgr.load(Ordering::Relaxed);
-                        let bytes = if sgr {
-                            event.encode_sgr(col, row)
-                        } else {
-                            x10_report(&event, col, row)
-                        };
-                        pane.send_input(Bytes::from(bytes)).await;
+                if !self.read_only && !pane.in_copy_mode() {
+                    if let Some(bytes) = report_for(pane, &event, rect) {
+                        pane.send_input(bytes).await;
                     }
                 }
             }
@@ -162,6 +149,31 @@ impl ClientLoop {
             None => {}
         }
     }
+}
+
+/// The report of `event` for the program of `pane` (placed at `rect`), in its own coordinates
+/// and encoding; `None` unless it asked for reports of this kind (1000: presses, 1002: drags
+/// too, 1003: all motion).
+pub(super) fn report_for(pane: &PaneHandle, event: &MouseEvent, rect: Rect) -> Option<Bytes> {
+    let wants = pane.shared.mouse_reporting.load(Ordering::Relaxed);
+    let motion_only = event.code & 32 != 0 && event.code & 3 == 3;
+    let drag = event.code & 32 != 0;
+    let allowed = match wants {
+        0 => false,
+        1 => !drag,
+        2 => !motion_only,
+        _ => true,
+    };
+    if !allowed || !rect.contains(event.col, event.row) {
+        return None;
+    }
+    let (col, row) = (event.col - rect.col, event.row - rect.row);
+    let bytes = if pane.shared.mouse_sgr.load(Ordering::Relaxed) {
+        event.encode_sgr(col, row)
+    } else {
+        x10_report(event, col, row)
+    };
+    Some(Bytes::from(bytes))
 }
 
 /// A mouse report in the X10 encoding (`CSI M b x y`, each + 32), for programs without 1006.

@@ -79,6 +79,8 @@ pub(super) struct ClientLoop {
     pub(super) last_session: Option<String>,
     /// Until when a repeatable key runs its binding without the prefix (`repeat-time`).
     pub(super) repeat_until: Option<tokio::time::Instant>,
+    /// The popup open over the window (`display-popup`): input goes to it.
+    pub(super) popup: Option<super::popup::Popup>,
 }
 
 /// What the loop should do after an input.
@@ -234,7 +236,9 @@ impl ClientLoop {
             if crate::pane_keys::is_release(bytes) {
                 // A key going up (the terminal reports them in the kitty protocol): never a
                 // binding or a prompt's key; only a program that asked for releases sees it.
-                if matches!(self.ui, Ui::Normal) && !self.active_in_copy_mode() {
+                if self.popup.is_some() {
+                    self.popup_key(name, bytes).await;
+                } else if matches!(self.ui, Ui::Normal) && !self.active_in_copy_mode() {
                     self.forward_key(name, bytes).await;
                 }
                 return After::Continue;
@@ -244,6 +248,10 @@ impl ClientLoop {
             self.message_shown = false;
             self.overlay_due.set(None);
             self.overlay(None).await;
+        }
+        if self.popup.is_some() {
+            self.popup_input(input).await;
+            return After::Continue;
         }
         match std::mem::replace(&mut self.ui, Ui::Normal) {
             Ui::Prompt(prompt) => return self.prompt_key(prompt, key_of(&input)).await,
@@ -324,15 +332,7 @@ impl ClientLoop {
                     .borrow()
                     .active_pane()
                     .is_some_and(|p| p.shared.bracketed_paste.load(Ordering::Relaxed));
-                let mut data = Vec::with_capacity(text.len() + 12);
-                if bracketed {
-                    data.extend_from_slice(b"\x1b[200~");
-                }
-                data.extend_from_slice(&text);
-                if bracketed {
-                    data.extend_from_slice(b"\x1b[201~");
-                }
-                self.forward(Bytes::from(data)).await;
+                self.forward(pasted(&text, bracketed)).await;
             }
             Input::Mouse(event) => self.mouse(event).await,
         }
@@ -580,6 +580,7 @@ impl ClientLoop {
             ClientRequest::ChooseTree { windows } => self.open_tree(windows).await,
             ClientRequest::DisplayPanes => self.display_panes().await,
             ClientRequest::ClockMode => self.clock_mode().await,
+            ClientRequest::Popup(action) => self.popup_request(*action).await,
             ClientRequest::Confirm { prompt, command } => {
                 self.overlay(Some(Overlay::Prompt {
                     label: prompt,
@@ -603,6 +604,19 @@ impl ClientLoop {
         text.replace("#W", &window)
             .replace("#S", &self.session.name())
     }
+}
+
+/// A paste as a program gets it: bracketed (`ESC [200~` ... `ESC [201~`) when it asked.
+pub(super) fn pasted(text: &[u8], bracketed: bool) -> Bytes {
+    let mut data = Vec::with_capacity(text.len() + 12);
+    if bracketed {
+        data.extend_from_slice(b"\x1b[200~");
+    }
+    data.extend_from_slice(text);
+    if bracketed {
+        data.extend_from_slice(b"\x1b[201~");
+    }
+    Bytes::from(data)
 }
 
 /// The bytes a key name stands for (the prefix, for `send-prefix`).

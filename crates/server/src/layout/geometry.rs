@@ -26,6 +26,24 @@ impl Rect {
     pub(super) fn bottom(&self) -> u16 {
         self.row + self.rows
     }
+
+    /// The rectangle inside a one-cell border (empty for one too small to have an inside).
+    pub fn inset(&self) -> Rect {
+        Rect {
+            col: self.col + 1,
+            row: self.row + 1,
+            cols: self.cols.saturating_sub(2),
+            rows: self.rows.saturating_sub(2),
+        }
+    }
+
+    /// Whether the cell at `col`, `row` is inside.
+    pub fn contains(&self, col: u16, row: u16) -> bool {
+        col >= self.col
+            && col - self.col < self.cols
+            && row >= self.row
+            && row - self.row < self.rows
+    }
 }
 
 /// Length of the overlap of the spans `a..a + alen` and `b..b + blen`.

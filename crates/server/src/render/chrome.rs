@@ -205,13 +205,23 @@ pub(super) fn write_line(frame: &mut Frame, row: usize, text: &str, style: &Pen)
         return 0;
     }
     let cols = frame.cols();
-    let mut cells = Vec::with_capacity(cols);
+    let mut cells = text_cells(text, style, cols);
+    let end = cells.len();
+    cells.resize(cols, Cell::erased(style));
+    frame.put(row, 0, &cells);
+    end
+}
+
+/// The cells of `text` in `style`, at most `room` columns (a wide character that would not fit
+/// is left out); controls show as text (see `shown`).
+pub(super) fn text_cells(text: &str, style: &Pen, room: usize) -> Vec<Cell> {
+    let mut cells = Vec::with_capacity(room.min(text.len()));
     for c in text.chars().map(shown) {
         let w = weft_screen_model::width::char_width(c);
         if w == 0 {
             continue;
         }
-        if cells.len() + w > cols {
+        if cells.len() + w > room {
             break;
         }
         if w == 2 {
@@ -221,10 +231,7 @@ pub(super) fn write_line(frame: &mut Frame, row: usize, text: &str, style: &Pen)
             cells.push(Cell::new(c, style, CellFlags::empty()));
         }
     }
-    let end = cells.len();
-    cells.resize(cols, Cell::erased(style));
-    frame.put(row, 0, &cells);
-    end
+    cells
 }
 
 /// The columns `text` takes as [`write_line`] writes it.
@@ -306,9 +313,11 @@ fn draw_borders(view: &View, frame: &mut Frame, config: &Config, theme: Theme) {
 
 /// The border characters `pane-border-lines` asks for: a cross, tees right, left, down and
 /// up, corners top-left, top-right, bottom-left and bottom-right, then horizontal and vertical.
-fn border_glyphs(lines: Option<&str>) -> [char; 11] {
+pub(super) fn border_glyphs(lines: Option<&str>) -> [char; 11] {
     let set = match lines {
         Some("double") => "╬╠╣╦╩╔╗╚╝═║",
+        Some("rounded") => "┼├┤┬┴╭╮╰╯─│",
+        Some("padded") => "           ",
         Some("heavy") => "╋┣┫┳┻┏┓┗┛━┃",
         Some("simple") => "+++++++++-|",
         // `single` (tmux's default); `number` draws single lines here.

@@ -16,6 +16,8 @@ pub mod clock;
 pub use chrome::status_window_at;
 mod compose;
 mod fast;
+mod popup;
+pub use popup::PopupView;
 mod scene;
 pub mod status;
 
@@ -104,6 +106,8 @@ pub enum RenderControl {
     /// The terminal reported its background: dark (`Some(true)`), light or unknown. Chrome
     /// is drawn again in the theme it picks (see `crate::theme`).
     Background(Option<bool>),
+    /// Show this popup over everything from now on (`display-popup`), or none.
+    Popup(Option<Box<PopupView>>),
 }
 
 /// The render task's inputs.
@@ -403,10 +407,12 @@ impl RenderLoop {
     /// A watched pane changed: the pacer sets the deadline, knowing whether the focused pane
     /// changed since the last wake-up and whether its output is still coming.
     fn on_pane_change(&mut self) {
+        // Keys go to the popup while it is open: its changes are the focused ones.
+        let popup = self.scene.popup.as_ref().map(|p| p.pane.clone());
         let (sync, seq, streaming) =
-            self.view
-                .borrow()
-                .active_pane()
+            popup
+                .as_ref()
+                .or(self.view.borrow().active_pane())
                 .map_or((false, 0, false), |p| {
                     (
                         p.shared.sync.load(Ordering::Acquire),
@@ -445,6 +451,17 @@ impl RenderLoop {
             RenderControl::Caps(caps) => {
                 self.caps = caps;
                 core.renderer.set_caps(caps);
+                self.scene.chrome_changed();
+            }
+            RenderControl::Popup(popup) => {
+                if let Some(p) = &popup {
+                    p.pane.watch(&self.notify);
+                }
+                if self.scene.popup.is_some() {
+                    // It covered panes, borders, perhaps the status line: draw them again.
+                    core.seen.clear();
+                }
+                self.scene.popup = popup;
                 self.scene.chrome_changed();
             }
             RenderControl::Overlay(overlay) => {

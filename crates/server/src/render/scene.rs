@@ -23,6 +23,8 @@ pub(super) struct Scene {
     pub(super) pacer: FramePacer,
     /// What is drawn over the session for this client.
     pub(super) overlay: Option<Overlay>,
+    /// This client's popup, drawn over everything.
+    pub(super) popup: Option<Box<super::PopupView>>,
     /// Borders and the status line need drawing.
     chrome_dirty: bool,
 }
@@ -33,6 +35,7 @@ impl Scene {
         let mut scene = Scene {
             pacer: FramePacer::new(interval),
             overlay: None,
+            popup: None,
             chrome_dirty: true,
         };
         scene.redraw_now();
@@ -52,7 +55,10 @@ impl Scene {
 
     /// No frame is due and nothing is drawn over the panes: panes may draw their echoes.
     pub(super) fn is_settled(&self) -> bool {
-        self.pacer.deadline().is_none() && self.overlay.is_none() && !self.chrome_dirty
+        self.pacer.deadline().is_none()
+            && self.overlay.is_none()
+            && self.popup.is_none()
+            && !self.chrome_dirty
     }
 
     /// Composes and renders the due frame: the bytes that bring the terminal up to date, and
@@ -87,6 +93,12 @@ impl Scene {
             self.chrome_dirty,
         );
         self.chrome_dirty = false;
+        if let Some(popup) = &self.popup {
+            super::popup::draw(&mut core.frame, popup).await;
+            if config.mouse {
+                super::compose::mouse_modes(&mut core.frame);
+            }
+        }
         render_delay().await;
         let bytes = core.renderer.render(&mut core.frame);
         if only.is_some() {

@@ -14,6 +14,7 @@ mod format_vars;
 mod hooks;
 mod list;
 mod lock;
+pub mod popup;
 mod scoped_options;
 mod shape;
 mod state;
@@ -97,6 +98,8 @@ pub enum ClientControl {
     /// Bytes for the client's terminal before its next frame: a program's passthrough
     /// (`allow-passthrough`), already checked to ask the terminal nothing.
     Terminal(bytes::Bytes),
+    /// Open or close a popup (`display-popup` from the command line).
+    Popup(Box<popup::PopupAction>),
 }
 
 /// What an attaching client gets back.
@@ -201,6 +204,14 @@ pub enum SessionCommand {
         /// What `switch-client -t` names (`+`/`-`: the next or previous session).
         target: String,
     },
+    /// Tell a client to open or close a popup (`display-popup` from the command line): the
+    /// one named, else the most recently active one.
+    PopupClient {
+        /// This client, else the most recently active one.
+        client: Option<ClientId>,
+        /// What to do.
+        action: Box<popup::PopupAction>,
+    },
     /// Every client repaints.
     Refresh,
     /// Every client shows a message.
@@ -251,6 +262,7 @@ impl std::fmt::Debug for SessionCommand {
             SessionCommand::DetachOne { .. } => "DetachOne",
             SessionCommand::Lock => "Lock",
             SessionCommand::SwitchClients { .. } => "SwitchClients",
+            SessionCommand::PopupClient { .. } => "PopupClient",
             SessionCommand::Refresh => "Refresh",
             SessionCommand::Message(_) => "Message",
             SessionCommand::Kill => "Kill",

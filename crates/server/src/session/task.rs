@@ -4,7 +4,7 @@ use super::state::ClientEntry;
 use super::status_jobs::JobResult;
 use super::{Attached, ClientControl, SessionCommand, SessionEnded, SessionState};
 use crate::deadline::Deadline;
-use crate::ids::PaneId;
+use crate::ids::{ClientId, PaneId};
 use crate::outcome::{not_found, CommandError, TargetKind};
 use crate::pane::PaneEvent;
 use tokio::sync::{mpsc, oneshot};
@@ -147,6 +147,15 @@ impl SessionState {
     /// terminal. Each pane's program is started as the leader of a new session whose
     /// controlling terminal is the pane's pty (`setsid`, `TIOCSCTTY`), so the session id of a
     /// process on that pty is the pid of a pane's program still running.
+    /// The client a command from the command line acts on: `client`, else the most recently
+    /// active one, else the first.
+    fn chosen_client(&self, client: Option<ClientId>) -> Option<&ClientEntry> {
+        client
+            .or_else(|| self.clients.keys().copied().find(|c| self.latest.is(*c)))
+            .or_else(|| self.clients.keys().copied().min())
+            .and_then(|c| self.clients.get(&c))
+    }
+
     fn has_pane_terminal(&self, sid: u32) -> bool {
         self.panes
             .values()
@@ -267,12 +276,14 @@ impl SessionState {
                 }
             }
             SessionCommand::SwitchClients { client, target } => {
-                // Without a client named: the most recently active one, else the first.
-                let chosen = client
-                    .or_else(|| self.clients.keys().copied().find(|c| self.latest.is(*c)))
-                    .or_else(|| self.clients.keys().copied().min());
-                if let Some(entry) = chosen.and_then(|c| self.clients.get(&c)) {
+                if let Some(entry) = self.chosen_client(client) {
                     let _ = entry.control.send(ClientControl::Switch(target)).await;
+                }
+            }
+            SessionCommand::PopupClient { client, action } => {
+                // Dropped (and the command told it closed) when there is no client.
+                if let Some(entry) = self.chosen_client(client) {
+                    let _ = entry.control.send(ClientControl::Popup(action)).await;
                 }
             }
             SessionCommand::Message(text) => self.message_clients(&text),

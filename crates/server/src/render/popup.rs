@@ -1,0 +1,115 @@
+//! Drawing a client's popup (`display-popup`) over its frame: a border with a title, and the
+//! popup's pane inside, whose cursor and modes the terminal then follows.
+
+use crate::layout::Rect;
+use crate::pane::PaneHandle;
+use weft_renderer::Frame;
+use weft_screen_model::{Cell, CellFlags, Color, Pen};
+
+/// A popup as its client's renderer draws it.
+#[derive(Clone, Debug)]
+pub struct PopupView {
+    /// The program's pane (in no window).
+    pub pane: PaneHandle,
+    /// The whole popup, border included, in session cells.
+    pub rect: Rect,
+    /// `popup-border-lines`: `single`, `rounded`, `double`, `heavy`, `simple`, `padded` or
+    /// `none` (no border: the pane fills `rect`).
+    pub lines: String,
+    /// Shown in the top border.
+    pub title: String,
+    /// The inside's colours where the program uses the default ones (`popup-style`, `-s`).
+    pub style: Pen,
+    /// The border's (`popup-border-style`, `-S`).
+    pub border_style: Pen,
+}
+
+impl PopupView {
+    /// Where the pane goes: inside the border, or the whole popup without one.
+    pub fn inner(&self) -> Rect {
+        if self.lines == "none" {
+            self.rect
+        } else {
+            self.rect.inset()
+        }
+    }
+}
+
+/// Draws `popup` over `frame`: its border and title, then the pane's screen (as it last showed
+/// once its program has ended), whose cursor and modes replace the window's.
+pub(super) async fn draw(frame: &mut Frame, popup: &PopupView) {
+    let inner = popup.inner();
+    if popup.lines != "none" {
+        draw_border(frame, popup);
+    }
+    let snapshot = match popup.pane.snapshot(0).await {
+        Some(s) => Some(s),
+        None => popup.pane.last_snapshot(0),
+    };
+    let (col0, row0) = (usize::from(inner.col), usize::from(inner.row));
+    let width = usize::from(inner.cols);
+    let blank = Cell::erased(&popup.style);
+    let mut shown = vec![blank.clone(); width];
+    for r in 0..usize::from(inner.rows) {
+        shown.fill(blank.clone());
+        if let Some((_, cells)) = snapshot
+            .as_ref()
+            .and_then(|s| s.changed.iter().find(|(i, _)| *i == r))
+        {
+            for (slot, cell) in shown.iter_mut().zip(cells) {
+                *slot = cell.clone();
+                recolour(slot, &popup.style);
+            }
+        }
+        frame.put(row0 + r, col0, &shown);
+    }
+    match snapshot {
+        Some(s) if !popup.pane.has_finished() => {
+            frame.set_cursor_from(&s.cursor, row0, col0);
+            frame.modes = s.modes;
+        }
+        _ => frame.cursor = None,
+    }
+}
+
+/// A cell in the program's default colours takes the popup style's instead.
+fn recolour(cell: &mut Cell, style: &Pen) {
+    let (fg, bg) = (cell.fg(), cell.bg());
+    if (fg == Color::Default && style.fg != Color::Default)
+        || (bg == Color::Default && style.bg != Color::Default)
+    {
+        let fg = if fg == Color::Default { style.fg } else { fg };
+        let bg = if bg == Color::Default { style.bg } else { bg };
+        cell.set_colors(fg, bg);
+    }
+}
+
+/// The border, in `popup-border-lines`' characters, with the title from its third column.
+fn draw_border(frame: &mut Frame, popup: &PopupView) {
+    let r = popup.rect;
+    let g = super::chrome::border_glyphs(Some(popup.lines.as_str()));
+    let (top_left, top_right, bottom_left, bottom_right, across, down) =
+        (g[5], g[6], g[7], g[8], g[9], g[10]);
+    let pen = &popup.border_style;
+    let cell = |c: char| Cell::new(c, pen, CellFlags::empty());
+    let (col, row) = (usize::from(r.col), usize::from(r.row));
+    let (cols, rows) = (usize::from(r.cols), usize::from(r.rows));
+    if cols < 2 || rows < 2 {
+        return;
+    }
+    let mut line = vec![cell(across); cols];
+    line[0] = cell(top_left);
+    line[cols - 1] = cell(top_right);
+    frame.put(row, col, &line);
+    line[0] = cell(bottom_left);
+    line[cols - 1] = cell(bottom_right);
+    frame.put(row + rows - 1, col, &line);
+    for y in row + 1..row + rows - 1 {
+        frame.put(y, col, std::slice::from_ref(&cell(down)));
+        frame.put(y, col + cols - 1, std::slice::from_ref(&cell(down)));
+    }
+    if !popup.title.is_empty() && cols > 4 {
+        let title = super::chrome::text_cells(&popup.title, pen, cols - 4);
+        frame.put(row, col + 2, &title);
+    }
+}
