@@ -21,6 +21,7 @@ mod option_scopes;
 mod options;
 mod pane_events;
 mod pane_sizes;
+mod pane_styles;
 mod panes;
 mod popup;
 mod record;

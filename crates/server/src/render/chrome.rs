@@ -417,6 +417,7 @@ mod tests {
             title: None,
             notification: None,
             progress: None,
+            pane_styles: (None, None),
         }
     }
 

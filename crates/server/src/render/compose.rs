@@ -7,7 +7,7 @@ use crate::pane::{PaneHandle, PaneSnapshot};
 use crate::session::View;
 use std::collections::HashMap;
 use weft_renderer::Frame;
-use weft_screen_model::{MouseEncoding, MouseTracking, Screen};
+use weft_screen_model::{Cell, Color, MouseEncoding, MouseTracking, Pen, Screen};
 
 /// Updates `frame` with what changed in the view's panes (or only pane `only`) since the
 /// revisions in `seen`; returns the panes whose changes it shows, or `None` when a pane is gone
@@ -31,7 +31,7 @@ pub(super) async fn compose(
             changed.push(pane.clone());
         }
         let active = view.active == Some(pane.id());
-        put_snapshot(frame, &snapshot, *rect, active);
+        put_snapshot(frame, &snapshot, *rect, active, view.pane_style(active));
         cursor_set |= active;
         seen.insert(pane.id(), snapshot.seq);
     }
@@ -55,14 +55,21 @@ pub(super) fn has_undrawn_changes(view: &View, seen: &HashMap<PaneId, u64>) -> b
     })
 }
 
-/// Puts a pane's changed rows into its place in `frame`; for the focused pane (`active`) also
-/// its cursor and modes.
-pub(super) fn put_snapshot(frame: &mut Frame, snapshot: &PaneSnapshot, rect: Rect, active: bool) {
+/// Puts a pane's changed rows into its place in `frame`, in `style`'s colours where the program
+/// uses the default ones (`window-style`); for the focused pane (`active`) also its cursor and
+/// modes.
+pub(super) fn put_snapshot(
+    frame: &mut Frame,
+    snapshot: &PaneSnapshot,
+    rect: Rect,
+    active: bool,
+    style: Option<&Pen>,
+) {
     let (col0, row0) = (usize::from(rect.col), usize::from(rect.row));
     let width = usize::from(rect.cols).min(snapshot.cols);
     for (r, cells) in &snapshot.changed {
         if *r < usize::from(rect.rows) {
-            frame.put(row0 + r, col0, &cells[..width.min(cells.len())]);
+            put_row(frame, (row0 + r, col0), cells, width, style);
         }
     }
     if active {
@@ -74,7 +81,13 @@ pub(super) fn put_snapshot(frame: &mut Frame, snapshot: &PaneSnapshot, rect: Rec
 /// Puts the rows of the focused pane's `screen` changed after revision `since` into `rect` of
 /// `frame`, with its cursor and modes: [`put_snapshot`] without the snapshot, for a pane's
 /// thread drawing its own echo while it holds the screen.
-pub(super) fn put_screen(frame: &mut Frame, screen: &Screen, since: u64, rect: Rect) {
+pub(super) fn put_screen(
+    frame: &mut Frame,
+    screen: &Screen,
+    since: u64,
+    rect: Rect,
+    style: Option<&Pen>,
+) {
     let (col0, row0) = (usize::from(rect.col), usize::from(rect.row));
     let width = usize::from(rect.cols).min(screen.cols());
     for (r, row) in screen
@@ -84,11 +97,50 @@ pub(super) fn put_screen(frame: &mut Frame, screen: &Screen, since: u64, rect: R
     {
         if since == 0 || screen.row_seq(r) > since {
             let cells = row.cells();
-            frame.put(row0 + r, col0, &cells[..width.min(cells.len())]);
+            put_row(frame, (row0 + r, col0), cells, width, style);
         }
     }
     frame.set_cursor_from(&screen.cursor_state(), row0, col0);
     frame.modes = crate::pane::outer_modes(screen.modes());
+}
+
+/// Puts at most `width` cells of one row of a pane at `(row, col)`, recoloured with `style`
+/// when there is one.
+fn put_row(
+    frame: &mut Frame,
+    (row, col): (usize, usize),
+    cells: &[Cell],
+    width: usize,
+    style: Option<&Pen>,
+) {
+    let cells = &cells[..width.min(cells.len())];
+    match style {
+        None => frame.put(row, col, cells),
+        Some(style) => {
+            let recoloured: Vec<Cell> = cells
+                .iter()
+                .map(|c| {
+                    let mut c = c.clone();
+                    recolour(&mut c, style);
+                    c
+                })
+                .collect();
+            frame.put(row, col, &recoloured);
+        }
+    }
+}
+
+/// A cell in the program's default colours takes `style`'s instead (`window-style`,
+/// `popup-style`).
+pub(super) fn recolour(cell: &mut Cell, style: &Pen) {
+    let (fg, bg) = (cell.fg(), cell.bg());
+    if (fg == Color::Default && style.fg != Color::Default)
+        || (bg == Color::Default && style.bg != Color::Default)
+    {
+        let fg = if fg == Color::Default { style.fg } else { fg };
+        let bg = if bg == Color::Default { style.bg } else { bg };
+        cell.set_colors(fg, bg);
+    }
 }
 
 /// weft handles the mouse: the terminal reports presses, drags and the wheel in SGR form.
@@ -102,7 +154,6 @@ pub(super) fn mouse_modes(frame: &mut Frame) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use weft_screen_model::Cell;
 
     /// The rows, cursor and modes of `frame`, comparable.
     type Contents = (
@@ -137,8 +188,9 @@ mod tests {
             &crate::pane::snapshot_of(&screen, 0),
             rect,
             true,
+            None,
         );
-        put_screen(&mut direct, &screen, 0, rect);
+        put_screen(&mut direct, &screen, 0, rect, None);
         assert_eq!(contents(&direct), contents(&via_snapshot));
 
         let since = screen.seqno();
@@ -148,8 +200,9 @@ mod tests {
             &crate::pane::snapshot_of(&screen, since),
             rect,
             true,
+            None,
         );
-        put_screen(&mut direct, &screen, since, rect);
+        put_screen(&mut direct, &screen, since, rect, None);
         assert_eq!(contents(&direct), contents(&via_snapshot));
         assert!(
             direct.row(2)[2..9].iter().any(|c| c.ch() == 'c'),

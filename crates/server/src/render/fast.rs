@@ -71,7 +71,13 @@ impl RenderCore {
         let started = crate::metrics::Tick::now();
         let since = self.seen.get(&shared.id).copied().unwrap_or(0);
         // Straight from the screen: no snapshot to allocate, fill and drop on an echo.
-        put_screen(&mut self.frame, screen, since, target.rect);
+        put_screen(
+            &mut self.frame,
+            screen,
+            since,
+            target.rect,
+            target.style.as_ref(),
+        );
         if target.mouse {
             mouse_modes(&mut self.frame);
         }
@@ -124,6 +130,8 @@ pub(super) struct FastTarget {
     pub(super) rect: Rect,
     /// weft handles the mouse (see [`mouse_modes`]).
     pub(super) mouse: bool,
+    /// `window-active-style`'s colours for the program's default ones, when set.
+    pub(super) style: Option<weft_screen_model::Pen>,
     /// The client's terminal; frames go straight to it.
     pub(super) tty: Arc<DirectWriter>,
     /// The connection writer's channel, for what the terminal does not take at once.

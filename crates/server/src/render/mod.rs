@@ -242,6 +242,15 @@ struct RenderLoop {
     last_status: Option<StatusLine>,
     /// The pane titles last drawn in the borders.
     last_border_titles: Vec<String>,
+    /// The active pane and the pane styles the panes were last drawn with: with a style set,
+    /// a change of focus recolours two panes.
+    last_styled: (
+        Option<PaneId>,
+        (
+            Option<weft_screen_model::Pen>,
+            Option<weft_screen_model::Pen>,
+        ),
+    ),
     /// The focused pane's revision at the last pane wake-up.
     focused_seq: u64,
     /// The timer behind the pacer's deadline, kept across turns of the loop.
@@ -282,6 +291,7 @@ impl RenderLoop {
             repaint: 0,
             last_status: None,
             last_border_titles: Vec::new(),
+            last_styled: (None, (None, None)),
             focused_seq: 0,
             frame_timer: Deadline::new(),
             passthrough: Vec::new(),
@@ -301,6 +311,16 @@ impl RenderLoop {
         if view.border_titles != self.last_border_titles {
             self.last_border_titles.clone_from(&view.border_titles);
             self.scene.chrome_changed();
+        }
+        if view.active != self.last_styled.0 || view.pane_styles != self.last_styled.1 {
+            let styles_on =
+                |(others, active): &(Option<_>, Option<_>)| others.is_some() || active.is_some();
+            if styles_on(&view.pane_styles) || styles_on(&self.last_styled.1) {
+                // The panes' colours changed: draw them again.
+                core.seen.clear();
+                self.scene.redraw_now();
+            }
+            self.last_styled = (view.active, view.pane_styles.clone());
         }
         if self.alerts.pending(&view) {
             // Sent with the next frame (see `alerts.rs`).
@@ -355,6 +375,7 @@ impl RenderLoop {
             pane: pane.id(),
             rect: *rect,
             mouse: view.config.mouse,
+            style: view.pane_style(true).cloned(),
             tty,
             frames: self.frames.clone(),
             view: self.view.clone(),

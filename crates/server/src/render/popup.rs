@@ -4,7 +4,7 @@
 use crate::layout::Rect;
 use crate::pane::PaneHandle;
 use weft_renderer::Frame;
-use weft_screen_model::{Cell, CellFlags, Color, Pen};
+use weft_screen_model::{Cell, CellFlags, Pen};
 
 /// A popup as its client's renderer draws it.
 #[derive(Clone, Debug)]
@@ -58,7 +58,7 @@ pub(super) async fn draw(frame: &mut Frame, popup: &PopupView) {
         {
             for (slot, cell) in shown.iter_mut().zip(cells) {
                 *slot = cell.clone();
-                recolour(slot, &popup.style);
+                super::compose::recolour(slot, &popup.style);
             }
         }
         frame.put(row0 + r, col0, &shown);
@@ -69,18 +69,6 @@ pub(super) async fn draw(frame: &mut Frame, popup: &PopupView) {
             frame.modes = s.modes;
         }
         _ => frame.cursor = None,
-    }
-}
-
-/// A cell in the program's default colours takes the popup style's instead.
-fn recolour(cell: &mut Cell, style: &Pen) {
-    let (fg, bg) = (cell.fg(), cell.bg());
-    if (fg == Color::Default && style.fg != Color::Default)
-        || (bg == Color::Default && style.bg != Color::Default)
-    {
-        let fg = if fg == Color::Default { style.fg } else { fg };
-        let bg = if bg == Color::Default { style.bg } else { bg };
-        cell.set_colors(fg, bg);
     }
 }
 

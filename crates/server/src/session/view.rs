@@ -6,6 +6,7 @@ use crate::config::StatusPosition;
 use crate::ids::PaneId;
 use crate::layout::Rect;
 use crate::pane::PaneHandle;
+use weft_screen_model::{Color, Pen};
 
 /// A window as the status line shows it: its `window-status-format` (or `-current-format`)
 /// expanded, and the style it is drawn in.
@@ -91,9 +92,23 @@ pub struct View {
     pub notification: Option<(u64, std::sync::Arc<str>)>,
     /// The latest progress report (OSC 9;4), numbered likewise.
     pub progress: Option<(u64, std::sync::Arc<str>)>,
+    /// `window-style` and `window-active-style`: the colours the window's other panes and its
+    /// active pane show where their programs use the default ones; `None` when default.
+    pub pane_styles: (Option<Pen>, Option<Pen>),
 }
 
 impl View {
+    /// The colours a pane shows instead of the default ones: `window-active-style` for the
+    /// active pane, `window-style` for the others (the active one too when only that is set).
+    pub fn pane_style(&self, active: bool) -> Option<&Pen> {
+        let (others, active_style) = &self.pane_styles;
+        if active {
+            active_style.as_ref().or(others.as_ref())
+        } else {
+            others.as_ref()
+        }
+    }
+
     /// The focused pane.
     pub fn active_pane(&self) -> Option<&PaneHandle> {
         self.panes
@@ -143,6 +158,7 @@ impl View {
             title: None,
             notification: None,
             progress: None,
+            pane_styles: (None, None),
         }
     }
 }
@@ -210,7 +226,6 @@ impl SessionState {
             active: Some(w.active),
             zoomed: w.zoomed,
             sync_panes: config.option_value("synchronize-panes").as_deref() == Some("on"),
-            config,
             status,
             window_name: w.name.clone(),
             generation: self.generation,
@@ -219,7 +234,19 @@ impl SessionState {
             title: self.terminal_title(),
             notification: self.notification.clone(),
             progress: self.progress.clone(),
+            pane_styles: (
+                colours_of(config.option_value("window-style")),
+                colours_of(config.option_value("window-active-style")),
+            ),
+            config,
         };
         self.view.send_replace(view);
     }
+}
+
+/// A pane style option's colours, or `None` when it leaves both at the default (`default`,
+/// unset, or a style weft cannot read).
+fn colours_of(style: Option<String>) -> Option<Pen> {
+    let pen = crate::style::pen_or(&style?, &Pen::default());
+    (pen.fg != Color::Default || pen.bg != Color::Default).then_some(pen)
 }
