@@ -296,3 +296,59 @@ fn long_prompt_input_scrolls_to_keep_the_cursor_in_view() {
         .unwrap();
     c.send_keys("Escape").unwrap();
 }
+
+/// Flags the published configurations use: `select-pane -d`/`-e`, `new-window -S`,
+/// `split-window -p 100`, `refresh-client -S`.
+#[test]
+fn input_off_select_existing_window_and_full_splits() {
+    let server = TestServer::new("compatflags");
+    let mut args = vec!["new", "-d", "-s", "c", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let ok = |args: &[&str]| {
+        let out = server.weft(args);
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        stdout_of(&out)
+    };
+    ok(&args);
+    ok(&["wait", "-t", "c", "--text", "$"]);
+    // Input off: keys sent are dropped until it is on again.
+    ok(&["select-pane", "-d", "-t", "c"]);
+    assert_eq!(
+        ok(&["display", "-p", "-t", "c", "#{pane_input_off}"]).trim(),
+        "1"
+    );
+    ok(&["send-keys", "-t", "c", "-l", "dropped"]);
+    ok(&["select-pane", "-e", "-t", "c"]);
+    ok(&["send-keys", "-t", "c", "-l", "taken"]);
+    ok(&["wait", "-t", "c", "--text", "taken"]);
+    let text = ok(&["capture-pane", "-p", "-t", "c"]);
+    assert!(!text.contains("dropped"), "{text}");
+    // -S -n: the window of that name is selected, not made again.
+    ok(&["new-window", "-d", "-t", "c", "-n", "logs"]);
+    ok(&["new-window", "-S", "-t", "c", "-n", "logs"]);
+    let names = ok(&[
+        "list-windows",
+        "-t",
+        "c",
+        "-F",
+        "#{window_name}#{?window_active,*,}",
+    ]);
+    assert_eq!(names.lines().collect::<Vec<_>>()[1..], ["logs*"], "{names}");
+    // -p 100: the new pane takes all it can; the other keeps its least (2 lines).
+    let pane = ok(&[
+        "split-window",
+        "-t",
+        "c",
+        "-p",
+        "100",
+        "-P",
+        "-F",
+        "#{pane_id}",
+    ]);
+    let heights = ok(&["list-panes", "-t", "c", "-F", "#{pane_id} #{pane_height}"]);
+    assert!(
+        heights.contains(&format!("{} 20", pane.trim())),
+        "{heights}"
+    );
+    ok(&["refresh-client", "-S", "-t", "c"]);
+}

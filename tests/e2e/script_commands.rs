@@ -487,3 +487,44 @@ fn run_shell_b_shows_what_it_printed_as_a_message_when_it_ends() {
     ok(&server.weft(&["run-shell", "-b", "exit 3"]));
     client.wait_for_text("'exit 3' returned 3").unwrap();
 }
+
+#[test]
+fn focus_and_title_hooks_fire_in_the_pane_they_concern() {
+    let server = TestServer::new("hook-focus");
+    detached(&server, "f");
+    let mut split = vec![
+        "split-window",
+        "-h",
+        "-t",
+        "f",
+        "-P",
+        "-F",
+        "#{pane_id}",
+        "--",
+    ];
+    split.extend_from_slice(TEST_SHELL);
+    let right = ok(&server.weft(&split));
+    let right = right.trim();
+    ok(&server.weft(&["wait", "-t", right, "--text", "$"]));
+    // Each hook's commands act on the pane it concerns: they type into it.
+    for (hook, word) in [
+        ("pane-focus-in", "FOCUS-IN"),
+        ("pane-focus-out", "FOCUS-OUT"),
+        ("pane-title-changed", "TITLED"),
+    ] {
+        ok(&server.weft(&["set-hook", "-g", hook, &format!("send-keys -l {word}")]));
+    }
+    ok(&server.weft(&["select-pane", "-t", "%0"]));
+    ok(&server.weft(&["wait", "-t", "%0", "--text", "FOCUS-IN"]));
+    ok(&server.weft(&["wait", "-t", right, "--text", "FOCUS-OUT"]));
+    // A program setting its title.
+    ok(&server.weft(&["send-keys", "-t", right, "C-u"]));
+    ok(&server.weft(&["send-keys", "-t", right, "-l", "printf '\\033]2;t\\007'"]));
+    ok(&server.weft(&["send-keys", "-t", right, "Enter"]));
+    ok(&server.weft(&["wait", "-t", right, "--text", "TITLED"]));
+    let left = ok(&server.weft(&["capture-pane", "-p", "-t", "%0"]));
+    assert!(
+        !left.contains("TITLED") && !left.contains("FOCUS-OUT"),
+        "{left}"
+    );
+}

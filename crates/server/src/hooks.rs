@@ -24,15 +24,18 @@ pub const MAX_HOOK_COMMANDS: usize = 16;
 pub const MAX_HOOK_COMMAND_BYTES: usize = 16 * 1024;
 
 /// The hooks weft fires besides `after-<command>` (which fires after any command of the table
-/// succeeds). `alert-activity` is accepted but not fired yet: weft does not watch for activity
-/// in other windows.
+/// succeeds).
 pub const HOOK_NAMES: &[&str] = &[
     "alert-activity",
     "alert-bell",
     "client-attached",
     "client-detached",
+    "client-session-changed",
     "pane-died",
     "pane-exited",
+    "pane-focus-in",
+    "pane-focus-out",
+    "pane-title-changed",
     "session-closed",
     "session-created",
     "window-renamed",

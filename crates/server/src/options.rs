@@ -175,6 +175,8 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("display-panes-colour", Session, Text, "blue", None),
     opt("display-panes-active-colour", Session, Text, "red", None),
     opt("assume-paste-time", Session, Number, "1", None),
+    // Kept by tmux for old configurations and used by neither.
+    opt("xterm-keys", Window, Flag, "on", Some(USED_AS_TEXT)),
     opt("window-style", Window, Text, "default", Some(USED_AS_TEXT)),
     opt("window-active-style", Window, Text, "default", Some(USED_AS_TEXT)),
     opt("pane-border-indicators", Window, Choice(&["off", "colour", "arrows", "both"]), "colour", None),

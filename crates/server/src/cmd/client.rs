@@ -148,9 +148,10 @@ pub static DETACH_CLIENT: Entry = Entry {
 pub static REFRESH_CLIENT: Entry = Entry {
     name: "refresh-client",
     aliases: &["refresh"],
-    usage: "[-t target-session]",
-    about: "Repaint this client, or every client of a session.",
-    flags: "t:",
+    usage: "[-S] [-t target-session]",
+    about: "Repaint this client, or every client of a session (-S, the status line only in \
+            tmux, repaints everything here).",
+    flags: "St:",
     long: &[],
     read_only: true,
     target: Some(TargetKind::Session),

@@ -53,6 +53,14 @@ pub static SEND_KEYS: Entry = Entry {
                 extended.as_deref(),
             );
             let bytes = encode_send_keys(&keys, literal, hex, mode)?;
+            if pane
+                .shared
+                .input_off
+                .load(std::sync::atomic::Ordering::Relaxed)
+            {
+                // `select-pane -d`: the pane takes no keys, as in tmux.
+                return Ok(Output::none());
+            }
             if !pane.send_input(Bytes::from(bytes)).await {
                 return Err(CommandError::PaneGone);
             }

@@ -20,7 +20,7 @@ fn build(args: &Args) -> Result<Action, CommandError> {
     };
     let size = match args.value('l') {
         Some(v) => super::pane::size_value(args, 'l', v)?,
-        None => SplitSize::Percent(args.number('p', 1u16..=99)?.unwrap_or(50)),
+        None => SplitSize::Percent(args.number('p', 1u16..=100)?.unwrap_or(50)),
     };
     let (before, full, detached) = (args.has('b'), args.has('f'), args.has('d'));
     Ok(on_session(move |s, scope| {

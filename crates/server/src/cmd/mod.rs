@@ -512,7 +512,7 @@ mod tests {
             "unknown command: bogus (list-commands shows them all)"
         );
         assert!(message("select-layout sideways").contains("unknown layout \"sideways\""));
-        assert!(message("split-window -p 150").contains("-p takes a number from 1 to 99"));
+        assert!(message("split-window -p 150").contains("-p takes a number from 1 to 100"));
         assert!(message("resize-pane").contains("one of -L -R -U -D -Z -x -y is needed"));
         assert!(message("kill-pane -x").starts_with("kill-pane: unknown flag -x; usage:"));
     }

@@ -5,6 +5,7 @@ use super::{on_session, Args, Entry, Long};
 use crate::ids::PaneId;
 use crate::layout::{Dir, Side, SplitSize};
 use crate::outcome::{CommandError, Output, TargetKind};
+use std::sync::atomic::Ordering;
 
 /// Stands for the new pane in the trial split that sizes it before it exists: no real pane has
 /// this id (ids count up from 0).
@@ -41,7 +42,7 @@ pub static SPLIT_WINDOW: Entry = Entry {
     build: |args| {
         let size = match args.value('l') {
             Some(v) => size_value(args, 'l', v)?,
-            None => SplitSize::Percent(args.number('p', 1u16..=99)?.unwrap_or(50)),
+            None => SplitSize::Percent(args.number('p', 1u16..=100)?.unwrap_or(50)),
         };
         let before = args.has('b');
         let full = args.has('f');
@@ -97,10 +98,11 @@ pub static SPLIT_WINDOW: Entry = Entry {
 pub static SELECT_PANE: Entry = Entry {
     name: "select-pane",
     aliases: &["selectp"],
-    usage: "[-DLRUl] [-T title] [-t target-pane]",
+    usage: "[-DdeLRUl] [-T title] [-t target-pane]",
     about: "Focus a pane, the one beside it in a direction (the most recently used one; at \
-            the edge, round to the other side), or the last one (-l); -T sets its title instead.",
-    flags: "DLRUlT:t:",
+            the edge, round to the other side), or the last one (-l); -T sets its title instead; \
+            -d turns its input off (typed and sent keys are dropped), -e on again.",
+    flags: "DdeLRUlT:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Pane),
@@ -111,8 +113,19 @@ pub static SELECT_PANE: Entry = Entry {
         if args.has('l') {
             return Ok(last_pane());
         }
+        let input = match (args.has('d'), args.has('e')) {
+            (true, _) => Some(false),
+            (_, true) => Some(true),
+            _ => None,
+        };
         Ok(on_session(move |s, scope| {
             let (wpos, pane) = s.find_pane(scope)?;
+            if let Some(on) = input {
+                if let Some(p) = s.panes.get(&pane) {
+                    p.shared.input_off.store(!on, Ordering::Relaxed);
+                }
+                return Ok(Output::none());
+            }
             if let Some(title) = &title {
                 if let Some(p) = s.panes.get(&pane) {
                     p.shared.set_title(title);

@@ -9,13 +9,13 @@ use crate::session::{Scope, SessionState};
 pub static NEW_WINDOW: Entry = Entry {
     name: "new-window",
     aliases: &["neww"],
-    usage: "[-adP] [-c start-directory] [-F format] [-n window-name] [-t target-window] \
+    usage: "[-adPS] [-c start-directory] [-F format] [-n window-name] [-t target-window] \
             [-- command ...]",
     about: "Create a window (at the target's index when it names a free one; -a: at the index \
             after the current window, moving the windows after it up); -c is a format \
             (`-c \"#{pane_current_path}\"`); -P prints the new window (-F a format, \
-            `#{pane_id}` for its pane).",
-    flags: "adPc:F:n:t:",
+            `#{pane_id}` for its pane); -S with -n selects a window of that name if there is one.",
+    flags: "adPSc:F:n:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Window),
@@ -26,7 +26,19 @@ pub static NEW_WINDOW: Entry = Entry {
         let cwd = args.value('c').map(str::to_string);
         let print = super::pane::print_format(args, "#{session_name}:#{window_index}");
         let after = args.has('a');
+        let select_existing = args.has('S');
         Ok(on_session(move |s, scope| {
+            // `-S -n NAME`: a window of that name is selected instead of making another.
+            if let Some(wpos) = name
+                .as_ref()
+                .filter(|_| select_existing)
+                .and_then(|n| s.windows.iter().position(|w| &w.name == n))
+            {
+                if !detached {
+                    s.select_window_at(wpos);
+                }
+                return Ok(Output::none());
+            }
             let index = match scope.target() {
                 _ if after => Some(index_after_current(s)),
                 None => None,

@@ -570,6 +570,20 @@ impl Joining {
                     .send(RenderControl::View(joined.view.clone()))
                     .await;
                 *info = joined;
+                if state
+                    .ctx
+                    .config
+                    .borrow()
+                    .hooks
+                    .is_set("client-session-changed")
+                {
+                    state.ctx.hooks.fire(crate::hooks::HookEvent {
+                        name: "client-session-changed".into(),
+                        session: Some(state.session.id),
+                        pane: None,
+                        depth: 0,
+                    });
+                }
             }
             Err(e) => {
                 let message = format!("cannot switch to session {}: {e}", next.name());

@@ -113,7 +113,8 @@ impl ClientLoop {
                         return;
                     }
                 }
-                if !self.read_only && !pane.in_copy_mode() {
+                let input_off = pane.shared.input_off.load(Ordering::Relaxed);
+                if !self.read_only && !pane.in_copy_mode() && !input_off {
                     if let Some(bytes) = report_for(pane, &event, rect) {
                         pane.send_input(bytes).await;
                     }

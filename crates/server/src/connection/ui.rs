@@ -181,13 +181,24 @@ impl ClientLoop {
         self.open_pager(text).await;
     }
 
-    /// The panes typed input goes to: the active one, or all with `synchronize-panes`.
+    /// The panes typed input goes to: the active one, or all with `synchronize-panes`; not
+    /// those whose input is off (`select-pane -d`).
     fn input_panes(&self) -> Vec<crate::pane::PaneHandle> {
         let view = self.view.borrow();
+        let taking = |p: &&crate::pane::PaneHandle| !p.shared.input_off.load(Ordering::Relaxed);
         if view.sync_panes {
-            view.panes.iter().map(|(p, _)| p.clone()).collect()
+            view.panes
+                .iter()
+                .map(|(p, _)| p)
+                .filter(taking)
+                .cloned()
+                .collect()
         } else {
-            view.active_pane().cloned().into_iter().collect()
+            view.active_pane()
+                .filter(taking)
+                .cloned()
+                .into_iter()
+                .collect()
         }
     }
 

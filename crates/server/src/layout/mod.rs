@@ -164,7 +164,7 @@ impl Layout {
         let usable = extent - 1;
         let wanted = match size {
             SplitSize::Percent(percent) => {
-                (u32::from(usable) * u32::from(percent.clamp(1, 99)) / 100) as u16
+                (u32::from(usable) * u32::from(percent.clamp(1, 100)) / 100) as u16
             }
             SplitSize::Cells(cells) => cells,
         };
@@ -204,7 +204,7 @@ impl Layout {
         let usable = extent - 1;
         let wanted = match size {
             SplitSize::Percent(percent) => {
-                (u32::from(usable) * u32::from(percent.clamp(1, 99)) / 100) as u16
+                (u32::from(usable) * u32::from(percent.clamp(1, 100)) / 100) as u16
             }
             SplitSize::Cells(cells) => cells,
         };

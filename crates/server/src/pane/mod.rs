@@ -354,6 +354,7 @@ pub fn spawn_pane(
         kitty_flags: std::sync::atomic::AtomicU8::new(0),
         modify_other_keys: std::sync::atomic::AtomicU8::new(0),
         focus_events: AtomicBool::new(false),
+        input_off: AtomicBool::new(false),
         alternate_screen: AtomicBool::new(false),
         exit_code: std::sync::atomic::AtomicI64::new(-1),
         commands_finished: AtomicU64::new(0),

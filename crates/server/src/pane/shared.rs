@@ -49,6 +49,8 @@ pub struct PaneShared {
     pub modify_other_keys: std::sync::atomic::AtomicU8,
     /// The program asked for focus in/out reports (1004).
     pub focus_events: AtomicBool,
+    /// Keys typed and sent to the pane are dropped (`select-pane -d`; `-e` ends it).
+    pub input_off: AtomicBool,
     /// The alternate screen is shown (no history to scroll).
     pub alternate_screen: AtomicBool,
     /// The program's exit code once it exited, else -1.

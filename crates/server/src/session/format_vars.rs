@@ -245,6 +245,11 @@ impl SessionState {
                 .load(std::sync::atomic::Ordering::Relaxed);
             set("alternate_on", flag(alternate));
             set("pane_pipe", flag(h.pipe_open()));
+            let input_off = h
+                .shared
+                .input_off
+                .load(std::sync::atomic::Ordering::Relaxed);
+            set("pane_input_off", flag(input_off));
             let code = h.exit_code();
             set("pane_dead", flag(code.is_some()));
             set(

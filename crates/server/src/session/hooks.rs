@@ -17,7 +17,7 @@ impl SessionState {
             name: name.to_string(),
             session: Some(self.id),
             pane,
-            depth: 0,
+            depth: self.hook_depth,
         });
     }
 

@@ -229,6 +229,9 @@ pub enum SessionCommand {
         action: SessionAction,
         /// Where within the session.
         scope: Scope,
+        /// How many hooks deep the command runs: hooks it fires here (`pane-focus-in`, ...)
+        /// are one deeper, so hooks that fire each other end.
+        hook_depth: u8,
         /// What to print, or why it failed.
         reply: oneshot::Sender<Result<Output, CommandError>>,
     },
@@ -327,9 +330,11 @@ impl SessionHandle {
 
     /// Runs a command's work in the session.
     pub async fn run(&self, action: SessionAction, scope: Scope) -> Result<Output, CommandError> {
+        let hook_depth = crate::hooks::current_depth();
         self.ask(|reply| SessionCommand::Run {
             action,
             scope,
+            hook_depth,
             reply,
         })
         .await

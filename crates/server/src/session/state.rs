@@ -140,6 +140,9 @@ pub struct SessionState {
     pub(super) notified_at: Option<tokio::time::Instant>,
     /// Where hooks are fired to.
     pub(super) hooks: crate::hooks::HookFeed,
+    /// The hook depth of the command running in the session now (0 between commands): what
+    /// the hooks it fires carry.
+    pub(super) hook_depth: u8,
     /// Where subscribers hear what happens (`weft subscribe`).
     pub(super) feed: crate::events::EventFeed,
     /// The structure subscribers last heard of.
@@ -249,6 +252,7 @@ impl SessionState {
             progress: None,
             notified_at: None,
             hooks: spec.hooks,
+            hook_depth: 0,
             feed: spec.events,
             shape_seen,
             status_jobs: super::status_jobs::StatusJobs::new(job_results),
@@ -595,8 +599,11 @@ impl SessionState {
         w.recent.retain(|p| *p != pane);
         w.recent.push(pane);
         if w.active != pane {
-            w.last_pane = Some(w.active);
+            let before = w.active;
+            w.last_pane = Some(before);
             w.active = pane;
+            self.fire_hook("pane-focus-out", Some(before));
+            self.fire_hook("pane-focus-in", Some(pane));
             // A window named after its active pane's program follows the focus.
             let program = self.panes.get(&pane).map(|p| p.shared.program());
             let auto = self.window_config(wpos).automatic_rename;
@@ -636,7 +643,10 @@ impl SessionState {
             Event::ClipboardRead { .. } => self.clipboard_read(pane),
             // Kept by the pane itself, for renderers.
             // Titles shown in the borders are drawn again.
-            Event::TitleChanged(_) => self.titles_changed(),
+            Event::TitleChanged(_) => {
+                self.titles_changed();
+                self.fire_hook("pane-title-changed", Some(pane));
+            }
         }
     }
 }

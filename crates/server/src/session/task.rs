@@ -303,9 +303,12 @@ impl SessionState {
             SessionCommand::Run {
                 action,
                 scope,
+                hook_depth,
                 reply,
             } => {
+                self.hook_depth = hook_depth;
                 let result = action(self, &scope);
+                self.hook_depth = 0;
                 self.publish_view();
                 // Before the reply: a focus report the command caused (`select-pane`) reaches
                 // the program before anything the caller does next.
