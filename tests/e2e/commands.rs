@@ -297,6 +297,13 @@ fn long_prompt_input_scrolls_to_keep_the_cursor_in_view() {
     c.send_keys("Escape").unwrap();
 }
 
+/// `weft ARGS`, which must succeed; what it printed.
+fn succeeds(server: &TestServer, args: &[&str]) -> String {
+    let out = server.weft(args);
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    stdout_of(&out)
+}
+
 /// Flags the published configurations use: `select-pane -d`/`-e`, `new-window -S`,
 /// `split-window -p 100`, `refresh-client -S`.
 #[test]
@@ -304,11 +311,7 @@ fn input_off_select_existing_window_and_full_splits() {
     let server = TestServer::new("compatflags");
     let mut args = vec!["new", "-d", "-s", "c", "--"];
     args.extend_from_slice(TEST_SHELL);
-    let ok = |args: &[&str]| {
-        let out = server.weft(args);
-        assert!(out.status.success(), "{args:?}: {out:?}");
-        stdout_of(&out)
-    };
+    let ok = |args: &[&str]| succeeds(&server, args);
     ok(&args);
     ok(&["wait", "-t", "c", "--text", "$"]);
     // Input off: keys sent are dropped until it is on again.
@@ -351,4 +354,43 @@ fn input_off_select_existing_window_and_full_splits() {
         "{heights}"
     );
     ok(&["refresh-client", "-S", "-t", "c"]);
+}
+
+/// A marked pane (`select-pane -m`) is join-pane's source when none is named, shows in the
+/// window's flags, and goes with its pane; a quoted string in a file may span lines.
+#[test]
+fn join_pane_takes_the_marked_pane_and_quotes_span_lines() {
+    let server = TestServer::new("marked");
+    let conf = weft_tests::write_file(
+        &server,
+        "m.conf",
+        "set -g @multi \"first\n    second\"\nset -g @after yes\n",
+    );
+    let mut args = vec!["-f", conf.to_str().unwrap(), "new", "-d", "-s", "m", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let ok = |args: &[&str]| succeeds(&server, args);
+    ok(&args);
+    assert_eq!(ok(&["show", "-gv", "@multi"]), "first\nsecond\n");
+    assert_eq!(ok(&["show", "-gv", "@after"]).trim(), "yes");
+    let out = server.weft(&["join-pane", "-t", "m"]);
+    assert!(stderr_of(&out).contains("no pane is marked"), "{out:?}");
+    let second = ok(&["new-window", "-d", "-t", "m", "-P", "-F", "#{pane_id}"]);
+    let second = second.trim();
+    ok(&["select-pane", "-m", "-t", second]);
+    let flags = ok(&["list-windows", "-t", "m", "-F", "#{window_flags}"]);
+    assert_eq!(flags.lines().nth(1), Some("M"), "{flags}");
+    assert_eq!(
+        ok(&["display", "-p", "-t", second, "#{pane_marked}"]).trim(),
+        "1"
+    );
+    ok(&["join-pane", "-h", "-t", "m:0"]);
+    let panes = ok(&["list-panes", "-t", "m:0", "-F", "#{pane_id}"]);
+    assert!(panes.lines().any(|p| p == second), "{panes}");
+    assert_eq!(ok(&["list-windows", "-t", "m"]).lines().count(), 1);
+    // Unmarked again (-m a second time), the window has no flag.
+    ok(&["select-pane", "-m", "-t", second]);
+    assert_eq!(
+        ok(&["display", "-p", "-t", second, "#{pane_marked_set}"]).trim(),
+        "0"
+    );
 }

@@ -6,6 +6,7 @@
 //! a line weft does not understand is a warning with `file:line`, and the rest still applies.
 
 use crate::config::Config;
+use crate::outcome::CommandError;
 use std::path::{Path, PathBuf};
 
 /// The deepest `source-file` nesting followed (a file that sources itself stops here).
@@ -246,21 +247,51 @@ fn read_limited(path: &Path) -> std::io::Result<String> {
     Ok(text)
 }
 
-/// The file's lines with `\`-continued ones joined, and the lines of a `{ ... }` block kept
-/// with the line that opens it (comments taken out of each), each with its first line's number.
+/// The file's lines with `\`-continued ones joined, a quoted string's lines kept together
+/// (the line breaks in it), and the lines of a `{ ... }` block kept with the line that opens it
+/// (comments taken out of each), each with its first line's number.
 fn logical_lines(text: &str) -> Vec<(usize, String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    lines_from(&lines, 0)
+}
+
+/// [`logical_lines`] of `lines`, the first of which is line `before + 1` of the file.
+fn lines_from(lines: &[&str], before: usize) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     let mut pending: Option<(usize, String)> = None;
     // A line that opened a block: its number, the text so far, the blocks still open.
     let mut in_block: Option<(usize, String, usize)> = None;
-    for (i, raw) in text.lines().enumerate() {
-        let (start, mut line) = pending.take().unwrap_or((i + 1, String::new()));
+    for (i, raw) in lines.iter().enumerate() {
+        let number = before + i + 1;
+        let (start, mut line) = pending.take().unwrap_or((number, String::new()));
+        // Inside quotes a line goes on with its leading blanks removed, as in tmux.
+        let raw = if line.ends_with('\n') {
+            raw.trim_start_matches([' ', '\t'])
+        } else {
+            raw
+        };
         if let Some(cont) = raw.strip_suffix('\\').filter(|l| !l.ends_with('\\')) {
             line.push_str(cont);
             pending = Some((start, line));
             continue;
         }
         line.push_str(raw);
+        if quote_left_open(&line) {
+            if number - start + 1 < MAX_QUOTED_LINES && number < before + lines.len() {
+                // A quoted string goes on over the next line, the line break kept in it.
+                line.push('\n');
+                pending = Some((start, line));
+                continue;
+            }
+            if in_block.is_none() && number > start {
+                // Never closed: its first line alone is unterminated (and says so), and the
+                // lines after it are read as they are.
+                let first = start - before - 1;
+                out.push((start, lines[first].to_string()));
+                out.extend(lines_from(&lines[first + 1..], start));
+                return out;
+            }
+        }
         match in_block.take() {
             Some((first, mut joined, open)) => {
                 joined.push('\n');
@@ -284,6 +315,18 @@ fn logical_lines(text: &str) -> Vec<(usize, String)> {
         out.push((first, joined));
     }
     out
+}
+
+/// The most lines one quoted string spans in a file: a quote left open by mistake takes at
+/// most these with it (reported as unterminated) rather than the rest of the file.
+const MAX_QUOTED_LINES: usize = 100;
+
+/// Whether `line` (comments aside) ends inside a quoted string, as the tokenizer reads it.
+fn quote_left_open(line: &str) -> bool {
+    matches!(
+        crate::words::tokenize(&strip_comment(line)),
+        Err(CommandError::Syntax(m)) if m.starts_with("unterminated quote")
+    )
 }
 
 /// How many `{` blocks `line` opens, less those it closes: braces that stand alone as words,
@@ -410,6 +453,34 @@ mod tests {
         assert_eq!(strip_comment("set -g s '#S x' # c"), "set -g s '#S x' ");
         assert_eq!(strip_comment("set -g s #{x} # c"), "set -g s #{x} ");
         assert_eq!(strip_comment("bind \\# x"), "bind \\# x");
+    }
+
+    #[test]
+    fn a_quoted_string_goes_on_over_lines_and_a_stray_quote_takes_none() {
+        let text = "bind K run-shell \"sesh connect \\\"$(\n  sesh list | fzf \\\n    --ansi\n)\\\"\"\nset -g a b\n";
+        let lines = logical_lines(text);
+        assert_eq!(
+            lines,
+            [
+                (
+                    1,
+                    "bind K run-shell \"sesh connect \\\"$(\nsesh list | fzf     --ansi\n)\\\"\""
+                        .to_string()
+                ),
+                (5, "set -g a b".to_string()),
+            ]
+        );
+        // A quote never closed: its line alone is left open (the tokenizer says so), the
+        // lines after it are read as they are.
+        let lines = logical_lines("set -g @x \"oops\nset -g a b\nset -g c d\n");
+        assert_eq!(
+            lines,
+            [
+                (1, "set -g @x \"oops".to_string()),
+                (2, "set -g a b".to_string()),
+                (3, "set -g c d".to_string()),
+            ]
+        );
     }
 
     #[test]

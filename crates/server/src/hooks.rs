@@ -38,6 +38,7 @@ pub const HOOK_NAMES: &[&str] = &[
     "pane-title-changed",
     "session-closed",
     "session-created",
+    "window-layout-changed",
     "window-renamed",
 ];
 

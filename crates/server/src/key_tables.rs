@@ -41,6 +41,8 @@ impl Default for KeyTables {
         bind("Down", "select-pane -D");
         bind("o", "select-pane -t .+");
         bind(";", "last-pane");
+        bind("m", "select-pane -m");
+        bind("M", "select-pane -M");
         bind("q", "display-panes");
         bind("t", "clock-mode");
         bind("C-z", "suspend-client");

@@ -9,10 +9,8 @@ use crate::session::Scope;
 /// Reads join-pane's flags into what it does.
 fn build(args: &Args) -> Result<Action, CommandError> {
     args.no_arguments()?;
-    let source = args
-        .value('s')
-        .map(str::to_string)
-        .ok_or_else(|| args.usage("-s src-pane is needed"))?;
+    // Without -s: the marked pane (`select-pane -m`), as in tmux.
+    let source = args.value('s').map(str::to_string);
     let dir = if args.has('h') {
         Dir::Horizontal
     } else {
@@ -25,6 +23,15 @@ fn build(args: &Args) -> Result<Action, CommandError> {
     let (before, full, detached) = (args.has('b'), args.has('f'), args.has('d'));
     Ok(on_session(move |s, scope| {
         let (dst_w, dst) = s.find_pane(scope)?;
+        let source = match &source {
+            Some(source) => source.clone(),
+            None => s.marked.map(|m| m.to_string()).ok_or_else(|| {
+                CommandError::failed(
+                    "no pane is marked: name one with -s, or mark it first (select-pane -m, \
+                     prefix m)",
+                )
+            })?,
+        };
         // `session:window.pane` must be in this session; `%N` is found by id.
         let local = match source.split_once(':') {
             Some((session, rest))
@@ -89,10 +96,10 @@ fn build(args: &Args) -> Result<Action, CommandError> {
 pub static JOIN_PANE: Entry = Entry {
     name: "join-pane",
     aliases: &["joinp"],
-    usage: "[-bdfhv] [-l size[%]] [-p percentage] -s src-pane [-t dst-pane]",
-    about: "Move a pane (-s) next to another (-t, else the current one): below it (-v) or \
-            beside it (-h), before it with -b, across the window with -f; its old window \
-            closes if it was its only pane.",
+    usage: "[-bdfhv] [-l size[%]] [-p percentage] [-s src-pane] [-t dst-pane]",
+    about: "Move a pane (-s, else the marked one: select-pane -m) next to another (-t, else \
+            the current one): below it (-v) or beside it (-h), before it with -b, across the \
+            window with -f; its old window closes if it was its only pane.",
     flags: "bdfhvl:p:s:t:",
     long: &[],
     read_only: false,
@@ -104,7 +111,7 @@ pub static JOIN_PANE: Entry = Entry {
 pub static MOVE_PANE: Entry = Entry {
     name: "move-pane",
     aliases: &["movep"],
-    usage: "[-bdfhv] [-l size[%]] [-p percentage] -s src-pane [-t dst-pane]",
+    usage: "[-bdfhv] [-l size[%]] [-p percentage] [-s src-pane] [-t dst-pane]",
     about: "Same as join-pane.",
     flags: "bdfhvl:p:s:t:",
     long: &[],

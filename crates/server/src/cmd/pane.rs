@@ -98,11 +98,12 @@ pub static SPLIT_WINDOW: Entry = Entry {
 pub static SELECT_PANE: Entry = Entry {
     name: "select-pane",
     aliases: &["selectp"],
-    usage: "[-DdeLRUl] [-T title] [-t target-pane]",
+    usage: "[-DdeLlMmRU] [-T title] [-t target-pane]",
     about: "Focus a pane, the one beside it in a direction (the most recently used one; at \
             the edge, round to the other side), or the last one (-l); -T sets its title instead; \
-            -d turns its input off (typed and sent keys are dropped), -e on again.",
-    flags: "DdeLRUlT:t:",
+            -d turns its input off (typed and sent keys are dropped), -e on again; -m marks \
+            it (join-pane's source; again: unmarks), -M clears the mark.",
+    flags: "DdeLlMmRUT:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Pane),
@@ -113,6 +114,7 @@ pub static SELECT_PANE: Entry = Entry {
         if args.has('l') {
             return Ok(last_pane());
         }
+        let (mark, unmark) = (args.has('m'), args.has('M'));
         let input = match (args.has('d'), args.has('e')) {
             (true, _) => Some(false),
             (_, true) => Some(true),
@@ -120,6 +122,12 @@ pub static SELECT_PANE: Entry = Entry {
         };
         Ok(on_session(move |s, scope| {
             let (wpos, pane) = s.find_pane(scope)?;
+            if mark || unmark {
+                s.marked = (mark && s.marked != Some(pane)).then_some(pane);
+                // Window flags (`M`) and borders show it.
+                s.generation += 1;
+                return Ok(Output::none());
+            }
             if let Some(on) = input {
                 if let Some(p) = s.panes.get(&pane) {
                     p.shared.input_off.store(!on, Ordering::Relaxed);

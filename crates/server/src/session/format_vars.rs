@@ -193,13 +193,18 @@ impl SessionState {
             "pane_synchronized",
             flag(synchronized.as_deref() == Some("on")),
         );
-        // tmux's order: activity, bell, silence, current, last, zoomed.
+        let marked = self.marked.filter(|m| w.layout.panes().contains(m));
+        set("window_marked_flag", flag(marked.is_some()));
+        set("pane_marked", flag(marked == Some(pane)));
+        set("pane_marked_set", flag(self.marked.is_some()));
+        // tmux's order: activity, bell, silence, current, last, marked, zoomed.
         let flags: String = [
             (w.activity, '#'),
             (w.bell, '!'),
             (w.silence, '~'),
             (wpos == self.current, '*'),
             (last && wpos != self.current, '-'),
+            (marked.is_some(), 'M'),
             (w.zoomed, 'Z'),
         ]
         .iter()

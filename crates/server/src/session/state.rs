@@ -93,6 +93,8 @@ pub struct SessionState {
     pub current: usize,
     /// Id of the window shown before the current one.
     pub last_window: Option<WindowId>,
+    /// The marked pane (`select-pane -m`): `join-pane`'s source when none is named.
+    pub marked: Option<PaneId>,
     /// Every live pane.
     pub panes: HashMap<PaneId, PaneHandle>,
     pub(super) clients: HashMap<ClientId, ClientEntry>,
@@ -228,6 +230,7 @@ impl SessionState {
             windows: Vec::new(),
             current: 0,
             last_window: None,
+            marked: None,
             panes: HashMap::new(),
             clients: HashMap::new(),
             latest: Arc::new(LatestClient::none()),
@@ -512,6 +515,9 @@ impl SessionState {
 
     /// Removes a pane whose program ended; empty windows close.
     pub(super) fn pane_gone(&mut self, pane: PaneId) {
+        if self.marked == Some(pane) {
+            self.marked = None;
+        }
         self.pane_meta.remove(&pane);
         if let Some(handle) = self.panes.remove(&pane) {
             if self.dead.len() == DEAD_PANES_KEPT {
@@ -563,9 +569,12 @@ impl SessionState {
         self.resize_panes_of(wpos);
     }
 
-    /// Tells each pane of window `wpos` its size from the layout (zoom: the whole window).
+    /// Tells each pane of window `wpos` its size from the layout (zoom: the whole window)
+    /// after the layout changed (a split, a pane gone, a resize, a preset, a zoom).
     pub fn resize_panes_of(&self, wpos: usize) {
         self.resize_panes_with(wpos, false);
+        let active = self.windows.get(wpos).map(|w| w.active);
+        self.fire_hook("window-layout-changed", active);
     }
 
     /// [`SessionState::resize_panes_of`], paced or at once.
