@@ -203,13 +203,13 @@ fn tmuxs_other_options_and_spellings_are_taken() {
         .success());
     assert_eq!(show(&server, "clock-mode-style"), "12");
     // An option weft keeps without acting on it says so, and is shown.
-    let out = server.weft(&["set", "-g", "display-panes-colour", "green"]);
+    let out = server.weft(&["set", "-g", "pane-border-indicators", "arrows"]);
     assert!(out.status.success(), "{out:?}");
     assert!(
-        stderr_of(&out).contains("display-panes-colour is kept but weft does not use it yet"),
+        stderr_of(&out).contains("pane-border-indicators is kept but weft does not use it yet"),
         "{out:?}"
     );
-    assert_eq!(show(&server, "display-panes-colour"), "green");
+    assert_eq!(show(&server, "pane-border-indicators"), "arrows");
 }
 
 #[test]

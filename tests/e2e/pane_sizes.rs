@@ -152,8 +152,24 @@ fn display_panes_shows_numbers_and_a_digit_selects() {
     ok(&server, &["set", "-g", "display-panes-time", "0"]);
     let mut c = server.client(&["attach", "-t", "p"], 80, 24);
     c.wait_for_text("[p]").unwrap();
+    ok(
+        &server,
+        &["set", "-g", "display-panes-active-colour", "colour208"],
+    );
     c.send_keys("C-b q").unwrap();
     c.wait_for_text("███").unwrap();
+    // The active pane's number (right) in display-panes-active-colour, the other's in
+    // display-panes-colour (blue).
+    let colours: std::collections::BTreeSet<_> = (0..23)
+        .flat_map(|r| (0..80).map(move |col| (r, col)))
+        .filter_map(|(r, col)| c.screen().cell(r, col))
+        .filter(|cell| cell.ch() == '█')
+        .map(|cell| format!("{:?}", cell.fg()))
+        .collect();
+    assert_eq!(
+        colours.into_iter().collect::<Vec<_>>(),
+        ["Indexed(208)", "Indexed(4)"]
+    );
     c.send_keys("0").unwrap();
     c.wait_for(|s| !s.text().contains("███")).unwrap();
     c.send_text("echo picked-$((4*4))").unwrap();

@@ -172,8 +172,8 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("clock-mode-style", Window, Choice(&["12", "24"]), "24", Some(USED_AS_TEXT)),
     // tmux 3.3's, kept and shown (a note says so when set) but not acted on yet: a
     // configuration that sets them is not a list of unknown options.
-    opt("display-panes-colour", Session, Text, "blue", None),
-    opt("display-panes-active-colour", Session, Text, "red", None),
+    opt("display-panes-colour", Session, Text, "blue", Some(USED_AS_TEXT)),
+    opt("display-panes-active-colour", Session, Text, "red", Some(USED_AS_TEXT)),
     opt("assume-paste-time", Session, Number, "1", None),
     // Kept by tmux for old configurations and used by neither.
     opt("xterm-keys", Window, Flag, "on", Some(USED_AS_TEXT)),

@@ -101,6 +101,22 @@ pub(super) fn draw_chrome(
             }
             frame.cursor = None;
         }
+        Some(Overlay::PaneNumbers {
+            panes,
+            style,
+            active_style,
+        }) => {
+            let base = Pen::default();
+            let (others, active) = (
+                crate::style::pen_or(style, &base),
+                crate::style::pen_or(active_style, &base),
+            );
+            for (rect, index, is_active) in panes {
+                let pen = if *is_active { &active } else { &others };
+                super::clock::draw(frame, *rect, index, pen);
+            }
+            frame.cursor = None;
+        }
         Some(Overlay::Clock { time, style }) => {
             let rect = view
                 .panes

@@ -70,6 +70,17 @@ pub enum Overlay {
     Message(String),
     /// Lines over the window (key list), until the next key.
     Lines(Vec<String>),
+    /// `display-panes`: each pane's index in big digits over it, the active pane's in
+    /// `active_style` (`display-panes-active-colour`), the others' in `style`
+    /// (`display-panes-colour`).
+    PaneNumbers {
+        /// Each pane's place, its index, and whether it is the active one.
+        panes: Vec<(crate::layout::Rect, String, bool)>,
+        /// The others' style (`fg=blue`).
+        style: String,
+        /// The active pane's.
+        active_style: String,
+    },
     /// `clock-mode`: the time (`14:05`) in big digits over the active pane, in a style
     /// (`fg=blue`, from `clock-mode-colour`).
     Clock {
@@ -487,7 +498,12 @@ impl RenderLoop {
             }
             RenderControl::Overlay(overlay) => {
                 let covers = |o: &Option<Overlay>| {
-                    matches!(o, Some(Overlay::Lines(_)) | Some(Overlay::Clock { .. }))
+                    matches!(
+                        o,
+                        Some(
+                            Overlay::Lines(_) | Overlay::Clock { .. } | Overlay::PaneNumbers { .. }
+                        )
+                    )
                 };
                 if covers(&self.scene.overlay) && !covers(&overlay) {
                     // The lines or the clock covered panes: draw them again.
