@@ -130,3 +130,30 @@ fn a_popup_from_the_command_line_opens_on_the_client_and_returns_once_closed() {
         "{out:?}"
     );
 }
+
+/// A binding's shell command that opens a popup and waits for it (what `fzf-tmux -p` and
+/// session pickers do) gets it at once: the client's keys go to the popup meanwhile, and the
+/// command's output shows when it ends.
+#[test]
+fn a_shell_command_bound_to_a_key_opens_a_popup_and_waits_for_it() {
+    let server = TestServer::new("popuprun");
+    let picked = server.dir.join("picked");
+    let conf = write_file(
+        &server,
+        "popup.conf",
+        &format!(
+            "bind K run-shell \"{weft} -S {socket} display-popup -E 'read x; echo \\$x > {picked}'; \
+             echo picked-\\$(cat {picked})\"\n",
+            weft = weft_tests::weft_binary().display(),
+            socket = server.socket.display(),
+            picked = picked.display(),
+        ),
+    );
+    let mut c = attached_session(&server, "r", Some(conf.to_str().unwrap()));
+    c.send_keys("C-b K").unwrap();
+    c.wait_for(|s| s.text().contains('┌')).unwrap();
+    c.send_text("abc").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("picked-abc").unwrap();
+    assert!(!c.screen().text().contains('┌'), "{}", c.screen().text());
+}

@@ -252,16 +252,22 @@ fn read_limited(path: &Path) -> std::io::Result<String> {
 /// (comments taken out of each), each with its first line's number.
 fn logical_lines(text: &str) -> Vec<(usize, String)> {
     let lines: Vec<&str> = text.lines().collect();
-    lines_from(&lines, 0)
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(next) = read_lines(&lines, from, &mut out) {
+        from = next;
+    }
+    out
 }
 
-/// [`logical_lines`] of `lines`, the first of which is line `before + 1` of the file.
-fn lines_from(lines: &[&str], before: usize) -> Vec<(usize, String)> {
-    let mut out = Vec::new();
+/// Reads the logical lines of `lines[from..]` into `out`. `Some(i)` when a quoted string never
+/// closed: its first line went alone, and reading goes on from `lines[i]`.
+fn read_lines(lines: &[&str], from: usize, out: &mut Vec<(usize, String)>) -> Option<usize> {
+    let before = from;
     let mut pending: Option<(usize, String)> = None;
     // A line that opened a block: its number, the text so far, the blocks still open.
     let mut in_block: Option<(usize, String, usize)> = None;
-    for (i, raw) in lines.iter().enumerate() {
+    for (i, raw) in lines[from..].iter().enumerate() {
         let number = before + i + 1;
         let (start, mut line) = pending.take().unwrap_or((number, String::new()));
         // Inside quotes a line goes on with its leading blanks removed, as in tmux.
@@ -277,7 +283,7 @@ fn lines_from(lines: &[&str], before: usize) -> Vec<(usize, String)> {
         }
         line.push_str(raw);
         if quote_left_open(&line) {
-            if number - start + 1 < MAX_QUOTED_LINES && number < before + lines.len() {
+            if number - start + 1 < MAX_QUOTED_LINES && number < lines.len() {
                 // A quoted string goes on over the next line, the line break kept in it.
                 line.push('\n');
                 pending = Some((start, line));
@@ -286,10 +292,8 @@ fn lines_from(lines: &[&str], before: usize) -> Vec<(usize, String)> {
             if in_block.is_none() && number > start {
                 // Never closed: its first line alone is unterminated (and says so), and the
                 // lines after it are read as they are.
-                let first = start - before - 1;
-                out.push((start, lines[first].to_string()));
-                out.extend(lines_from(&lines[first + 1..], start));
-                return out;
+                out.push((start, lines[start - 1].to_string()));
+                return Some(start);
             }
         }
         match in_block.take() {
@@ -314,7 +318,7 @@ fn lines_from(lines: &[&str], before: usize) -> Vec<(usize, String)> {
         // Unclosed: the tokenizer says so for its line.
         out.push((first, joined));
     }
-    out
+    None
 }
 
 /// The most lines one quoted string spans in a file: a quote left open by mistake takes at

@@ -434,9 +434,54 @@ pub fn normalize(name: &str) -> Result<String, String> {
                 n.to_string()
             }
         }
-        other => return Err(format!("unknown key name: {other}")),
+        other => mouse_key(other).ok_or_else(|| format!("unknown key name: {other}"))?,
     };
     Ok(crate::pane_keys::name_with_modifiers(&base, mods))
+}
+
+/// A mouse key's name as tmux writes it (`mousedown1pane` is `MouseDown1Pane`): an event
+/// (`MouseDown`, `MouseUp`, `MouseDrag`, `MouseDragEnd` and the clicks with a button 1-3;
+/// `WheelUp`, `WheelDown`, `MouseMove` without) and a place (`Pane`, `Border`, `Status`,
+/// `StatusLeft`, `StatusRight`, `StatusDefault`).
+fn mouse_key(name: &str) -> Option<String> {
+    const WITH_BUTTON: &[&str] = &[
+        "MouseDragEnd",
+        "MouseDown",
+        "MouseUp",
+        "MouseDrag",
+        "SecondClick",
+        "DoubleClick",
+        "TripleClick",
+    ];
+    const WITHOUT: &[&str] = &["WheelUp", "WheelDown", "MouseMove"];
+    const PLACES: &[&str] = &[
+        "Pane",
+        "Border",
+        "StatusLeft",
+        "StatusRight",
+        "StatusDefault",
+        "Status",
+    ];
+    let starts = |word: &str, with: &str| {
+        word.get(..with.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(with))
+    };
+    let (event, rest) = WITH_BUTTON
+        .iter()
+        .find(|e| starts(name, e))
+        .and_then(|e| {
+            let rest = &name[e.len()..];
+            let button = rest.chars().next().filter(|b| ('1'..='3').contains(b))?;
+            Some((format!("{e}{button}"), &rest[1..]))
+        })
+        .or_else(|| {
+            WITHOUT
+                .iter()
+                .find(|e| starts(name, e))
+                .map(|e| (e.to_string(), &name[e.len()..]))
+        })?;
+    let place = PLACES.iter().find(|p| p.eq_ignore_ascii_case(rest))?;
+    Some(format!("{event}{place}"))
 }
 
 #[cfg(test)]
@@ -595,5 +640,16 @@ pub(crate) mod tests {
         assert_eq!(normalize("M-S-a").unwrap(), "M-A");
         assert_eq!(normalize("C-S-Left").unwrap(), "C-S-Left");
         assert!(normalize("C-Foo").is_err());
+        // tmux's mouse keys, any case, with modifiers.
+        assert_eq!(normalize("wheeluppane").unwrap(), "WheelUpPane");
+        assert_eq!(normalize("M-MouseDown1Pane").unwrap(), "M-MouseDown1Pane");
+        assert_eq!(normalize("MouseDragEnd1Pane").unwrap(), "MouseDragEnd1Pane");
+        assert_eq!(
+            normalize("DoubleClick3StatusLeft").unwrap(),
+            "DoubleClick3StatusLeft"
+        );
+        assert!(normalize("MouseDown4Pane").is_err());
+        assert!(normalize("MouseDownPane").is_err());
+        assert!(normalize("WheelUpWindow").is_err());
     }
 }

@@ -58,6 +58,9 @@ pub enum ClientRequest {
     DisplayPanes,
     /// Show the clock over the active pane (`clock-mode`).
     ClockMode,
+    /// `send-keys -M`: the mouse event a mouse key's binding runs for, handled as weft
+    /// handles it without the binding.
+    SendMouse,
     /// Open or close this client's popup (`display-popup`).
     Popup(Box<crate::session::popup::PopupAction>),
     /// Give the terminal back and stop the client, as `C-z` does to a program

@@ -14,15 +14,19 @@ use weft_screen_model::keyboard::KeyboardMode;
 pub static SEND_KEYS: Entry = Entry {
     name: "send-keys",
     aliases: &["send"],
-    usage: "[-lHX] [-N count] [-t target-pane] key ...",
+    usage: "[-lHMX] [-N count] [-t target-pane] key ...",
     about: "Type keys into a pane: tmux key names (Enter, C-c, M-x, Up, F1), text with -l, \
             hex bytes with -H; -N repeats them. With -X, run a copy-mode command instead \
-            (send-keys -X search-backward TEXT).",
-    flags: "lHXN:t:",
+            (send-keys -X search-backward TEXT). In a mouse key's binding, -M hands the mouse \
+            event on as weft handles it unbound (to the program, or copy mode).",
+    flags: "lHMXN:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Pane),
     build: |args| {
+        if args.has('M') {
+            return Ok(super::Action::Client(super::ClientRequest::SendMouse));
+        }
         if args.positional.is_empty() {
             return Err(args.usage("keys are needed"));
         }

@@ -115,9 +115,10 @@ pub static SELECT_PANE: Entry = Entry {
             return Ok(last_pane());
         }
         let (mark, unmark) = (args.has('m'), args.has('M'));
+        // As in tmux, -e wins over -d.
         let input = match (args.has('d'), args.has('e')) {
-            (true, _) => Some(false),
             (_, true) => Some(true),
+            (true, _) => Some(false),
             _ => None,
         };
         Ok(on_session(move |s, scope| {
@@ -132,6 +133,8 @@ pub static SELECT_PANE: Entry = Entry {
                 if let Some(p) = s.panes.get(&pane) {
                     p.shared.input_off.store(!on, Ordering::Relaxed);
                 }
+                // Formats shown (`#{pane_input_off}`) are drawn again.
+                s.generation += 1;
                 return Ok(Output::none());
             }
             if let Some(title) = &title {

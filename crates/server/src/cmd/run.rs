@@ -126,6 +126,11 @@ pub async fn resolve_target(
     target: Option<String>,
     origin: &Origin,
 ) -> Result<(SessionHandle, Option<String>), CommandError> {
+    // `=` (`{mouse}`): the pane under the mouse, which a mouse key's binding runs in.
+    let target = match target.as_deref() {
+        Some("=" | "{mouse}") => origin.pane.map(|p| p.to_string()),
+        _ => target,
+    };
     let Some(t) = target.filter(|t| !t.is_empty()) else {
         return origin_session(ctx, origin)
             .await

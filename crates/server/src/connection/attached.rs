@@ -9,6 +9,7 @@
 //!  session --[CLIENT_CONTROL_CAPACITY]--> writer (exit notices)
 //! ```
 
+use super::joining::Joining;
 use super::probe::{self, Tty};
 use super::terminal_keys::TerminalKeys;
 use super::ui::{After, ClientLoop, Ui};
@@ -187,6 +188,7 @@ async fn attached_loop(
         }
     }
     let (switch_tx, mut switch_rx) = mpsc::channel(SWITCH_CAPACITY);
+    let relay = switch_tx.clone();
     let (render_tx, render_rx) = mpsc::channel(RENDER_CONTROL_CAPACITY);
     let renderer = RenderTask {
         cols,
@@ -251,7 +253,7 @@ async fn attached_loop(
                     None => frames_open = false,
                 },
                 control = control_rx.recv() => {
-                    if let Some(for_loop @ (ClientControl::Switch(_) | ClientControl::Message(_) | ClientControl::Popup(_))) = control {
+                    if let Some(for_loop @ (ClientControl::Switch(..) | ClientControl::Message(_) | ClientControl::Popup(_) | ClientControl::Output(_))) = control {
                         // For the client's loop; dropped when it has some waiting already.
                         let _ = switch_tx.try_send(for_loop);
                         continue;
@@ -275,7 +277,7 @@ async fn attached_loop(
                     }
                     let notice = match control {
                         Some(ClientControl::Exit(notice)) => notice,
-                        Some(ClientControl::Switch(_) | ClientControl::Message(_) | ClientControl::Terminal(_) | ClientControl::Popup(_)) => continue,
+                        Some(ClientControl::Switch(..) | ClientControl::Message(_) | ClientControl::Terminal(_) | ClientControl::Popup(_) | ClientControl::Output(_)) => continue,
                         None => ExitNotice { message: "[server exited]".into(), code: 1, resume: None, lock: None },
                     };
                     let _ = sink.send(Message::Exit(notice)).await;
@@ -309,6 +311,8 @@ async fn attached_loop(
         last_session: None,
         repeat_until: None,
         popup: None,
+        mouse_keys: Default::default(),
+        relay,
     };
     let mut info = info;
     // The first client to attach shows what the configuration read at start could not apply.
@@ -388,14 +392,18 @@ async fn attached_loop(
                 continue;
             }
             Some(for_loop) = switch_rx.recv() => {
-                let target = match for_loop {
-                    ClientControl::Switch(target) => target,
+                let (target, hook_depth) = match for_loop {
+                    ClientControl::Switch(target, hook_depth) => (target, hook_depth),
                     ClientControl::Message(text) => {
                         state.notice(text).await;
                         continue;
                     }
                     ClientControl::Popup(action) => {
                         state.popup_request(*action).await;
+                        continue;
+                    }
+                    ClientControl::Output(output) => {
+                        state.show_output(output).await;
                         continue;
                     }
                     ClientControl::Exit(_) | ClientControl::Terminal(_) => continue,
@@ -405,7 +413,7 @@ async fn attached_loop(
                 let ended = state.session.id;
                 let request = crate::cmd::ClientRequest::Switch { client: None, to };
                 if let After::Switch(next) = state.session_request(request).await {
-                    joining.switch(&mut state, &mut info, next).await;
+                    joining.switch(&mut state, &mut info, next, hook_depth).await;
                 }
                 if away && state.session.id == ended {
                     // The session ended and no other could be shown: as if detach-on-destroy
@@ -431,7 +439,7 @@ async fn attached_loop(
         for input in inputs {
             let after = state.handle(input).await;
             if let After::Switch(next) = after {
-                joining.switch(&mut state, &mut info, next).await;
+                joining.switch(&mut state, &mut info, next, 0).await;
                 continue;
             }
             if let After::Detach | After::Suspend | After::Lock = after {
@@ -493,105 +501,15 @@ impl Drop for Registered {
     }
 }
 
-/// Switch requests from the command line and messages (a pipe that failed, a hook that could
-/// not run) waiting for the client's loop: they come one at a time, and more than a few
-/// waiting are dropped (the client is busy already).
-const SWITCH_CAPACITY: usize = 4;
-
-/// What a client attaches to a session with; kept to attach to another (`switch-client`).
-struct Joining {
-    client: ClientId,
-    /// The client's terminal size now.
-    size: (u16, u16),
-    read_only: bool,
-    /// Where the session reaches the client's writer.
-    control: mpsc::Sender<ClientControl>,
-    terminal_session: Option<u32>,
-    /// The client's environment, for update-environment.
-    env: Arc<Vec<(String, String)>>,
-    /// The client's terminal device, for `#{client_tty}`.
-    tty: Option<String>,
-    /// When it last typed (seconds since the epoch), for `#{client_activity}`.
-    activity: Arc<std::sync::atomic::AtomicU64>,
-}
-
 /// The most environment entries an attaching client may bring, and the longest one.
 const MAX_ENV_ENTRIES: usize = 512;
 /// See [`MAX_ENV_ENTRIES`].
 const MAX_ENV_ENTRY_BYTES: usize = 16 << 10;
 
-impl Joining {
-    /// Attaches to `session`.
-    async fn join(&self, session: &SessionHandle) -> Result<Attached, CommandError> {
-        let (reply, answer) = tokio::sync::oneshot::channel();
-        let sent = session
-            .send(SessionCommand::Attach {
-                client: self.client,
-                cols: self.size.0,
-                rows: self.size.1,
-                read_only: self.read_only,
-                control: self.control.clone(),
-                terminal_session: self.terminal_session,
-                env: self.env.clone(),
-                tty: self.tty.clone(),
-                activity: self.activity.clone(),
-                reply,
-            })
-            .await;
-        match if sent { answer.await.ok() } else { None } {
-            Some(result) => result,
-            None => Err(CommandError::SessionEnded),
-        }
-    }
-
-    /// Leaves the client's session for `next`: attaches there first (so a refusal leaves the
-    /// client where it was), then leaves the old one, and points the client's loop and
-    /// renderer at the new session's view.
-    async fn switch(&self, state: &mut ClientLoop, info: &mut Attached, next: SessionHandle) {
-        match self.join(&next).await {
-            Ok(joined) => {
-                let old = std::mem::replace(&mut state.session, next);
-                old.send(SessionCommand::ClientGone {
-                    client: self.client,
-                })
-                .await;
-                state.last_session = Some(old.id.to_string());
-                state.ctx.metrics.move_client(self.client, &joined.name);
-                state.view = joined.view.clone();
-                state.ui = Ui::Normal;
-                state.prefix_armed = false;
-                // A drag or selection under way was in the old session's panes.
-                state.drag = None;
-                state.selecting = None;
-                state.copy_count = None;
-                let _ = state.render.send(RenderControl::Overlay(None)).await;
-                let _ = state
-                    .render
-                    .send(RenderControl::View(joined.view.clone()))
-                    .await;
-                *info = joined;
-                if state
-                    .ctx
-                    .config
-                    .borrow()
-                    .hooks
-                    .is_set("client-session-changed")
-                {
-                    state.ctx.hooks.fire(crate::hooks::HookEvent {
-                        name: "client-session-changed".into(),
-                        session: Some(state.session.id),
-                        pane: None,
-                        depth: 0,
-                    });
-                }
-            }
-            Err(e) => {
-                let message = format!("cannot switch to session {}: {e}", next.name());
-                state.message(message).await;
-            }
-        }
-    }
-}
+/// Switch requests from the command line and messages (a pipe that failed, a hook that could
+/// not run) waiting for the client's loop: they come one at a time, and more than a few
+/// waiting are dropped (the client is busy already).
+const SWITCH_CAPACITY: usize = 4;
 
 /// Hands the server's clipboard writes (OSC 52) to the client's renderer, which writes them
 /// to the terminal in order with its frames, until the client goes. A client that falls

@@ -9,8 +9,10 @@
 mod attached;
 mod chooser;
 mod clock;
+mod joining;
 mod line_edit;
 mod mouse;
+mod mouse_keys;
 mod numbers;
 mod pager;
 mod popup;
@@ -332,6 +334,7 @@ async fn cli_one(
                 .send(SessionCommand::SwitchClients {
                     client,
                     target: to.encode(),
+                    hook_depth: crate::hooks::current_depth(),
                 })
                 .await;
             Ok((Output::none(), None))
@@ -376,8 +379,9 @@ async fn cli_one(
                     action,
                 })
                 .await;
-            if let Some(closed) = closed {
-                // Closed, or dropped on the way (the client left): either way it is over.
+            // Closed, or dropped on the way (the client left): either way it is over. A hook
+            // does not wait: it would hold its slot and deadline for as long as it is open.
+            if let Some(closed) = closed.filter(|_| crate::hooks::current_depth() == 0) {
                 let _ = closed.await;
             }
             Ok((Output::none(), None))

@@ -26,10 +26,23 @@ impl ClientLoop {
         }
     }
 
-    pub(super) async fn mouse(&mut self, event: MouseEvent) {
+    /// A mouse event: its mouse key's binding if it has one (see `mouse_keys.rs`), else
+    /// weft's own handling.
+    pub(super) async fn mouse(&mut self, event: MouseEvent) -> super::ui::After {
         if !self.options().mouse {
-            return;
+            return super::ui::After::Continue;
         }
+        match self.mouse_binding(&event).await {
+            (true, after) => after,
+            (false, _) => {
+                self.mouse_builtin(event).await;
+                super::ui::After::Continue
+            }
+        }
+    }
+
+    /// weft's own handling of a mouse event (also what `send-keys -M` asks for).
+    pub(super) async fn mouse_builtin(&mut self, event: MouseEvent) {
         let view = self.view.borrow().clone();
         if let Some(drag) = &mut self.drag {
             if event.is_left_drag() {

@@ -164,13 +164,15 @@ impl ClientLoop {
         match input {
             Input::Key { name, bytes } => {
                 let closing_key = name == "Escape" || name == "C-c";
-                let may_close = popup.close == CloseWhen::Asked || popup.done;
+                let may_close = popup.close == CloseWhen::Asked || popup.done || self.read_only;
                 if (closing_key && may_close) || (popup.done && popup.any_key) {
                     self.close_popup().await;
                 } else if !popup.done {
                     self.popup_key(&name, &bytes).await;
                 }
             }
+            // A read-only client only watches: it may close the popup, not type into it.
+            _ if self.read_only => {}
             Input::Paste(text) if !popup.done => {
                 let bracketed = popup.pane.shared.bracketed_paste.load(Ordering::Relaxed);
                 popup
@@ -192,7 +194,7 @@ impl ClientLoop {
 
     /// A key (or a key going up) for the popup's program, in the form it asked for.
     pub(super) async fn popup_key(&self, name: &str, bytes: &Bytes) {
-        let Some(popup) = self.popup.as_ref().filter(|p| !p.done) else {
+        let Some(popup) = self.popup.as_ref().filter(|p| !p.done && !self.read_only) else {
             return;
         };
         let extended = self.config.borrow().option_value("extended-keys");

@@ -81,6 +81,10 @@ pub(super) struct ClientLoop {
     pub(super) repeat_until: Option<tokio::time::Instant>,
     /// The popup open over the window (`display-popup`): input goes to it.
     pub(super) popup: Option<super::popup::Popup>,
+    /// Mouse events as mouse keys, for bindings (see `mouse_keys.rs`).
+    pub(super) mouse_keys: super::mouse_keys::MouseKeys,
+    /// Into this client's loop: what a command run in the background printed.
+    pub(super) relay: mpsc::Sender<crate::session::ClientControl>,
 }
 
 /// What the loop should do after an input.
@@ -345,16 +349,18 @@ impl ClientLoop {
                     .is_some_and(|p| p.shared.bracketed_paste.load(Ordering::Relaxed));
                 self.forward(pasted(&text, bracketed)).await;
             }
-            Input::Mouse(event) => self.mouse(event).await,
+            Input::Mouse(event) => return self.mouse(event).await,
         }
         After::Continue
     }
 
-    /// Where this client's commands come from: its session and active pane.
+    /// Where this client's commands come from: its session and active pane (the pane under
+    /// the mouse while a mouse key's binding runs).
     pub(super) fn origin(&self) -> Origin {
+        let mouse = self.mouse_keys.pane().map(|p| p.id());
         Origin {
             session: Some(self.session.id.to_string()),
-            pane: self.view.borrow().active,
+            pane: mouse.or(self.view.borrow().active),
         }
     }
 
@@ -463,6 +469,20 @@ impl ClientLoop {
             });
             return After::Continue;
         }
+        if command.entry.name == "run-shell" {
+            // Its shell may take long, or run `weft display-popup` and wait for the popup
+            // this loop must open and feed: in the background, its output shown when it ends.
+            let (ctx, relay) = (self.ctx.clone(), self.relay.clone());
+            self.server.spawn(async move {
+                let shown = match execute(&ctx, command, &origin).await {
+                    Ok(Ran::Output(output)) => crate::session::ClientControl::Output(output),
+                    Ok(Ran::Client(_)) => return,
+                    Err(e) => crate::session::ClientControl::Message(e.to_string()),
+                };
+                let _ = relay.send(shown).await;
+            });
+            return After::Continue;
+        }
         let name = command.entry.name;
         let ctx = self.ctx.clone();
         let ran = self
@@ -482,7 +502,7 @@ impl ClientLoop {
     }
 
     /// What a command printed, over the window; its error output as a message.
-    async fn show_output(&mut self, mut output: Output) {
+    pub(super) async fn show_output(&mut self, mut output: Output) {
         if let Some(mut stream) = output.stream.take() {
             // Only what fits the overlay is kept; dropping the stream ends the capture.
             while let Some(piece) = stream.recv().await {
@@ -592,6 +612,8 @@ impl ClientLoop {
             ClientRequest::DisplayPanes => self.display_panes().await,
             ClientRequest::ClockMode => self.clock_mode().await,
             ClientRequest::Popup(action) => self.popup_request(*action).await,
+            // Boxed: the event's handling may run commands, which come back here.
+            ClientRequest::SendMouse => Box::pin(self.send_mouse()).await,
             ClientRequest::Confirm { prompt, command } => {
                 self.overlay(Some(Overlay::Prompt {
                     label: prompt,

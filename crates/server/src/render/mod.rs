@@ -494,6 +494,7 @@ impl RenderLoop {
                     core.seen.clear();
                 }
                 self.scene.popup = popup;
+                self.scene.popup_seen = 0;
                 self.scene.chrome_changed();
             }
             RenderControl::Overlay(overlay) => {

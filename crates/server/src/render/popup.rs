@@ -36,8 +36,9 @@ impl PopupView {
 }
 
 /// Draws `popup` over `frame`: its border and title, then the pane's screen (as it last showed
-/// once its program has ended), whose cursor and modes replace the window's.
-pub(super) async fn draw(frame: &mut Frame, popup: &PopupView) {
+/// once its program has ended), whose cursor and modes replace the window's. Returns the
+/// screen's revision drawn.
+pub(super) async fn draw(frame: &mut Frame, popup: &PopupView) -> u64 {
     let inner = popup.inner();
     if popup.lines != "none" {
         draw_border(frame, popup);
@@ -63,6 +64,7 @@ pub(super) async fn draw(frame: &mut Frame, popup: &PopupView) {
         }
         frame.put(row0 + r, col0, &shown);
     }
+    let seq = snapshot.as_ref().map_or(0, |s| s.seq);
     match snapshot {
         Some(s) if !popup.pane.has_finished() => {
             frame.set_cursor_from(&s.cursor, row0, col0);
@@ -70,6 +72,7 @@ pub(super) async fn draw(frame: &mut Frame, popup: &PopupView) {
         }
         _ => frame.cursor = None,
     }
+    seq
 }
 
 /// The border, in `popup-border-lines`' characters, with the title from its third column.

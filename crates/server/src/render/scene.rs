@@ -25,6 +25,9 @@ pub(super) struct Scene {
     pub(super) overlay: Option<Overlay>,
     /// This client's popup, drawn over everything.
     pub(super) popup: Option<Box<super::PopupView>>,
+    /// The popup's screen revision last drawn: a newer one counts as shown (the keystroke
+    /// clock, the echo priority).
+    pub(super) popup_seen: u64,
     /// Borders and the status line need drawing.
     chrome_dirty: bool,
 }
@@ -36,6 +39,7 @@ impl Scene {
             pacer: FramePacer::new(interval),
             overlay: None,
             popup: None,
+            popup_seen: 0,
             chrome_dirty: true,
         };
         scene.redraw_now();
@@ -80,7 +84,7 @@ impl Scene {
         let only = view
             .active
             .filter(|_| scope == FrameScope::FocusedPane && shows_every_pane(view, &core.seen));
-        let Some(changed) = compose(view, &mut core.frame, &mut core.seen, only).await else {
+        let Some(mut changed) = compose(view, &mut core.frame, &mut core.seen, only).await else {
             self.redraw_now();
             return None;
         };
@@ -94,7 +98,11 @@ impl Scene {
         );
         self.chrome_dirty = false;
         if let Some(popup) = &self.popup {
-            super::popup::draw(&mut core.frame, popup).await;
+            let seq = super::popup::draw(&mut core.frame, popup).await;
+            if seq > self.popup_seen {
+                self.popup_seen = seq;
+                changed.push(popup.pane.clone());
+            }
             if config.mouse {
                 super::compose::mouse_modes(&mut core.frame);
             }

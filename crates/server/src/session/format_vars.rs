@@ -249,6 +249,11 @@ impl SessionState {
                 .alternate_screen
                 .load(std::sync::atomic::Ordering::Relaxed);
             set("alternate_on", flag(alternate));
+            let mouse = h
+                .shared
+                .mouse_reporting
+                .load(std::sync::atomic::Ordering::Relaxed);
+            set("mouse_any_flag", flag(mouse != 0));
             set("pane_pipe", flag(h.pipe_open()));
             let input_off = h
                 .shared

@@ -91,8 +91,9 @@ pub enum ClientControl {
     /// The attachment ended; tell the user why and close.
     Exit(ExitNotice),
     /// Show another session (`switch-client` from the command line): a target session, or
-    /// `+`/`-` for the next or previous one.
-    Switch(String),
+    /// `+`/`-` for the next or previous one; and the hook depth of the command that asked (the
+    /// `client-session-changed` hook it fires is one deeper).
+    Switch(String, u8),
     /// Show a message (a pipe that failed, a hook that could not run).
     Message(String),
     /// Bytes for the client's terminal before its next frame: a program's passthrough
@@ -100,6 +101,8 @@ pub enum ClientControl {
     Terminal(bytes::Bytes),
     /// Open or close a popup (`display-popup` from the command line).
     Popup(Box<popup::PopupAction>),
+    /// What a command the client ran in the background printed (`run-shell`), to show.
+    Output(Output),
 }
 
 /// What an attaching client gets back.
@@ -203,6 +206,8 @@ pub enum SessionCommand {
         client: Option<ClientId>,
         /// What `switch-client -t` names (`+`/`-`: the next or previous session).
         target: String,
+        /// The hook depth of the command that asked.
+        hook_depth: u8,
     },
     /// Tell a client to open or close a popup (`display-popup` from the command line): the
     /// one named, else the most recently active one.

@@ -135,7 +135,7 @@ impl SessionState {
             for (_, client) in std::mem::take(&mut self.clients) {
                 let _ = client
                     .control
-                    .send(ClientControl::Switch(away.clone()))
+                    .send(ClientControl::Switch(away.clone(), 0))
                     .await;
             }
         }
@@ -275,9 +275,14 @@ impl SessionState {
                     tracing::warn!("lock-server: {e}");
                 }
             }
-            SessionCommand::SwitchClients { client, target } => {
+            SessionCommand::SwitchClients {
+                client,
+                target,
+                hook_depth,
+            } => {
                 if let Some(entry) = self.chosen_client(client) {
-                    let _ = entry.control.send(ClientControl::Switch(target)).await;
+                    let switch = ClientControl::Switch(target, hook_depth);
+                    let _ = entry.control.send(switch).await;
                 }
             }
             SessionCommand::PopupClient { client, action } => {
