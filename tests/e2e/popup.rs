@@ -157,3 +157,48 @@ fn a_shell_command_bound_to_a_key_opens_a_popup_and_waits_for_it() {
     c.wait_for_text("picked-abc").unwrap();
     assert!(!c.screen().text().contains('┌'), "{}", c.screen().text());
 }
+
+/// A popup bigger than the client's new size is made to fit, and its program is told.
+#[test]
+fn a_popup_shrinks_to_fit_a_smaller_terminal() {
+    let server = TestServer::new("popupfit");
+    let mut c = attached_session(&server, "f", None);
+    let args = [
+        "display-popup",
+        "-w",
+        "60",
+        "-h",
+        "20",
+        "bash --norc --noprofile",
+    ];
+    let opener = std::thread::spawn({
+        let socket = server.socket.clone();
+        let dir = server.dir.clone();
+        move || {
+            std::process::Command::new(weft_tests::weft_binary())
+                .arg("-S")
+                .arg(&socket)
+                .args(args)
+                .env("HOME", &dir)
+                .output()
+        }
+    });
+    c.wait_for(|s| s.text().contains('┌')).unwrap();
+    c.resize(40, 12).unwrap();
+    c.send_text("stty size").unwrap();
+    c.send_keys("Enter").unwrap();
+    // 40x12 less the border.
+    c.wait_for_text("10 38").unwrap();
+    assert!(c
+        .screen()
+        .text()
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .starts_with('┌'));
+    c.send_text("exit").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.send_keys("Escape").unwrap();
+    let out = opener.join().unwrap().unwrap();
+    assert!(out.status.success(), "{out:?}");
+}

@@ -30,8 +30,10 @@ pub(super) struct Popup {
     close: CloseWhen,
     /// Once the program has exited, any key closes it (`-k`).
     any_key: bool,
-    /// Where the pane is, in session cells (for clicks).
-    inner: Rect,
+    /// The whole popup as opened, in session cells, and its border lines: where its pane is
+    /// (for clicks) follows from them and the session's size (see [`PopupView::inner`]).
+    wanted: Rect,
+    lines: String,
     /// Told when it closes (a `display-popup` from the command line waits for it).
     closed: Option<oneshot::Sender<()>>,
 }
@@ -111,14 +113,18 @@ impl ClientLoop {
         let base = weft_screen_model::Pen::default();
         let view = PopupView {
             pane: started.pane.clone(),
-            rect: started.rect,
-            lines,
+            wanted: started.rect,
+            lines: lines.clone(),
             title: started.title,
             style: crate::style::pen_or(&style_text, &base),
             border_style: crate::style::pen_or(&border_text, &base),
         };
+        // Keys go to the popup from now on: a prefix or key table pending is forgotten.
+        self.prefix_armed = false;
+        self.key_table = None;
         self.popup = Some(Popup {
-            inner: view.inner(),
+            wanted: started.rect,
+            lines,
             pane: started.pane,
             exited: started.exited,
             done: false,
@@ -130,6 +136,14 @@ impl ClientLoop {
             .render
             .send(RenderControl::Popup(Some(Box::new(view))))
             .await;
+    }
+
+    /// The open popup's pane, while its program runs.
+    pub(super) fn popup_pane(&self) -> Option<PaneHandle> {
+        self.popup
+            .as_ref()
+            .filter(|p| !p.done)
+            .map(|p| p.pane.clone())
     }
 
     /// Closes the popup, if one is open (its program ends).
@@ -185,7 +199,13 @@ impl ClientLoop {
                 if popup.done {
                     return;
                 }
-                if let Some(report) = super::mouse::report_for(&popup.pane, &event, popup.inner) {
+                let (cols, rows) = {
+                    let view = self.view.borrow();
+                    (view.cols, view.rows)
+                };
+                let rect = crate::render::popup_fitted(popup.wanted, cols, rows);
+                let inner = crate::render::popup_inner(rect, &popup.lines);
+                if let Some(report) = super::mouse::report_for(&popup.pane, &event, inner) {
                     popup.pane.send_input(report).await;
                 }
             }

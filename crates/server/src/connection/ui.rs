@@ -240,7 +240,11 @@ impl ClientLoop {
                 // The user's terminal gained or lost focus: the active pane's program hears
                 // of it when `focus-events` is on and it asked (1004).
                 let on = self.config.borrow().focus_events && !self.read_only;
-                let pane = self.view.borrow().active_pane().cloned();
+                // While a popup is open, its program has the focus.
+                let pane = match self.popup_pane() {
+                    Some(popup) => Some(popup),
+                    None => self.view.borrow().active_pane().cloned(),
+                };
                 if let Some(pane) =
                     pane.filter(|p| on && p.shared.focus_events.load(Ordering::Relaxed))
                 {

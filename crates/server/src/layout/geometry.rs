@@ -17,6 +17,16 @@ pub struct Rect {
 }
 
 impl Rect {
+    /// The rectangle of `cols` x `rows` cells whose top left is `col`, `row`.
+    pub const fn new(col: u16, row: u16, cols: u16, rows: u16) -> Rect {
+        Rect {
+            col,
+            row,
+            cols,
+            rows,
+        }
+    }
+
     /// The column just right of the rectangle.
     pub(super) fn right(&self) -> u16 {
         self.col + self.cols

@@ -78,14 +78,8 @@ mod tests {
         frame.row(r).iter().map(|c| c.ch()).collect()
     }
 
-    /// A pane's rectangle at `col`, `row`.
     fn rect(col: u16, row: u16, cols: u16, rows: u16) -> Rect {
-        Rect {
-            col,
-            row,
-            cols,
-            rows,
-        }
+        Rect::new(col, row, cols, rows)
     }
 
     #[test]

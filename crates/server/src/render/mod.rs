@@ -17,7 +17,7 @@ pub use chrome::status_window_at;
 mod compose;
 mod fast;
 mod popup;
-pub use popup::PopupView;
+pub use popup::{fitted as popup_fitted, inner_of as popup_inner, PopupView};
 mod scene;
 pub mod status;
 

@@ -98,7 +98,7 @@ impl Scene {
         );
         self.chrome_dirty = false;
         if let Some(popup) = &self.popup {
-            let seq = super::popup::draw(&mut core.frame, popup).await;
+            let seq = super::popup::draw(&mut core.frame, popup, (view.cols, view.rows)).await;
             if seq > self.popup_seen {
                 self.popup_seen = seq;
                 changed.push(popup.pane.clone());

@@ -293,12 +293,7 @@ mod tests {
     }
 
     fn at(col: u16, row: u16, cols: u16, rows: u16) -> Rect {
-        Rect {
-            col,
-            row,
-            cols,
-            rows,
-        }
+        Rect::new(col, row, cols, rows)
     }
 
     #[test]
