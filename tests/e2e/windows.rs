@@ -395,3 +395,31 @@ fn a_one_word_command_line_runs_through_the_shell() {
     assert!(text.contains("a  b|42"), "the shell ran the line: {text:?}");
     assert_eq!(windows(&server, "s")[1].1, "printf");
 }
+
+/// `automatic-rename-format` names a window by a format, expanded again when the program in
+/// its active pane changes or says where it is (OSC 7).
+#[test]
+fn automatic_rename_format_names_windows_by_a_format() {
+    let server = TestServer::new("autofmt");
+    let conf = weft_tests::write_file(
+        &server,
+        "f.conf",
+        "set -g automatic-rename-format '#{b:pane_current_path}:#{pane_current_command}'\n",
+    );
+    let mut args = vec!["-f", conf.to_str().unwrap(), "new", "-d", "-s", "a", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    ok(&server, &args);
+    let mut c = server.client(&["attach", "-t", "a"], 80, 24);
+    let status = |s: &weft_testkit::Screen| s.text().lines().last().unwrap_or("").to_string();
+    // Named by the format from the start (the tests' directory, the shell).
+    c.wait_for(|s| status(s).contains(":bash*")).unwrap();
+    // The program says where it is.
+    c.send_text("printf '\\033]7;file://host/tmp/renamed-here\\007'; sleep 1000")
+        .unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|s| status(s).contains("0:renamed-here:sleep*"))
+        .unwrap();
+    c.send_keys("C-c").unwrap();
+    c.wait_for(|s| status(s).contains("0:renamed-here:bash*"))
+        .unwrap();
+}

@@ -180,7 +180,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("window-style", Window, Text, "default", Some(USED_AS_TEXT)),
     opt("window-active-style", Window, Text, "default", Some(USED_AS_TEXT)),
     opt("pane-border-indicators", Window, Choice(&["off", "colour", "arrows", "both"]), "colour", None),
-    opt("automatic-rename-format", Window, Text, "#{?pane_in_mode,[tmux],#{pane_current_command}}#{?pane_dead,[dead],}", None),
+    opt("automatic-rename-format", Window, Text, "#{?pane_in_mode,[tmux],#{pane_current_command}}#{?pane_dead,[dead],}", Some(USED_AS_TEXT)),
     opt("other-pane-height", Window, Number, "0", None),
     opt("other-pane-width", Window, Number, "0", None),
     opt("alternate-screen", Pane, Flag, "on", None),

@@ -613,13 +613,10 @@ impl SessionState {
             w.active = pane;
             self.fire_hook("pane-focus-out", Some(before));
             self.fire_hook("pane-focus-in", Some(pane));
-            // A window named after its active pane's program follows the focus.
+            // A window named after its active pane follows the focus.
             let program = self.panes.get(&pane).map(|p| p.shared.program());
-            let auto = self.window_config(wpos).automatic_rename;
+            self.rename_automatically(wpos, &program.unwrap_or_default());
             let w = &mut self.windows[wpos];
-            if let Some(program) = program.filter(|p| auto && w.auto_name && !p.is_empty()) {
-                w.name = crate::names::clean_name(&program);
-            }
             if w.zoomed {
                 w.zoomed = false;
                 self.resize_panes_of(wpos);
@@ -642,6 +639,7 @@ impl SessionState {
             Event::CwdChanged(url) => {
                 if let Some(path) = path_of_file_url(&url) {
                     self.pane_meta.entry(pane).or_default().cwd = Some(path);
+                    self.cwd_changed(pane);
                 }
             }
             Event::ClipboardWrite { base64, .. } => self.clipboard_write(pane, base64),

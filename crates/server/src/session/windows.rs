@@ -4,6 +4,11 @@
 use super::SessionState;
 use crate::outcome::CommandError;
 
+/// tmux's `automatic-rename-format`: the program's name, which weft gives a window without
+/// expanding a format (`[tmux]` in copy mode and `[dead]` aside).
+const DEFAULT_RENAME_FORMAT: &str =
+    "#{?pane_in_mode,[tmux],#{pane_current_command}}#{?pane_dead,[dead],}";
+
 impl SessionState {
     /// A pane's title or program changed: with titles in the borders, clients draw them
     /// again.
@@ -17,21 +22,49 @@ impl SessionState {
     /// and that are named automatically, take its name (`automatic-rename`).
     pub(super) fn program_changed(&mut self, pane: crate::ids::PaneId, name: &str) {
         self.titles_changed();
-        if name.is_empty() {
-            return;
-        }
-        let name = crate::names::clean_name(name);
-        let mut renamed = false;
-        let automatic: Vec<bool> = (0..self.windows.len())
-            .map(|wpos| self.window_config(wpos).automatic_rename)
-            .collect();
-        for (w, automatic) in self.windows.iter_mut().zip(automatic) {
-            if automatic && w.auto_name && w.active == pane && w.name != name {
-                w.name = name.clone();
-                renamed = true;
+        for wpos in 0..self.windows.len() {
+            if self.windows[wpos].active == pane {
+                self.rename_automatically(wpos, name);
             }
         }
-        if renamed {
+    }
+
+    /// Pane `pane`'s program said where it is (OSC 7): a window named by a format that shows
+    /// it (`#{b:pane_current_path}`) follows.
+    pub(super) fn cwd_changed(&mut self, pane: crate::ids::PaneId) {
+        let Some(wpos) = self
+            .window_of(pane)
+            .filter(|w| self.windows[*w].active == pane)
+        else {
+            return;
+        };
+        let program = self.panes.get(&pane).map(|p| p.shared.program());
+        self.rename_automatically(wpos, &program.unwrap_or_default());
+    }
+
+    /// Names window `wpos`, if it is named automatically (`automatic-rename`), after its active
+    /// pane, whose program is `program`: `automatic-rename-format` expanded when it is set to
+    /// other than tmux's default, else the program's name.
+    pub(super) fn rename_automatically(&mut self, wpos: usize, program: &str) {
+        let config = self.window_config(wpos);
+        let Some(w) = self.windows.get(wpos).filter(|w| w.auto_name) else {
+            return;
+        };
+        if !config.automatic_rename {
+            return;
+        }
+        let pane = w.active;
+        let name = match config
+            .option_value("automatic-rename-format")
+            .filter(|f| f != DEFAULT_RENAME_FORMAT)
+        {
+            Some(format) => crate::format::expand(&format, &self.format_context(wpos, pane)),
+            None => program.to_string(),
+        };
+        let name = crate::names::clean_name(&name);
+        let w = &mut self.windows[wpos];
+        if !name.is_empty() && w.name != name {
+            w.name = name;
             self.fire_hook("window-renamed", Some(pane));
         }
     }
