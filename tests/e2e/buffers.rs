@@ -234,6 +234,20 @@ fn choose_buffer_pastes_the_chosen_one_and_deletes() {
         .unwrap();
     let names: Vec<_> = buffers(&server).iter().map(|b| b["name"].clone()).collect();
     assert_eq!(names, ["second", "first"]);
+    // With a template, Enter runs it for the buffer chosen instead of pasting.
+    let out = server.weft(&[
+        "bind",
+        "B",
+        "choose-buffer",
+        "set-buffer -b '%%' -n 'kept-%%'",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    c.send_keys("C-b B").unwrap();
+    c.wait_for_text("> second: 3 bytes").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|s| !s.text().contains("choose-buffer")).unwrap();
+    let names: Vec<_> = buffers(&server).iter().map(|b| b["name"].clone()).collect();
+    assert_eq!(names, ["kept-second", "first"]);
 }
 
 #[test]

@@ -454,16 +454,17 @@ pub async fn paste(
 pub static CHOOSE_BUFFER: Entry = Entry {
     name: "choose-buffer",
     aliases: &[],
-    usage: "",
-    about: "Choose a buffer from a list over the window: Enter pastes it into the active pane, \
-            d deletes it, q or Escape leaves.",
-    flags: "",
+    usage: "[-NZ] [template]",
+    about: "Choose a buffer from a list over the window: Enter pastes it into the active pane \
+            (or runs the template, %% standing for the buffer's name), d deletes it, q or \
+            Escape leaves.",
+    flags: "NZ",
     long: &[],
     read_only: false,
     target: None,
     build: |args| {
-        args.no_arguments()?;
-        Ok(Action::Client(ClientRequest::ChooseBuffer))
+        let template = (!args.positional.is_empty()).then(|| args.positional.join(" "));
+        Ok(Action::Client(ClientRequest::ChooseBuffer { template }))
     },
 };
 

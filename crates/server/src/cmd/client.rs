@@ -52,8 +52,12 @@ pub enum ClientRequest {
         /// type); Escape runs it once more with empty input, to undo.
         incremental: bool,
     },
-    /// Show the paste buffers to choose one from (`choose-buffer`).
-    ChooseBuffer,
+    /// Show the paste buffers to choose one from (`choose-buffer`): Enter pastes it, or runs
+    /// the template with `%%` standing for its name.
+    ChooseBuffer {
+        /// The command to run for the buffer chosen, if not pasting.
+        template: Option<String>,
+    },
     /// Show each pane's index over it; a digit focuses that pane (`display-panes`).
     DisplayPanes,
     /// Show the clock over the active pane (`clock-mode`).

@@ -330,9 +330,10 @@ fn split_sequence(words: &[String]) -> Vec<&[String]> {
     parts
 }
 
-/// Parses a command line that may hold several commands separated by `\;`.
+/// Parses a command line that may hold several commands separated by `\;`, or by a word
+/// ending in `;` as tmux reads it (`"select-pane -t =; copy-mode"`).
 pub fn parse_line_sequence(line: &str) -> Result<Vec<Parsed>, CommandError> {
-    parse_sequence(&tokenize(line)?)
+    parse_sequence(&separate_commands(&tokenize(line)?))
 }
 
 /// Words back into a line that [`tokenize`] splits into the same words (quoting where needed;
@@ -343,6 +344,12 @@ pub fn join_words(words: &[String]) -> String {
         .map(|w| {
             if w == ";" {
                 "\\;".to_string()
+            } else if let Some(head) = w.strip_suffix(';') {
+                // A word's own `;` at its end, escaped so it does not end the command.
+                format!(
+                    "\"{}\\\\;\"",
+                    head.replace('\\', "\\\\").replace('"', "\\\"")
+                )
             } else if w.is_empty()
                 || w.starts_with(['{', '}'])
                 || w.contains(|c: char| c.is_whitespace() || "\"'\\;#".contains(c))
@@ -448,6 +455,20 @@ mod tests {
         assert_eq!(
             separate_commands(&words(&["send-keys", "\\;"])),
             words(&["send-keys", "\\;"])
+        );
+        // In a command line given to a command (if-shell's), as tmux reads it.
+        let line = "select-pane -t =; copy-mode -e; send-keys -M";
+        let names: Vec<&str> = parse_line_sequence(line)
+            .unwrap()
+            .iter()
+            .map(|p| p.entry.name)
+            .collect();
+        assert_eq!(names, ["select-pane", "copy-mode", "send-keys"]);
+        // A word's own `;` survives being joined into a line and read again.
+        let joined = join_words(&words(&["send-keys", "-l", "a;"]));
+        assert_eq!(
+            separate_commands(&tokenize(&joined).unwrap()),
+            words(&["send-keys", "-l", "a;"])
         );
     }
 

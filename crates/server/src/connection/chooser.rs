@@ -16,6 +16,9 @@ pub(super) struct Chooser {
     selected: usize,
     name: Option<String>,
     top: usize,
+    /// What Enter runs instead of pasting, `%%` standing for the buffer's name
+    /// (`choose-buffer "delete-buffer -b '%%'"`).
+    template: Option<String>,
 }
 
 /// What a key does in the chooser.
@@ -44,9 +47,14 @@ fn choice(input: &Input) -> Choice {
 }
 
 impl ClientLoop {
-    /// Opens the chooser, or says there is nothing to choose.
-    pub(super) async fn open_chooser(&mut self) {
-        if !self.draw_chooser(Chooser::default()).await {
+    /// Opens the chooser (Enter runs `template` for the buffer chosen, if given), or says
+    /// there is nothing to choose.
+    pub(super) async fn open_chooser(&mut self, template: Option<String>) {
+        let chooser = Chooser {
+            template,
+            ..Chooser::default()
+        };
+        if !self.draw_chooser(chooser).await {
             self.message("no buffers: copy some text or run set-buffer first".into())
                 .await;
         }
@@ -68,9 +76,14 @@ impl ClientLoop {
             }
             Choice::Paste => {
                 self.close_chooser().await;
-                if let Some(buffer) = buffers.get(chooser.selected) {
-                    self.paste_chosen(buffer).await;
+                let Some(buffer) = buffers.get(chooser.selected) else {
+                    return After::Continue;
+                };
+                if let Some(template) = &chooser.template {
+                    let line = crate::cmd::fill_template(template, &buffer.name);
+                    return self.run_line(&line).await;
                 }
+                self.paste_chosen(buffer).await;
                 return After::Continue;
             }
             Choice::Delete => {

@@ -588,7 +588,7 @@ impl ClientLoop {
                 })
                 .await;
             }
-            ClientRequest::ChooseBuffer => self.open_chooser().await,
+            ClientRequest::ChooseBuffer { template } => self.open_chooser(template).await,
             ClientRequest::KeyTable { table } => {
                 let known = self.options().keys.table(&table).is_some();
                 if known {
