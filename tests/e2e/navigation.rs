@@ -281,6 +281,23 @@ fn choose_tree_takes_mouse_clicks() {
     wait_selected(&mut c, "right: 1 windows");
     c.send_bytes(click).unwrap();
     wait_session(&mut c, "right");
+    // -N: no preview; the tree takes the window (no rule between it and a preview).
+    let typed = server.weft(&["send-keys", "-t", "left", "echo in-left-$((2*21))", "Enter"]);
+    assert!(typed.status.success(), "{typed:?}");
+    let waited = server.weft(&["wait", "-t", "left", "--text", "in-left-42"]);
+    assert!(waited.status.success(), "{waited:?}");
+    c.send_keys("C-b :").unwrap();
+    c.send_text("choose-tree -N").unwrap();
+    c.send_keys("Enter").unwrap();
+    wait_selected(&mut c, "right: 1 windows");
+    c.send_keys("Up").unwrap();
+    wait_selected(&mut c, "left: 1 windows");
+    assert!(
+        !c.screen().text().contains("in-left-42"),
+        "{}",
+        c.screen().text()
+    );
+    c.send_keys("q").unwrap();
 }
 
 #[test]

@@ -77,6 +77,8 @@ pub enum ClientRequest {
     ChooseTree {
         /// Sessions start expanded, showing their windows (`-w`).
         windows: bool,
+        /// No preview of the selected pane (`-N`).
+        no_preview: bool,
     },
     /// Show the first window whose name, pane titles or screens hold the text (`find-window`).
     FindWindow {

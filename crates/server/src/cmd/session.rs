@@ -103,11 +103,12 @@ pub static SWITCH_CLIENT: Entry = Entry {
 pub static CHOOSE_TREE: Entry = Entry {
     name: "choose-tree",
     aliases: &[],
-    usage: "[-swZ]",
+    usage: "[-NswZ]",
     about: "Choose a session, window or pane from a tree with a preview: Up/Down move, \
             Right/Left expand and collapse, Enter switches, x kills, f filters, q leaves. -s \
-            starts with sessions collapsed, -w with their windows shown.",
-    flags: "swZ",
+            starts with sessions collapsed, -w with their windows shown, -N without the \
+            preview.",
+    flags: "NswZ",
     long: &[],
     read_only: true,
     target: None,
@@ -115,6 +116,7 @@ pub static CHOOSE_TREE: Entry = Entry {
         args.no_arguments()?;
         Ok(Action::Client(ClientRequest::ChooseTree {
             windows: args.has('w'),
+            no_preview: args.has('N'),
         }))
     },
 };

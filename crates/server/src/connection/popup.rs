@@ -38,6 +38,14 @@ pub(super) struct Popup {
     closed: Option<oneshot::Sender<()>>,
 }
 
+impl Popup {
+    /// Its program has exited (its exit may not have been taken from `exited` yet: the pane
+    /// says so first).
+    fn finished(&self) -> bool {
+        self.done || self.pane.has_finished()
+    }
+}
+
 impl Drop for Popup {
     fn drop(&mut self) {
         self.pane.kill();
@@ -142,7 +150,7 @@ impl ClientLoop {
     pub(super) fn popup_pane(&self) -> Option<PaneHandle> {
         self.popup
             .as_ref()
-            .filter(|p| !p.done)
+            .filter(|p| !p.finished())
             .map(|p| p.pane.clone())
     }
 
@@ -178,16 +186,17 @@ impl ClientLoop {
         match input {
             Input::Key { name, bytes } => {
                 let closing_key = name == "Escape" || name == "C-c";
-                let may_close = popup.close == CloseWhen::Asked || popup.done || self.read_only;
-                if (closing_key && may_close) || (popup.done && popup.any_key) {
+                let finished = popup.finished();
+                let may_close = popup.close == CloseWhen::Asked || finished || self.read_only;
+                if (closing_key && may_close) || (finished && popup.any_key) {
                     self.close_popup().await;
-                } else if !popup.done {
+                } else if !finished {
                     self.popup_key(&name, &bytes).await;
                 }
             }
             // A read-only client only watches: it may close the popup, not type into it.
             _ if self.read_only => {}
-            Input::Paste(text) if !popup.done => {
+            Input::Paste(text) if !popup.finished() => {
                 let bracketed = popup.pane.shared.bracketed_paste.load(Ordering::Relaxed);
                 popup
                     .pane
@@ -196,7 +205,7 @@ impl ClientLoop {
             }
             Input::Paste(_) => {}
             Input::Mouse(event) => {
-                if popup.done {
+                if popup.finished() {
                     return;
                 }
                 let (cols, rows) = {
@@ -214,7 +223,11 @@ impl ClientLoop {
 
     /// A key (or a key going up) for the popup's program, in the form it asked for.
     pub(super) async fn popup_key(&self, name: &str, bytes: &Bytes) {
-        let Some(popup) = self.popup.as_ref().filter(|p| !p.done && !self.read_only) else {
+        let Some(popup) = self
+            .popup
+            .as_ref()
+            .filter(|p| !p.finished() && !self.read_only)
+        else {
             return;
         };
         let extended = self.config.borrow().option_value("extended-keys");

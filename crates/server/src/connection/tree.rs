@@ -54,6 +54,8 @@ pub(super) struct Tree {
     killed: HashSet<Item>,
     /// Stops the task that keeps the preview live.
     preview: Option<CancellationToken>,
+    /// No preview: the tree takes the whole window (`choose-tree -N`).
+    no_preview: bool,
 }
 
 /// One row of the tree as drawn.
@@ -95,8 +97,9 @@ fn key_name(input: &Input) -> Option<&str> {
 impl ClientLoop {
     /// Opens the tree: sessions collapsed, or (`windows`) expanded to their windows; the
     /// client's session (or its current window) selected.
-    pub(super) async fn open_tree(&mut self, windows: bool) {
+    pub(super) async fn open_tree(&mut self, windows: bool, no_preview: bool) {
         let mut tree = Tree::default();
+        tree.no_preview = no_preview;
         let me = self.session.id;
         if windows {
             for s in self.ctx.registry.all().await {
@@ -241,7 +244,8 @@ impl ClientLoop {
         let top = self.view.borrow().window.row;
         let line = usize::from(event.row.checked_sub(top)?);
         // Line 0 is the header; the rows follow.
-        let line = line.checked_sub(1).filter(|l| *l < self.tree_height().1)?;
+        let list_rows = self.tree_height(tree.no_preview).1;
+        let line = line.checked_sub(1).filter(|l| *l < list_rows)?;
         let index = tree.top + line;
         let rows = self.tree_rows(tree).await;
         let row = rows.get(index)?;
@@ -387,10 +391,15 @@ impl ClientLoop {
     }
 
     /// The lines the tree has, and how many of them list rows: after the header, the tree
-    /// takes the upper half and the preview the rest.
-    fn tree_height(&self) -> (usize, usize) {
+    /// takes the upper half and the preview the rest (all of it without a preview).
+    fn tree_height(&self, no_preview: bool) -> (usize, usize) {
         let height = usize::from(self.view.borrow().window.rows).max(4);
-        (height, ((height - 1) / 2).max(1))
+        let list = if no_preview {
+            height - 1
+        } else {
+            (height - 1) / 2
+        };
+        (height, list.max(1))
     }
 
     /// Draws the tree (the upper part) and the preview of the selection's pane (below), and
@@ -403,7 +412,7 @@ impl ClientLoop {
             .position(|r| Some(&r.item) == tree.selected.as_ref())
             .unwrap_or(0);
         tree.selected = rows.get(pos).map(|r| r.item.clone());
-        let (height, list_rows) = self.tree_height();
+        let (height, list_rows) = self.tree_height(tree.no_preview);
         if pos < tree.top {
             tree.top = pos;
         } else if pos >= tree.top + list_rows {
@@ -434,7 +443,10 @@ impl ClientLoop {
             lines.push(String::new());
         }
         let preview_rows = height - lines.len();
-        let pane = rows.get(pos).and_then(|r| r.pane.clone());
+        let pane = rows
+            .get(pos)
+            .and_then(|r| r.pane.clone())
+            .filter(|_| !tree.no_preview);
         let cols = usize::from(self.view.borrow().cols);
         if let Some(pane) = pane {
             let token = CancellationToken::new();

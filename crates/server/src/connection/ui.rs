@@ -612,7 +612,10 @@ impl ClientLoop {
                         .await;
                 self.chosen_line = chosen;
             }
-            ClientRequest::ChooseTree { windows } => self.open_tree(windows).await,
+            ClientRequest::ChooseTree {
+                windows,
+                no_preview,
+            } => self.open_tree(windows, no_preview).await,
             ClientRequest::DisplayPanes => self.display_panes().await,
             ClientRequest::ClockMode => self.clock_mode().await,
             ClientRequest::Popup(action) => self.popup_request(*action).await,
