@@ -9,9 +9,23 @@ use std::time::Duration;
 
 /// The most of a command's output kept (the rest is dropped, said so).
 const MAX_OUTPUT_BYTES: usize = 1 << 20;
-/// How long a shell command may run before it is killed (with its process group): `run-shell`
-/// without -b holds the command that called it.
+/// How long a shell command may run before it is killed (with its process group) when
+/// something waits for it: `run-shell` without -b from the command line or a hook, and
+/// if-shell's test. One that holds nothing (`-b`, or run from a key or the prompt, whose
+/// client goes on meanwhile) runs as long as it takes, as in tmux: a picker in a popup waits
+/// for its user.
 const SHELL_DEADLINE: Duration = Duration::from_secs(30);
+
+tokio::task_local! {
+    /// Set around a command a client runs in the background (`run-shell` from a key): the
+    /// shell it starts holds nothing, so it has no deadline.
+    pub static HOLDS_NOTHING: bool;
+}
+
+/// Whether the running task's shell commands hold nothing (see [`HOLDS_NOTHING`]).
+fn holds_nothing() -> bool {
+    HOLDS_NOTHING.try_with(|h| *h).unwrap_or(false)
+}
 
 /// `run-shell`.
 pub static RUN_SHELL: Entry = Entry {
@@ -21,7 +35,7 @@ pub static RUN_SHELL: Entry = Entry {
     about: "Run a shell command (sh -c) and show what it printed; -b in the background, \
             without waiting; -d waits that many seconds first. The command is expanded as a \
             format for the pane (-t, else the current one) first: `run 'echo #{session_name}'`. \
-            Killed after 30 s.",
+            Killed after 30 s when something waits for it (the command line, a hook).",
     flags: "bCEd:c:t:",
     long: &[],
     read_only: false,
@@ -98,7 +112,7 @@ async fn run_shell(
     if background {
         tokio::spawn(async move {
             tokio::time::sleep(delay).await; // deadline-ok: the delay `-d` asks for, once
-            let said = match run(&command).await {
+            let said = match run_within(&command, None).await {
                 Ok(done) if done.code != 0 => format!("'{command}' returned {}", done.code),
                 Ok(done) => done.stdout.trim_end().replace('\n', " "),
                 Err(e) => {
@@ -117,7 +131,10 @@ async fn run_shell(
         return Ok(Output::none());
     }
     tokio::time::sleep(delay).await; // deadline-ok: the delay `-d` asks for, once
-    let done = run(&command).await.map_err(CommandError::failed)?;
+    let deadline = (!holds_nothing()).then_some(SHELL_DEADLINE);
+    let done = run_within(&command, deadline)
+        .await
+        .map_err(CommandError::failed)?;
     let mut out = Output::text(done.stdout.trim_end().to_string());
     if done.code != 0 {
         out.stderr = format!("'{command}' returned {}", done.code);
@@ -166,8 +183,14 @@ pub struct Finished {
     pub code: i32,
 }
 
-/// Runs `command` with `sh -c`, its own process group, standard input closed.
+/// Runs `command` with `sh -c`, its own process group, standard input closed; killed after
+/// 30 s.
 pub async fn run(command: &str) -> Result<Finished, String> {
+    run_within(command, Some(SHELL_DEADLINE)).await
+}
+
+/// [`run`], killed after `deadline` if there is one.
+async fn run_within(command: &str, deadline: Option<Duration>) -> Result<Finished, String> {
     use tokio::io::AsyncReadExt;
     let mut child = tokio::process::Command::new("/bin/sh")
         .arg("-c")
@@ -196,7 +219,11 @@ pub async fn run(command: &str) -> Result<Finished, String> {
         let status = child.wait().await;
         (buf, status)
     };
-    match tokio::time::timeout(SHELL_DEADLINE, read).await {
+    let ran = match deadline {
+        Some(deadline) => tokio::time::timeout(deadline, read).await,
+        None => Ok(read.await),
+    };
+    match ran {
         Ok((buf, status)) => {
             use std::os::unix::process::ExitStatusExt;
             let code = match status {

@@ -478,7 +478,8 @@ impl ClientLoop {
             // this loop must open and feed: in the background, its output shown when it ends.
             let (ctx, relay) = (self.ctx.clone(), self.relay.clone());
             self.server.spawn(async move {
-                let shown = match execute(&ctx, command, &origin).await {
+                let ran = execute(&ctx, command, &origin);
+                let shown = match crate::cmd::shell::HOLDS_NOTHING.scope(true, ran).await {
                     Ok(Ran::Output(output)) => crate::session::ClientControl::Output(output),
                     Ok(Ran::Client(_)) => return,
                     Err(e) => crate::session::ClientControl::Message(e.to_string()),
