@@ -242,7 +242,7 @@ fn record_in_a_script_leaves_a_recording_that_replays_to_the_last_screen() {
              wait regex /\\$$/\n\
              record demo.cast\n\
              type \"echo rec-$((3 * 5))\\n\"\n\
-             wait regex /(?m)^rec-15$/\n\
+             wait regex /(?m)^rec-15\\n\\$/\n\
              snapshot last.txt\n"
         ),
     );
