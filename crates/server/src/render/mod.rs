@@ -440,18 +440,20 @@ impl RenderLoop {
     /// changed since the last wake-up and whether its output is still coming.
     fn on_pane_change(&mut self) {
         // Keys go to the popup while it is open: its changes are the focused ones.
-        let popup = self.scene.popup.as_ref().map(|p| p.pane.clone());
-        let (sync, seq, streaming) =
-            popup
-                .as_ref()
-                .or(self.view.borrow().active_pane())
-                .map_or((false, 0, false), |p| {
-                    (
-                        p.shared.sync.load(Ordering::Acquire),
-                        p.shared.seq.load(Ordering::Acquire),
-                        p.shared.streaming.load(Ordering::Acquire),
-                    )
-                });
+        let view = self.view.borrow();
+        let (sync, seq, streaming) = self
+            .scene
+            .popup
+            .as_ref()
+            .map(|p| &p.pane)
+            .or(view.active_pane())
+            .map_or((false, 0, false), |p| {
+                (
+                    p.shared.sync.load(Ordering::Acquire),
+                    p.shared.seq.load(Ordering::Acquire),
+                    p.shared.streaming.load(Ordering::Acquire),
+                )
+            });
         let focused = seq != self.focused_seq;
         self.focused_seq = seq;
         let change = match (focused, streaming) {

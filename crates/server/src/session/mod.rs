@@ -17,6 +17,7 @@ mod lock;
 pub mod popup;
 mod scoped_options;
 mod shape;
+mod spawn;
 mod state;
 pub mod status;
 mod status_jobs;

@@ -5,7 +5,7 @@ use super::{ClientControl, LatestClient, PaneTemplate, SessionSpec, View};
 use crate::ids::{ClientId, IdAllocator, PaneId, SessionId, WindowId};
 use crate::layout::Layout;
 use crate::outcome::CommandError;
-use crate::pane::{spawn_pane, PaneHandle, PaneSpec};
+use crate::pane::PaneHandle;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use tokio::sync::{mpsc, watch};
@@ -105,7 +105,7 @@ pub struct SessionState {
     pub template: PaneTemplate,
     /// `remain-on-exit` for the pane being started, when its command sets it for that pane
     /// alone (see [`SessionState::new_window_remaining`]).
-    pending_remain: Option<bool>,
+    pub(super) pending_remain: Option<bool>,
     /// Options set on this session (`set-option` without `-g`), over the global ones.
     pub(super) local_options: crate::option_scopes::LocalOptions,
     /// Options set on one pane (`set-option -p`), over its window's. Kept by the session, so
@@ -117,8 +117,8 @@ pub struct SessionState {
     /// The session's own environment changes (`set-environment` without -g), over the
     /// environment it was created with.
     pub environment: std::collections::BTreeMap<String, Option<String>>,
-    exits: mpsc::Sender<(PaneId, ExitStatus)>,
-    events: mpsc::Sender<(PaneId, crate::pane::PaneEvent)>,
+    pub(super) exits: mpsc::Sender<(PaneId, ExitStatus)>,
+    pub(super) events: mpsc::Sender<(PaneId, crate::pane::PaneEvent)>,
     /// What the panes' programs said about themselves (working directory, marks, clipboard).
     pub pane_meta: HashMap<PaneId, PaneMeta>,
     /// Bumped when every client should repaint fully (the layout changed).
@@ -295,83 +295,6 @@ impl SessionState {
                 let _ = client.control.send(ClientControl::Exit(notice)).await;
             }
         }
-    }
-
-    /// A pane `id` of this session started as `spawn` says, with the options of `config`
-    /// (`history-limit`, `remain-on-exit`, ...).
-    pub(super) fn pane_spec(
-        &self,
-        id: PaneId,
-        spawn: weft_pty_io::SpawnOptions,
-        config: Arc<crate::config::Config>,
-    ) -> PaneSpec {
-        PaneSpec {
-            id,
-            cols: spawn.cols,
-            rows: spawn.rows,
-            spawn,
-            scrollback_lines: config.scrollback_lines,
-            remain_on_exit: config.remain_on_exit,
-            metrics: (self.template.metrics.clone(), self.name.clone()),
-            priority: self.template.priority.clone(),
-            host_colors: self.template.host_colors.clone(),
-            options: config,
-        }
-    }
-
-    /// How to start `command` (the shell when empty) in `cwd` at a size, with the session's
-    /// environment and `WEFT_PANE` naming pane `pane` (the one `weft` commands run there act
-    /// on by default).
-    pub(super) fn spawn_options(
-        &self,
-        command: Vec<String>,
-        cwd: Option<String>,
-        (cols, rows): (u16, u16),
-        config: &crate::config::Config,
-        pane: PaneId,
-    ) -> weft_pty_io::SpawnOptions {
-        let mut spawn = self.template.spawn.clone();
-        let command = self.program_for(command);
-        spawn.command = command.into_iter().map(Into::into).collect();
-        if cwd.is_some() {
-            spawn.cwd = cwd.map(Into::into);
-        }
-        spawn.cols = cols.max(1);
-        spawn.rows = rows.max(1);
-        // The global environment's changes, then the session's own, over the session's.
-        for (name, value) in config.environment.iter().chain(&self.environment) {
-            spawn.env.retain(|(k, _)| k != name.as_str());
-            spawn.env_remove.retain(|k| k != name.as_str());
-            match value {
-                Some(v) => spawn.env.push((name.into(), v.into())),
-                None => spawn.env_remove.push(name.into()),
-            }
-        }
-        spawn.env.retain(|(k, _)| k != "WEFT_PANE");
-        spawn
-            .env
-            .push(("WEFT_PANE".into(), pane.to_string().into()));
-        spawn
-    }
-
-    /// Starts a pane running `command` (the shell when empty) at a size, with the options of
-    /// `config` (the configuration in force where it goes); it belongs to no window until the
-    /// caller places it.
-    pub fn spawn(
-        &mut self,
-        command: Vec<String>,
-        cwd: Option<String>,
-        (cols, rows): (u16, u16),
-        config: &Arc<crate::config::Config>,
-    ) -> Result<PaneHandle, CommandError> {
-        let id = self.ids.pane();
-        let spawn = self.spawn_options(command, cwd, (cols, rows), config, id);
-        let mut spec = self.pane_spec(id, spawn, config.clone());
-        spec.remain_on_exit = self.pending_remain.unwrap_or(config.remain_on_exit);
-        let pane = spawn_pane(spec, self.exits.clone(), self.events.clone())
-            .map_err(|e| CommandError::failed(format!("cannot start the program: {e}")))?;
-        self.panes.insert(id, pane.clone());
-        Ok(pane)
     }
 
     /// A new window running `command` (the shell when empty) at the lowest free index.
