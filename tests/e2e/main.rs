@@ -16,6 +16,7 @@ mod formats;
 mod hostile_clients;
 mod input;
 mod keys_kitty;
+mod menus;
 mod mouse_keys;
 mod navigation;
 mod option_scopes;

@@ -423,3 +423,32 @@ fn automatic_rename_format_names_windows_by_a_format() {
     c.wait_for(|s| status(s).contains("0:renamed-here:bash*"))
         .unwrap();
 }
+
+/// `#{FORMAT}` for `target`.
+fn shown(server: &TestServer, target: &str, format: &str) -> String {
+    stdout_of(&server.weft(&["display", "-p", "-t", target, format]))
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn the_marked_pane_is_what_swap_pane_and_swap_window_take_by_default() {
+    let server = TestServer::new("swapmarked");
+    session_with_windows(&server, None, "s", &["one", "two"]);
+    let first = shown(&server, "s:0", "#{pane_id}");
+    let second = shown(&server, "s:1", "#{pane_id}");
+    // Nothing marked: swap-pane has nothing to swap with.
+    ok(&server, &["swap-pane", "-t", &first]);
+    assert_eq!(shown(&server, &first, "#{window_index}"), "0");
+    // Marked in window 1: swap-pane in window 0 trades places with it, across windows, and
+    // each takes the focus of its new window.
+    ok(&server, &["select-pane", "-m", "-t", &second]);
+    ok(&server, &["swap-pane", "-t", &first]);
+    assert_eq!(shown(&server, &first, "#{window_index}"), "1");
+    assert_eq!(shown(&server, &second, "#{window_index}"), "0");
+    assert_eq!(shown(&server, "s:0", "#{pane_id}"), second);
+    // swap-window without -s takes the marked pane's window (now window 0) to -t.
+    ok(&server, &["swap-window", "-d", "-t", "s:1"]);
+    assert_eq!(windows(&server, "s"), pairs(&[(0, "two"), (1, "one")]));
+    assert_eq!(shown(&server, &second, "#{window_index}"), "1");
+}

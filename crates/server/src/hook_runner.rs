@@ -92,6 +92,7 @@ async fn run_hook(
     let origin = crate::cmd::run::Origin {
         session: event.session.map(|s| s.to_string()),
         pane: event.pane,
+        mouse_window: None,
     };
     for command in commands {
         let words =

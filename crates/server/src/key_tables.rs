@@ -113,11 +113,14 @@ impl Default for KeyTables {
         bind("=", "choose-buffer");
         bind("#", "list-buffers");
         bind("-", "delete-buffer");
+        for (key, line) in crate::default_menus::prefix_bindings() {
+            bind(key, &line);
+        }
         KeyTables {
             prefix: DEFAULT_PREFIX.to_string(),
             prefix2: None,
             prefix_table: p,
-            root_table: BTreeMap::new(),
+            root_table: crate::default_menus::root_bindings().into_iter().collect(),
             copy_mode: crate::copy_keys::emacs_table(),
             copy_mode_vi: crate::copy_keys::vi_table(),
             user: BTreeMap::new(),

@@ -26,6 +26,7 @@ pub mod convert;
 pub mod copy;
 pub mod copy_keys;
 mod deadline;
+pub mod default_menus;
 mod direct;
 pub mod events;
 pub mod flood_shares;

@@ -169,6 +169,10 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("popup-style", Window, Text, "default", Some(USED_AS_TEXT)),
     opt("popup-border-style", Window, Text, "default", Some(USED_AS_TEXT)),
     opt("popup-border-lines", Window, Choice(POPUP_BORDER_LINES), "single", Some(USED_AS_TEXT)),
+    opt("menu-style", Window, Text, "default", Some(USED_AS_TEXT)),
+    opt("menu-selected-style", Window, Text, "bg=yellow,fg=black", Some(USED_AS_TEXT)),
+    opt("menu-border-style", Window, Text, "default", Some(USED_AS_TEXT)),
+    opt("menu-border-lines", Window, Choice(POPUP_BORDER_LINES), "single", Some(USED_AS_TEXT)),
     opt("clock-mode-style", Window, Choice(&["12", "24"]), "24", Some(USED_AS_TEXT)),
     // tmux 3.3's, kept and shown (a note says so when set) but not acted on yet: a
     // configuration that sets them is not a list of unknown options.

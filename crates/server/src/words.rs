@@ -53,9 +53,9 @@ fn split(line: &str, variables: Option<Variables>) -> Result<Vec<String>, Comman
             }
             (Some(_), c) => word.push(c),
             // tmux's `{ ... }`: commands as one argument (`if-shell -F X { a } { b }`).
-            (None, '{')
-                if !in_word && chars.peek().is_none_or(|c| *c == '}' || c.is_whitespace()) =>
-            {
+            // Written close (`{kill-pane}`) too, as tmux reads it, unless it is one of
+            // tmux's target tokens (`{marked}`, `{last}`) standing as a word.
+            (None, '{') if !in_word && !is_target_token(&chars) => {
                 let commands = block(&mut chars)?;
                 words.push(match variables {
                     Some(lookup) => expand_in_block(&commands, lookup)?,
@@ -89,16 +89,55 @@ fn split(line: &str, variables: Option<Variables>) -> Result<Vec<String>, Comman
     Ok(words)
 }
 
-/// After a `{` that stands alone: the commands up to its matching `}`, as one command line
+/// tmux's words for panes and windows that are written in braces (`-t {marked}`).
+const TARGET_TOKENS: &[&str] = &[
+    "start",
+    "end",
+    "last",
+    "next",
+    "previous",
+    "mouse",
+    "marked",
+    "top",
+    "bottom",
+    "left",
+    "right",
+    "top-left",
+    "top-right",
+    "bottom-left",
+    "bottom-right",
+    "up-of",
+    "down-of",
+    "left-of",
+    "right-of",
+    "active",
+];
+
+/// After a `{` at a word's start: whether the word is one of [`TARGET_TOKENS`] in braces,
+/// ending there.
+fn is_target_token(chars: &std::iter::Peekable<std::str::Chars>) -> bool {
+    let rest = chars.clone().collect::<String>();
+    let Some((name, after)) = rest.split_once('}') else {
+        return false;
+    };
+    TARGET_TOKENS.contains(&name) && after.chars().next().is_none_or(|c| c.is_whitespace())
+}
+
+/// After a `{` that begins a word: the commands up to its matching `}`, as one command line
 /// (lines inside become `;` separators; nested blocks and quotes are kept as written, for
-/// the command that runs it to split).
+/// the command that runs it to split). As in tmux, a `}` ends a word: `{send -X top}` is a
+/// block; the braces of a format or a variable (`#{pane_id}`, `${HOME}`) are not the block's.
 fn block(chars: &mut std::iter::Peekable<std::str::Chars>) -> Result<String, CommandError> {
     let mut text = String::new();
     let mut lines: Vec<String> = Vec::new();
     let mut depth = 0usize;
+    // Open `#{` and `${` outside quotes.
+    let mut formats = 0usize;
     let mut quote: Option<char> = None;
     let mut at_word_start = true;
+    let mut last = ' ';
     while let Some(c) = chars.next() {
+        let before = std::mem::replace(&mut last, c);
         match (quote, c) {
             (Some(q), c) if c == q => quote = None,
             (Some(_), '\\') | (None, '\\') if quote != Some('\'') => {
@@ -111,12 +150,15 @@ fn block(chars: &mut std::iter::Peekable<std::str::Chars>) -> Result<String, Com
             }
             (Some(_), _) => {}
             (None, '"' | '\'') => quote = Some(c),
-            // `{}` inside is an empty block, kept as written.
-            (None, '{') if at_word_start && chars.peek().is_none_or(|n| n.is_whitespace()) => {
-                depth += 1
-            }
-            (None, '}') if at_word_start && depth == 0 => {
-                if chars.peek().is_some_and(|c| !c.is_whitespace()) {
+            (None, '{') if before == '#' || before == '$' => formats += 1,
+            (None, '}') if formats > 0 => formats -= 1,
+            // A block inside, kept as written.
+            (None, '{') if at_word_start => depth += 1,
+            (None, '}') if depth == 0 => {
+                if chars
+                    .peek()
+                    .is_some_and(|c| !c.is_whitespace() && *c != ';' && *c != '}')
+                {
                     return Err(CommandError::Syntax("a } must end its word".into()));
                 }
                 lines.push(text);
@@ -127,7 +169,7 @@ fn block(chars: &mut std::iter::Peekable<std::str::Chars>) -> Result<String, Com
                     .collect();
                 return Ok(commands.join(" ; "));
             }
-            (None, '}') if at_word_start => depth -= 1,
+            (None, '}') => depth -= 1,
             (None, '\n') => {
                 lines.push(std::mem::take(&mut text));
                 at_word_start = true;
@@ -324,6 +366,32 @@ mod tests {
         );
         // Not a block: inside a word, or quoted.
         assert_eq!(tokenize("a{ '{' x{}").unwrap(), ["a{", "{", "x{}"]);
+    }
+
+    #[test]
+    fn braces_written_close_are_blocks_as_in_tmux() {
+        let words = tokenize("menu Kill X {kill-pane} Top '<' {send -X history-top}").unwrap();
+        assert_eq!(
+            words,
+            [
+                "menu",
+                "Kill",
+                "X",
+                "kill-pane",
+                "Top",
+                "<",
+                "send -X history-top"
+            ]
+        );
+        // A format's or a variable's braces are not the block's; nested close blocks end
+        // together.
+        let words = tokenize("if 1 {display #{pane_id} ${HOME}} {if 2 {a}}").unwrap();
+        assert_eq!(words, ["if", "1", "display #{pane_id} ${HOME}", "if 2 {a}"]);
+        // tmux's target tokens stay words.
+        assert_eq!(
+            tokenize("select-pane -t {marked}").unwrap(),
+            ["select-pane", "-t", "{marked}"]
+        );
     }
 
     #[test]

@@ -23,6 +23,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("client_runtime", 0),
     ("keys", 0),
     ("key_tables", 0),
+    ("default_menus", 0),
     ("pane_keys", 0),
     ("bindings", 0),
     ("capture", 0),

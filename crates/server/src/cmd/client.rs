@@ -67,6 +67,8 @@ pub enum ClientRequest {
     SendMouse,
     /// Open or close this client's popup (`display-popup`).
     Popup(Box<crate::session::popup::PopupAction>),
+    /// Show a menu to choose a command from (`display-menu`).
+    Menu(Box<crate::session::menu::MenuRequest>),
     /// Give the terminal back and stop the client, as `C-z` does to a program
     /// (`suspend-client`); it attaches again once its shell continues it.
     Suspend,

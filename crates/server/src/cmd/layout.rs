@@ -94,7 +94,7 @@ fn main_pane_size(
 /// previous one).
 fn apply(preset: Option<Preset>, back: bool) -> Action {
     on_session(move |s, scope| {
-        let wpos = s.find_window(scope.target())?;
+        let wpos = s.scope_window(scope)?;
         let config = s.config();
         let w = &mut s.windows[wpos];
         let preset = match preset {
@@ -126,7 +126,7 @@ fn apply(preset: Option<Preset>, back: bool) -> Action {
 /// makes the current one the one to go back to).
 fn undo() -> Action {
     on_session(|s, scope| {
-        let wpos = s.find_window(scope.target())?;
+        let wpos = s.scope_window(scope)?;
         let w = &mut s.windows[wpos];
         let Some(mut before) = w.undo_layout.take() else {
             return Err(crate::outcome::CommandError::failed(

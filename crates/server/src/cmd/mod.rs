@@ -23,6 +23,7 @@ mod io;
 mod join;
 mod layout;
 mod listing;
+pub mod menu;
 mod messages;
 mod options;
 mod pane;
@@ -180,6 +181,7 @@ pub static ENTRIES: &[&Entry] = &[
     &client::DISPLAY_PANES,
     &client::CLOCK_MODE,
     &popup::DISPLAY_POPUP,
+    &menu::DISPLAY_MENU,
     &client::SUSPEND_CLIENT,
     &client::LOCK_CLIENT,
     &server::LOCK_SESSION,

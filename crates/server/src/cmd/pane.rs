@@ -281,30 +281,38 @@ pub static CLEAR_HISTORY: Entry = Entry {
 pub static SWAP_PANE: Entry = Entry {
     name: "swap-pane",
     aliases: &["swapp"],
-    usage: "[-DU] [-t target-pane]",
-    about: "Swap a pane with the previous (-U) or next (-D, the default) pane.",
-    flags: "DUt:",
+    usage: "[-dDU] [-s src-pane] [-t dst-pane]",
+    about: "Swap two panes' places, in one window or two: -t (the current pane) with -s (else \
+            the marked pane), or with the previous (-U) or next (-D) pane of its window. The \
+            pane named by -t keeps the focus unless -d.",
+    flags: "dDUs:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Pane),
     build: |args| {
         args.no_arguments()?;
-        let up = args.has('U');
+        let (up, down, detached) = (args.has('U'), args.has('D'), args.has('d'));
+        let source = args.value('s').map(str::to_string);
         Ok(on_session(move |s, scope| {
-            let (wpos, pane) = s.find_pane(scope)?;
-            let w = &mut s.windows[wpos];
-            let order = w.layout.panes();
-            let i = order.iter().position(|p| *p == pane).unwrap_or(0);
-            let j = if up {
-                (i + order.len() - 1) % order.len()
+            let (wpos, dst) = s.find_pane(scope)?;
+            let src = if up || down {
+                let order = s.windows[wpos].layout.panes();
+                let i = order.iter().position(|p| *p == dst).unwrap_or(0);
+                let n = order.len();
+                order[if up { (i + n - 1) % n } else { (i + 1) % n }]
+            } else if let Some(source) = &source {
+                s.find_pane(&crate::session::Scope {
+                    target: Some(source.clone()),
+                    from: scope.from,
+                })?
+                .1
             } else {
-                (i + 1) % order.len()
+                // As tmux: the marked pane, else nothing to swap with.
+                s.marked
+                    .filter(|m| s.window_of(*m).is_some())
+                    .unwrap_or(dst)
             };
-            if i != j {
-                w.layout.swap(order[i], order[j]);
-                s.resize_panes_of(wpos);
-            }
-            s.generation += 1;
+            s.swap_panes(src, dst, detached)?;
             Ok(Output::none())
         }))
     },
@@ -432,7 +440,7 @@ pub static LIST_PANES: Entry = Entry {
                 let all: Vec<usize> = (0..s.windows.len()).collect();
                 return Ok(listing.panes(s, &all, ""));
             }
-            let wpos = s.find_window(scope.target())?;
+            let wpos = s.scope_window(scope)?;
             Ok(listing.panes(s, &[wpos], ""))
         }))
     },
@@ -507,7 +515,7 @@ fn resize_to(
 /// Focuses the window's last pane (`last-pane`, `select-pane -l`).
 fn last_pane() -> super::Action {
     on_session(|s, scope| {
-        let wpos = s.find_window(scope.target())?;
+        let wpos = s.scope_window(scope)?;
         let w = &s.windows[wpos];
         let last = w
             .last_pane

@@ -2,7 +2,8 @@
 //! carries it out (`connection/popup.rs`); the session starts the program
 //! (`session/popup.rs`).
 
-use super::{Action, ClientRequest, Entry};
+use super::{Action, Args, ClientRequest, Entry};
+use crate::outcome::CommandError;
 use crate::session::popup::{CloseWhen, PopupAction, PopupRequest};
 
 /// `display-popup`.
@@ -30,15 +31,7 @@ pub static DISPLAY_POPUP: Entry = Entry {
         let lines = if args.has('B') {
             Some("none".to_string())
         } else {
-            match args.value('b') {
-                Some(l) if !crate::options::POPUP_BORDER_LINES.contains(&l) => {
-                    return Err(args.usage(format!(
-                        "-b takes one of {}, not {l:?}",
-                        crate::options::POPUP_BORDER_LINES.join(", ")
-                    )))
-                }
-                l => l.map(str::to_string),
-            }
+            border_lines(args)?
         };
         let close = match args.count('E') {
             0 => CloseWhen::Asked,
@@ -69,3 +62,14 @@ pub static DISPLAY_POPUP: Entry = Entry {
         ))))
     },
 };
+
+/// `-b`: the border's lines (`single`, `rounded`, ...), if given.
+pub(super) fn border_lines(args: &Args) -> Result<Option<String>, CommandError> {
+    match args.value('b') {
+        Some(l) if !crate::options::POPUP_BORDER_LINES.contains(&l) => Err(args.usage(format!(
+            "-b takes one of {}, not {l:?}",
+            crate::options::POPUP_BORDER_LINES.join(", ")
+        ))),
+        l => Ok(l.map(str::to_string)),
+    }
+}

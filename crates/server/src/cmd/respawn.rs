@@ -89,7 +89,7 @@ pub static RESPAWN_WINDOW: Entry = Entry {
         let command = args.positional.clone();
         let cwd = args.value('c').map(str::to_string);
         Ok(on_session(move |s, scope| {
-            let wpos = s.find_window(scope.target())?;
+            let wpos = s.scope_window(scope)?;
             let panes = s.windows[wpos].layout.panes();
             let running = panes
                 .iter()

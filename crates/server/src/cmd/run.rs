@@ -14,6 +14,8 @@ pub struct Origin {
     pub session: Option<String>,
     /// The pane it was typed in (`$WEFT_PANE`, or the client's active pane).
     pub pane: Option<PaneId>,
+    /// The window whose tab in the status line a mouse binding runs for: `=` names it.
+    pub mouse_window: Option<u32>,
 }
 
 impl Origin {
@@ -22,6 +24,7 @@ impl Origin {
         Origin {
             session: session.map(str::to_string),
             pane: pane.and_then(PaneId::parse),
+            mouse_window: None,
         }
     }
 }
@@ -128,7 +131,10 @@ pub async fn resolve_target(
 ) -> Result<(SessionHandle, Option<String>), CommandError> {
     // `=` (`{mouse}`): the pane under the mouse, which a mouse key's binding runs in.
     let target = match target.as_deref() {
-        Some("=" | "{mouse}") => origin.pane.map(|p| p.to_string()),
+        Some("=" | "{mouse}") => match origin.mouse_window {
+            Some(index) => Some(format!(":{index}")),
+            None => origin.pane.map(|p| p.to_string()),
+        },
         _ => target,
     };
     let Some(t) = target.filter(|t| !t.is_empty()) else {

@@ -114,7 +114,7 @@ pub static SELECT_WINDOW: Entry = Entry {
             step(Step::Last)
         } else {
             on_session(|s, scope| {
-                let pos = s.find_window(scope.target())?;
+                let pos = s.scope_window(scope)?;
                 s.select_window_at(pos);
                 Ok(Output::none())
             })
@@ -205,7 +205,7 @@ pub static KILL_WINDOW: Entry = Entry {
         args.no_arguments()?;
         let others = args.has('a');
         Ok(on_session(move |s, scope| {
-            let wpos = s.find_window(scope.target())?;
+            let wpos = s.scope_window(scope)?;
             let doomed: Vec<_> = s
                 .windows
                 .iter()
@@ -237,7 +237,7 @@ pub static RENAME_WINDOW: Entry = Entry {
             return Err(args.usage("a new name is needed"));
         }
         Ok(on_session(move |s, scope| {
-            let wpos = s.find_window(scope.target())?;
+            let wpos = s.scope_window(scope)?;
             s.windows[wpos].name = name;
             // A name given by hand stays (tmux turns automatic-rename off for the window).
             s.windows[wpos].auto_name = false;
@@ -279,7 +279,7 @@ pub static RESIZE_WINDOW: Entry = Entry {
         }
         Ok(on_session(move |s, scope| {
             // A pane (`%N`) names its window too.
-            if s.find_window(scope.target()).is_err() {
+            if s.scope_window(scope).is_err() {
                 s.find_pane(scope)?;
             }
             let area = s.window_rect();
@@ -379,9 +379,9 @@ pub static MOVE_WINDOW: Entry = Entry {
 pub static SWAP_WINDOW: Entry = Entry {
     name: "swap-window",
     aliases: &["swapw"],
-    usage: "[-d] [-s src-window] -t dst-window",
-    about: "Swap two windows' places (the current one, or -s, with -t); the moved window stays \
-            current unless -d.",
+    usage: "[-d] [-s src-window] [-t dst-window]",
+    about: "Swap two windows' places: -s (else the marked pane's window, else the current \
+            one) with -t (else the current one); the moved window stays current unless -d.",
     flags: "ds:t:",
     long: &[],
     read_only: false,
@@ -390,12 +390,13 @@ pub static SWAP_WINDOW: Entry = Entry {
         args.no_arguments()?;
         let source = args.value('s').map(str::to_string);
         let follow = !args.has('d');
-        if args.target().is_none() {
-            return Err(args.usage("-t dst-window is needed"));
-        }
         Ok(on_session(move |s, scope| {
-            let from = s.find_window(local(s, source.as_deref())?)?;
-            let to = s.find_window(scope.target())?;
+            let marked = s.marked.and_then(|m| s.window_of(m));
+            let from = match (source.as_deref(), marked) {
+                (None, Some(wpos)) => wpos,
+                _ => s.find_window(local(s, source.as_deref())?)?,
+            };
+            let to = s.scope_window(scope)?;
             s.swap_windows(from, to, follow);
             Ok(Output::none())
         }))

@@ -253,7 +253,7 @@ async fn attached_loop(
                     None => frames_open = false,
                 },
                 control = control_rx.recv() => {
-                    if let Some(for_loop @ (ClientControl::Switch(..) | ClientControl::Message(_) | ClientControl::Popup(_) | ClientControl::Output(_))) = control {
+                    if let Some(for_loop @ (ClientControl::Switch(..) | ClientControl::Message(_) | ClientControl::Popup(_) | ClientControl::Menu(_) | ClientControl::Output(_))) = control {
                         // For the client's loop; dropped when it has some waiting already.
                         let _ = switch_tx.try_send(for_loop);
                         continue;
@@ -277,7 +277,7 @@ async fn attached_loop(
                     }
                     let notice = match control {
                         Some(ClientControl::Exit(notice)) => notice,
-                        Some(ClientControl::Switch(..) | ClientControl::Message(_) | ClientControl::Terminal(_) | ClientControl::Popup(_) | ClientControl::Output(_)) => continue,
+                        Some(ClientControl::Switch(..) | ClientControl::Message(_) | ClientControl::Terminal(_) | ClientControl::Popup(_) | ClientControl::Menu(_) | ClientControl::Output(_)) => continue,
                         None => ExitNotice { message: "[server exited]".into(), code: 1, resume: None, lock: None },
                     };
                     let _ = sink.send(Message::Exit(notice)).await;
@@ -312,6 +312,7 @@ async fn attached_loop(
         repeat_until: None,
         popup: None,
         mouse_keys: Default::default(),
+        acting_pane: None,
         relay,
     };
     let mut info = info;
@@ -400,6 +401,10 @@ async fn attached_loop(
                     }
                     ClientControl::Popup(action) => {
                         state.popup_request(*action).await;
+                        continue;
+                    }
+                    ClientControl::Menu(request) => {
+                        state.open_menu(*request).await;
                         continue;
                     }
                     ClientControl::Output(output) => {

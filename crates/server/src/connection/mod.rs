@@ -11,6 +11,8 @@ mod chooser;
 mod clock;
 mod joining;
 mod line_edit;
+mod menu;
+mod menu_place;
 mod mouse;
 mod mouse_keys;
 mod numbers;
@@ -20,6 +22,7 @@ mod probe;
 mod prompt;
 mod prompt_targets;
 mod select;
+mod sent_keys;
 mod sessions;
 mod terminal_keys;
 mod tree;
@@ -358,13 +361,7 @@ async fn cli_one(
         Ran::Client(ClientRequest::Popup(mut action)) => {
             // On the most recently active client of the session the command comes from, as
             // tmux picks its client; the command returns once the popup closes.
-            let handle = crate::cmd::run::resolve_target(ctx, None, origin).await?.0;
-            if session_cmd::clients_of(&handle).await.is_empty() {
-                return Err(CommandError::failed(format!(
-                    "display-popup needs a client: attach one to session {} first",
-                    handle.name()
-                )));
-            }
+            let handle = session_with_client(ctx, origin, "display-popup").await?;
             let closed = match action.as_mut() {
                 crate::session::popup::PopupAction::Open { closed, .. } => {
                     let (tx, rx) = tokio::sync::oneshot::channel();
@@ -386,8 +383,36 @@ async fn cli_one(
             }
             Ok((Output::none(), None))
         }
+        Ran::Client(ClientRequest::Menu(mut request)) => {
+            // As a popup: on the most recently active client; returns once the menu closes.
+            let handle = session_with_client(ctx, origin, "display-menu").await?;
+            let (tx, closed) = tokio::sync::oneshot::channel();
+            request.closed = Some(tx);
+            handle.send(SessionCommand::MenuClient(request)).await;
+            if crate::hooks::current_depth() == 0 {
+                let _ = closed.await;
+            }
+            Ok((Output::none(), None))
+        }
         Ran::Client(_) => Err(CommandError::ClientOnly(name)),
     }
+}
+
+/// The session a command from the command line that shows something on a client (a popup, a
+/// menu) comes from, once it has a client to show it on.
+async fn session_with_client(
+    ctx: &ServerContext,
+    origin: &Origin,
+    command: &str,
+) -> Result<SessionHandle, CommandError> {
+    let handle = crate::cmd::run::resolve_target(ctx, None, origin).await?.0;
+    if session_cmd::clients_of(&handle).await.is_empty() {
+        return Err(CommandError::failed(format!(
+            "{command} needs a client: attach one to session {} first",
+            handle.name()
+        )));
+    }
+    Ok(handle)
 }
 
 /// The sessions a client command from the command line acts on: the one named, else the one

@@ -19,12 +19,24 @@ pub(super) struct MouseKeys {
     /// The event a binding is running for, and the pane under it: `send-keys -M` hands it on,
     /// and the binding's commands act on that pane.
     running: Option<(MouseEvent, PaneHandle)>,
+    /// The window whose tab in the status line the event is on: `=` names that window.
+    window: Option<u32>,
 }
 
 impl MouseKeys {
     /// The pane under the mouse while a mouse binding runs.
     pub(super) fn pane(&self) -> Option<&PaneHandle> {
         self.running.as_ref().map(|(_, p)| p)
+    }
+
+    /// The event a binding is running for, and the pane under it.
+    pub(super) fn event(&self) -> Option<(MouseEvent, PaneHandle)> {
+        self.running.clone()
+    }
+
+    /// The window whose tab the event a binding runs for is on.
+    pub(super) fn window(&self) -> Option<u32> {
+        self.running.as_ref().and(self.window)
     }
 }
 
@@ -34,6 +46,10 @@ enum Place {
     Pane,
     Border,
     Status,
+    /// What `status-left` shows.
+    StatusLeft,
+    /// What `status-right` shows.
+    StatusRight,
 }
 
 impl Place {
@@ -42,7 +58,29 @@ impl Place {
             Place::Pane => "Pane",
             Place::Border => "Border",
             Place::Status => "Status",
+            Place::StatusLeft => "StatusLeft",
+            Place::StatusRight => "StatusRight",
         }
+    }
+}
+
+/// Where on the status line `col` is, and the window whose tab is there.
+fn status_place(status: &crate::session::StatusLine, cols: u16, col: u16) -> (Place, Option<u32>) {
+    let (cols, col) = (usize::from(cols), usize::from(col));
+    let line = crate::render::status::compose(status, cols);
+    if let Some((_, _, index)) = line
+        .places
+        .iter()
+        .find(|(at, width, _)| col >= *at && col < at + width)
+    {
+        return (Place::Status, Some(*index));
+    }
+    if col < line.left_cols {
+        (Place::StatusLeft, None)
+    } else if col >= cols - line.right_cols {
+        (Place::StatusRight, None)
+    } else {
+        (Place::Status, None)
     }
 }
 
@@ -84,12 +122,12 @@ impl ClientLoop {
     /// itself.
     pub(super) async fn mouse_binding(&mut self, event: &MouseEvent) -> (bool, After) {
         let view = self.view.borrow().clone();
-        let on_status = view.status.as_ref().is_some_and(|s| s.row == event.row);
+        let on_status = view.status.as_ref().filter(|s| s.row == event.row);
         let under = view.pane_at(event.col, event.row);
-        let place = match (&under, on_status) {
-            (_, true) => Place::Status,
-            (Some(_), false) => Place::Pane,
-            (None, false) => Place::Border,
+        let (place, window) = match (&under, on_status) {
+            (_, Some(status)) => status_place(status, view.cols, event.col),
+            (Some(_), None) => (Place::Pane, None),
+            (None, None) => (Place::Border, None),
         };
         let (name, dragging) = key_name(event, place, self.mouse_keys.dragging);
         self.mouse_keys.dragging = dragging;
@@ -118,8 +156,10 @@ impl ClientLoop {
             return (false, After::Continue);
         };
         self.mouse_keys.running = Some((*event, pane));
+        self.mouse_keys.window = window;
         let after = self.run_line(&line).await;
         self.mouse_keys.running = None;
+        self.mouse_keys.window = None;
         (true, after)
     }
 

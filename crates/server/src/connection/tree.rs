@@ -279,6 +279,7 @@ impl ClientLoop {
         let origin = Origin {
             session: Some(self.session.id.to_string()),
             pane: None,
+            mouse_window: None,
         };
         let result = match crate::cmd::parse_line(line) {
             Ok(command) => execute(&self.ctx, command, &origin).await.map(drop),

@@ -3,6 +3,8 @@
 
 use super::mouse::Drag;
 use super::prompt::{key_of, Prompt};
+use super::sent_keys::encode_key_name;
+pub(super) use super::sent_keys::pasted;
 use crate::cmd::run::{execute, Origin, Ran};
 use crate::cmd::{ClientRequest, Parsed};
 use crate::config::Config;
@@ -44,6 +46,8 @@ pub(super) enum Ui {
     Numbers(super::numbers::Numbers),
     /// The clock over the active pane (`clock-mode`; see `clock.rs`): any key leaves.
     Clock,
+    /// A menu to choose a command from (`display-menu`; see `menu.rs`).
+    Menu(super::menu::Menu),
 }
 
 /// The per-client state of the terminal loop.
@@ -85,6 +89,8 @@ pub(super) struct ClientLoop {
     pub(super) mouse_keys: super::mouse_keys::MouseKeys,
     /// Into this client's loop: what a command run in the background printed.
     pub(super) relay: mpsc::Sender<crate::session::ClientControl>,
+    /// The pane commands run in while a menu's chosen command runs (see `menu.rs`).
+    pub(super) acting_pane: Option<crate::ids::PaneId>,
 }
 
 /// What the loop should do after an input.
@@ -302,6 +308,7 @@ impl ClientLoop {
             Ui::Tree(tree) => return self.tree_key(tree, &input).await,
             Ui::Numbers(numbers) => return self.numbers_key(numbers, &input).await,
             Ui::Clock => return self.clock_key(&input).await,
+            Ui::Menu(menu) => return self.menu_input(menu, &input).await,
             Ui::Normal => {}
         }
         match input {
@@ -364,7 +371,8 @@ impl ClientLoop {
         let mouse = self.mouse_keys.pane().map(|p| p.id());
         Origin {
             session: Some(self.session.id.to_string()),
-            pane: mouse.or(self.view.borrow().active),
+            pane: self.acting_pane.or(mouse).or(self.view.borrow().active),
+            mouse_window: self.mouse_keys.window(),
         }
     }
 
@@ -421,6 +429,14 @@ impl ClientLoop {
                 After::Continue
             }
         }
+    }
+
+    /// Parses and runs a command line as if typed in `pane` (a menu's chosen command).
+    pub(super) async fn run_line_in(&mut self, line: &str, pane: crate::ids::PaneId) -> After {
+        let outer = self.acting_pane.replace(pane);
+        let after = self.run_line(line).await;
+        self.acting_pane = outer;
+        after
     }
 
     /// Runs a command as this client: without a target, on its session's active pane. A
@@ -620,6 +636,7 @@ impl ClientLoop {
             ClientRequest::DisplayPanes => self.display_panes().await,
             ClientRequest::ClockMode => self.clock_mode().await,
             ClientRequest::Popup(action) => self.popup_request(*action).await,
+            ClientRequest::Menu(request) => self.open_menu(*request).await,
             // Boxed: the event's handling may run commands, which come back here.
             ClientRequest::SendMouse => Box::pin(self.send_mouse()).await,
             ClientRequest::Confirm { prompt, command } => {
@@ -645,31 +662,4 @@ impl ClientLoop {
         text.replace("#W", &window)
             .replace("#S", &self.session.name())
     }
-}
-
-/// A paste as a program gets it: bracketed (`ESC [200~` ... `ESC [201~`) when it asked.
-pub(super) fn pasted(text: &[u8], bracketed: bool) -> Bytes {
-    let mut data = Vec::with_capacity(text.len() + 12);
-    if bracketed {
-        data.extend_from_slice(b"\x1b[200~");
-    }
-    data.extend_from_slice(text);
-    if bracketed {
-        data.extend_from_slice(b"\x1b[201~");
-    }
-    Bytes::from(data)
-}
-
-/// The bytes a key name stands for (the prefix, for `send-prefix`).
-fn encode_key_name(name: &str) -> Result<Vec<u8>, String> {
-    if let Some(c) = name.strip_prefix("C-").filter(|c| c.len() == 1) {
-        let b = c.as_bytes()[0].to_ascii_lowercase();
-        if b.is_ascii_lowercase() {
-            return Ok(vec![b - b'a' + 1]);
-        }
-    }
-    if name.chars().count() == 1 {
-        return Ok(name.as_bytes().to_vec());
-    }
-    Err(format!("cannot send {name}"))
 }

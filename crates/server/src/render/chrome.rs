@@ -117,6 +117,10 @@ pub(super) fn draw_chrome(
             }
             frame.cursor = None;
         }
+        Some(Overlay::Menu(menu)) => {
+            super::menu::draw(frame, menu);
+            frame.cursor = None;
+        }
         Some(Overlay::Clock { time, style }) => {
             let rect = view
                 .panes

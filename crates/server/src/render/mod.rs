@@ -16,6 +16,10 @@ pub mod clock;
 pub use chrome::status_window_at;
 mod compose;
 mod fast;
+mod menu;
+pub use menu::{layout as menu_layout, MenuRow, MenuView};
+mod overlay;
+pub use overlay::Overlay;
 mod popup;
 pub use popup::{fitted as popup_fitted, inner_of as popup_inner, PopupView};
 mod scene;
@@ -51,45 +55,6 @@ pub const RENDER_CONTROL_CAPACITY: usize = 8;
 /// (a clipboard holds one text), so a program copying in a loop cannot grow a client's queue.
 pub const MAX_PASSTHROUGH_BYTES: usize =
     2 * (crate::buffers::MAX_CLIPBOARD_TEXT_BYTES * 4 / 3 + 16);
-
-/// Something drawn over the session for this client only.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Overlay {
-    /// A prompt in the status line, with what was typed so far.
-    Prompt {
-        /// Label, e.g. `:`.
-        label: String,
-        /// Typed text.
-        input: String,
-        /// Characters of `input` before the cursor.
-        cursor: usize,
-        /// In vi's command keys (`status-keys vi`): drawn in `message-command-style`.
-        vi_command: bool,
-    },
-    /// A message in the status line until the next key.
-    Message(String),
-    /// Lines over the window (key list), until the next key.
-    Lines(Vec<String>),
-    /// `display-panes`: each pane's index in big digits over it, the active pane's in
-    /// `active_style` (`display-panes-active-colour`), the others' in `style`
-    /// (`display-panes-colour`).
-    PaneNumbers {
-        /// Each pane's place, its index, and whether it is the active one.
-        panes: Vec<(crate::layout::Rect, String, bool)>,
-        /// The others' style (`fg=blue`).
-        style: String,
-        /// The active pane's.
-        active_style: String,
-    },
-    /// `clock-mode`: the time (`14:05`) in big digits over the active pane, in a style
-    /// (`fg=blue`, from `clock-mode-colour`).
-    Clock {
-        /// The time shown.
-        time: String,
-        /// Its style.
-        style: String,
-    },
-}
 
 /// Requests to a client's renderer.
 #[derive(Debug)]
@@ -504,7 +469,10 @@ impl RenderLoop {
                     matches!(
                         o,
                         Some(
-                            Overlay::Lines(_) | Overlay::Clock { .. } | Overlay::PaneNumbers { .. }
+                            Overlay::Lines(_)
+                                | Overlay::Clock { .. }
+                                | Overlay::PaneNumbers { .. }
+                                | Overlay::Menu(_)
                         )
                     )
                 };

@@ -17,6 +17,10 @@ pub struct StatusCells {
     pub cells: Vec<Cell>,
     /// The tabs shown.
     pub places: Vec<(usize, usize, u32)>,
+    /// The columns `status-left` takes from the left edge (tmux's `StatusLeft` for the mouse).
+    pub left_cols: usize,
+    /// The columns `status-right` takes at the right edge (`StatusRight`).
+    pub right_cols: usize,
 }
 
 /// `text` (an expanded format with `#[style]` runs) as cells over `base`, every part of it in
@@ -215,6 +219,13 @@ pub fn compose(status: &StatusLine, cols: usize) -> StatusCells {
     truncate(&mut right, status.right_length.min(cols));
     // Each part of the line: its cells, and where the window list goes in it.
     let mut parts: [Vec<Cell>; 4] = Default::default();
+    let edge = |runs: &[(Align, Vec<Cell>)], at: Align| -> usize {
+        runs.iter()
+            .filter(|(a, _)| *a == at)
+            .map(|(_, c)| c.len())
+            .sum()
+    };
+    let (left_cols, right_cols) = (edge(&left, Align::Left), edge(&right, Align::Right));
     let slot = |a: Align| match a {
         Align::Left | Align::Default => 0,
         Align::Centre => 1,
@@ -259,6 +270,8 @@ pub fn compose(status: &StatusLine, cols: usize) -> StatusCells {
     StatusCells {
         cells: line,
         places,
+        left_cols,
+        right_cols: right_cols.min(cols),
     }
 }
 

@@ -244,6 +244,10 @@ impl SessionState {
                 },
             );
             set("pane_in_mode", flag(h.in_copy_mode()));
+            set(
+                "pane_mode",
+                if h.in_copy_mode() { "copy-mode" } else { "" }.into(),
+            );
             let alternate = h
                 .shared
                 .alternate_screen

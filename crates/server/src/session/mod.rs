@@ -14,6 +14,7 @@ mod format_vars;
 mod hooks;
 mod list;
 mod lock;
+pub mod menu;
 pub mod popup;
 mod scoped_options;
 mod shape;
@@ -21,6 +22,7 @@ mod spawn;
 mod state;
 pub mod status;
 mod status_jobs;
+mod swap;
 mod targets;
 mod task;
 mod terminal_alerts;
@@ -102,6 +104,8 @@ pub enum ClientControl {
     Terminal(bytes::Bytes),
     /// Open or close a popup (`display-popup` from the command line).
     Popup(Box<popup::PopupAction>),
+    /// Show a menu (`display-menu` from the command line).
+    Menu(Box<menu::MenuRequest>),
     /// What a command the client ran in the background printed (`run-shell`), to show.
     Output(Output),
 }
@@ -218,6 +222,9 @@ pub enum SessionCommand {
         /// What to do.
         action: Box<popup::PopupAction>,
     },
+    /// Tell a client to show a menu (`display-menu` from the command line): the most recently
+    /// active one.
+    MenuClient(Box<menu::MenuRequest>),
     /// Every client repaints.
     Refresh,
     /// Every client shows a message.
@@ -272,6 +279,7 @@ impl std::fmt::Debug for SessionCommand {
             SessionCommand::Lock => "Lock",
             SessionCommand::SwitchClients { .. } => "SwitchClients",
             SessionCommand::PopupClient { .. } => "PopupClient",
+            SessionCommand::MenuClient(_) => "MenuClient",
             SessionCommand::Refresh => "Refresh",
             SessionCommand::Message(_) => "Message",
             SessionCommand::Kill => "Kill",

@@ -40,6 +40,16 @@ impl SessionState {
             .ok_or_else(missing)
     }
 
+    /// The position of the window `scope` means: its target, or without one the window of the
+    /// pane the command came from (a command typed in a pane, or a menu's, acts on that pane's
+    /// window, as in tmux), or the current one.
+    pub fn scope_window(&self, scope: &Scope) -> Result<usize, CommandError> {
+        match (scope.target().filter(|t| !t.is_empty()), scope.from) {
+            (None, Some(from)) => Ok(self.window_of(from).unwrap_or(self.current)),
+            (target, _) => self.find_window(target),
+        }
+    }
+
     /// The window position and id of the pane `scope` means: its target, or without one the
     /// pane the command came from, or the current window's active pane.
     pub fn find_pane(&self, scope: &Scope) -> Result<(usize, PaneId), CommandError> {

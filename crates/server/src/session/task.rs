@@ -291,6 +291,12 @@ impl SessionState {
                     let _ = entry.control.send(ClientControl::Popup(action)).await;
                 }
             }
+            SessionCommand::MenuClient(request) => {
+                // Dropped (and the command told it closed) when there is no client.
+                if let Some(entry) = self.chosen_client(None) {
+                    let _ = entry.control.send(ClientControl::Menu(request)).await;
+                }
+            }
             SessionCommand::Message(text) => self.message_clients(&text),
             SessionCommand::Refresh => {
                 self.generation += 1;
