@@ -403,3 +403,38 @@ fn prefix_hash_lists_the_buffers() {
     })
     .unwrap();
 }
+
+#[test]
+fn search_matches_take_the_copy_mode_match_styles() {
+    let server = TestServer::new("copymatch");
+    let mut c = session(&server, "cm", 80, 24, None);
+    for (option, style) in [
+        ("copy-mode-match-style", "bg=green"),
+        ("copy-mode-current-match-style", "bg=red"),
+    ] {
+        let out = server.weft(&["set", "-g", option, style]);
+        assert!(out.status.success(), "{out:?}");
+    }
+    c.send_text("echo needle-a; echo needle-b").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("needle-b").unwrap();
+    c.send_keys("C-b [").unwrap();
+    c.wait_for(|s| indicator(s).is_some()).unwrap();
+    c.send_keys("C-r").unwrap();
+    c.send_text("needle-").unwrap();
+    c.send_keys("Enter").unwrap();
+    // The match the cursor went to (the nearest above it) in one colour, the other in the
+    // other.
+    let bg_of = |s: &weft_testkit::Screen, text: &str| {
+        let r = (0..s.rows())
+            .rev()
+            .find(|&r| s.row(r).is_some_and(|row| row.text().starts_with(text)))?;
+        s.cell(r, 0).map(|cell| cell.bg())
+    };
+    c.wait_for(|s| {
+        bg_of(s, "needle-b") == Some(weft_testkit::Color::Indexed(1))
+            && bg_of(s, "needle-a") == Some(weft_testkit::Color::Indexed(2))
+    })
+    .unwrap();
+    c.send_keys("q").unwrap();
+}

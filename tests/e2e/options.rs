@@ -425,6 +425,18 @@ fn update_environment_takes_the_reattaching_clients_values() {
     );
 }
 
+/// The panes after setting `option` to `value` and choosing the main-vertical layout.
+fn main_vertical_with(server: &TestServer, option: &str, value: &str) -> Vec<serde_json::Value> {
+    for args in [
+        &["set", "-g", option, value][..],
+        &["select-layout", "main-vertical"],
+    ] {
+        let out = server.weft(args);
+        assert!(out.status.success(), "{args:?}: {out:?}");
+    }
+    weft_tests::json_list(server, &["list-panes", "--json"])
+}
+
 #[test]
 fn a_second_prefix_and_the_main_pane_size() {
     let server = TestServer::new("prefix2");
@@ -444,28 +456,22 @@ fn a_second_prefix_and_the_main_pane_size() {
     while pane_count(&server) != 3 {
         assert!(std::time::Instant::now() < deadline, "C-b % made no pane");
     }
-    assert!(server
-        .weft(&["set", "-g", "main-pane-width", "30"])
-        .status
-        .success());
-    assert!(server
-        .weft(&["select-layout", "main-vertical"])
-        .status
-        .success());
-    let panes = weft_tests::json_list(&server, &["list-panes", "--json"]);
-    let main = panes.iter().find(|p| p["left"] == 0).unwrap();
-    assert_eq!(main["cols"], 30, "{panes:?}");
-    assert!(server
-        .weft(&["set", "-g", "main-pane-width", "50%"])
-        .status
-        .success());
-    assert!(server
-        .weft(&["select-layout", "main-vertical"])
-        .status
-        .success());
-    let panes = weft_tests::json_list(&server, &["list-panes", "--json"]);
-    let main = panes.iter().find(|p| p["left"] == 0).unwrap();
-    assert_eq!(main["cols"], 40, "{panes:?}");
+    // The main pane's width (cells or a percentage); other-pane-width makes the others
+    // narrower, and so the main pane wider.
+    for (option, value, main_cols) in [
+        ("main-pane-width", "30", 30),
+        ("main-pane-width", "50%", 40),
+        ("other-pane-width", "20", 59),
+    ] {
+        let panes = main_vertical_with(&server, option, value);
+        let main = panes.iter().find(|p| p["left"] == 0).unwrap();
+        assert_eq!(main["cols"], main_cols, "{option} {value}: {panes:?}");
+    }
+    let panes = main_vertical_with(&server, "other-pane-width", "20");
+    assert!(
+        panes.iter().all(|p| p["left"] == 0 || p["cols"] == 20),
+        "{panes:?}"
+    );
     assert!(server
         .weft(&["set", "-g", "prefix2", "None"])
         .status
@@ -629,4 +635,57 @@ fn if_shell_in_a_configuration_file_chooses_lines_by_a_test_or_a_format() {
     assert_eq!(show(&server, "@c"), "yes");
     assert_eq!(show(&server, "@d"), "");
     assert_eq!(show(&server, "@e"), "yes");
+}
+
+#[test]
+fn with_alternate_screen_off_a_full_screen_program_leaves_its_output_behind() {
+    let server = TestServer::new("altoff");
+    let mut c = attached_session(&server, "a", None);
+    let out = server.weft(&["set", "-p", "-t", "a", "alternate-screen", "off"]);
+    assert!(out.status.success(), "{out:?}");
+    c.send_text("printf '\\033[?1049hin-alt-%s\\n\\033[?1049l' screen")
+        .unwrap();
+    c.send_keys("Enter").unwrap();
+    let out = server.weft(&["wait", "-t", "a", "--text", "in-alt-screen"]);
+    assert!(out.status.success(), "{out:?}");
+    // Still there once the program has "left" the alternate screen it never entered.
+    c.send_text("echo done-$((2+2))").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("done-4").unwrap();
+    assert!(
+        c.screen().text().contains("in-alt-screen"),
+        "{}",
+        c.screen().text()
+    );
+    assert_eq!(
+        stdout_of(&server.weft(&["display", "-p", "-t", "a", "#{alternate_on}"])).trim(),
+        "0"
+    );
+}
+
+#[test]
+fn keys_closer_than_assume_paste_time_reach_the_pane_not_a_binding() {
+    let server = TestServer::new("pastetime");
+    let mut c = attached_session(&server, "a", None);
+    let out = server.weft(&["set", "-g", "assume-paste-time", "200"]);
+    assert!(out.status.success(), "{out:?}");
+    // One write: the prefix, then keys right behind it, as a terminal sends a paste it does
+    // not bracket. `x` would ask to kill the pane; taken as pasted, it is typed.
+    c.send_keys("C-b x y z Enter").unwrap();
+    c.send_text("echo pasted-$((6*7))").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("xyz: command not found").unwrap();
+    let out = server.weft(&["wait", "-t", "a", "--text", "pasted-42"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        !c.screen().text().contains("kill-pane?"),
+        "{}",
+        c.screen().text()
+    );
+    // Off again: the same keys run the binding.
+    let out = server.weft(&["set", "-g", "assume-paste-time", "0"]);
+    assert!(out.status.success(), "{out:?}");
+    c.send_keys("C-b x").unwrap();
+    c.wait_for_text("kill-pane?").unwrap();
+    c.send_keys("n").unwrap();
 }

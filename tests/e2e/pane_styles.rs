@@ -55,3 +55,25 @@ fn the_active_pane_and_the_others_take_their_styles_and_swap_with_focus() {
     c.wait_for(|s| bg(s, 10, 5) == Some(Color::Default) && bg(s, 10, 60) == Some(Color::Default))
         .unwrap();
 }
+
+#[test]
+fn border_arrows_point_at_the_active_pane() {
+    let server = TestServer::new("arrows");
+    let mut c = attached_session(&server, "a", None);
+    let out = server.weft(&["set", "-g", "pane-border-indicators", "arrows"]);
+    assert!(out.status.success(), "{out:?}");
+    let out = server.weft(&["split-window", "-h", "-t", "a"]);
+    assert!(out.status.success(), "{out:?}");
+    // The new pane, on the right, has the focus: the arrow on the border beside its second
+    // row points right, at it.
+    c.wait_for(|s| s.text().lines().nth(1).is_some_and(|l| l.contains('→')))
+        .unwrap();
+    let out = server.weft(&["select-pane", "-L", "-t", "a"]);
+    assert!(out.status.success(), "{out:?}");
+    c.wait_for(|s| s.text().lines().nth(1).is_some_and(|l| l.contains('←')))
+        .unwrap();
+    // Off: only the border's lines.
+    let out = server.weft(&["set", "-g", "pane-border-indicators", "off"]);
+    assert!(out.status.success(), "{out:?}");
+    c.wait_for(|s| !s.text().contains('←')).unwrap();
+}

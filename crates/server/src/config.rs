@@ -79,6 +79,9 @@ pub struct Config {
     pub get_clipboard: bool,
     /// How long after a repeatable binding its key repeats without the prefix (`repeat-time`).
     pub repeat_time: Duration,
+    /// Keys closer together than this are taken as pasted, not typed: they reach the pane,
+    /// never a binding (`assume-paste-time`; zero: never).
+    pub assume_paste_time: Duration,
     /// Where panes show their titles (`pane-border-status`).
     pub pane_border_status: BorderStatus,
     /// Windows are named after their active pane's program (`automatic-rename`).
@@ -122,6 +125,7 @@ impl Default for Config {
             buffer_limit: crate::buffers::DEFAULT_BUFFER_LIMIT,
             get_clipboard: false,
             repeat_time: DEFAULT_REPEAT_TIME,
+            assume_paste_time: Duration::ZERO,
             automatic_rename: true,
             focus_events: false,
             pane_border_status: BorderStatus::Off,
@@ -350,6 +354,7 @@ impl Config {
             format!("buffer-limit {}", self.buffer_limit),
             format!("get-clipboard {}", on(self.get_clipboard)),
             format!("repeat-time {}", self.repeat_time.as_millis()),
+            format!("assume-paste-time {}", self.assume_paste_time.as_millis()),
             format!("automatic-rename {}", on(self.automatic_rename)),
             format!("focus-events {}", on(self.focus_events)),
             format!(
@@ -459,6 +464,9 @@ fn apply_option(config: &mut Config, key: &str, value: &toml::Value) -> Result<(
         "buffer-limit" => config.buffer_limit = as_uint(value, MAX_BUFFER_LIMIT)?.max(1) as usize,
         "get-clipboard" => config.get_clipboard = as_bool(value)?,
         "repeat-time" => config.repeat_time = Duration::from_millis(as_uint(value, 10_000)?),
+        "assume-paste-time" => {
+            config.assume_paste_time = Duration::from_millis(as_uint(value, 10_000)?)
+        }
         "automatic-rename" => config.automatic_rename = as_bool(value)?,
         "focus-events" => config.focus_events = as_bool(value)?,
         "pane-border-status" => {

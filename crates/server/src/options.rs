@@ -89,6 +89,9 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("renumber-windows", Session, Flag, "off", Some("renumber-windows")),
     opt("escape-time", Server, Number, "10", Some("escape-time-ms")),
     opt("repeat-time", Session, Number, "500", Some("repeat-time")),
+    // tmux's default is 1 ms; weft's is off, since terminals bracket their pastes and keys a
+    // script writes at once (`C-b c`) must still run bindings.
+    opt("assume-paste-time", Session, Number, "0", Some("assume-paste-time")),
     opt("display-time", Session, Number, "750", Some(USED_AS_TEXT)),
     opt("history-limit", Session, Number, "2000", Some("scrollback-lines")),
     opt("default-shell", Session, Text, "", Some("default-shell")),
@@ -174,22 +177,19 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("menu-border-style", Window, Text, "default", Some(USED_AS_TEXT)),
     opt("menu-border-lines", Window, Choice(POPUP_BORDER_LINES), "single", Some(USED_AS_TEXT)),
     opt("clock-mode-style", Window, Choice(&["12", "24"]), "24", Some(USED_AS_TEXT)),
-    // tmux 3.3's, kept and shown (a note says so when set) but not acted on yet: a
-    // configuration that sets them is not a list of unknown options.
     opt("display-panes-colour", Session, Text, "blue", Some(USED_AS_TEXT)),
     opt("display-panes-active-colour", Session, Text, "red", Some(USED_AS_TEXT)),
-    opt("assume-paste-time", Session, Number, "1", None),
-    // Kept by tmux for old configurations and used by neither.
-    opt("xterm-keys", Window, Flag, "on", Some(USED_AS_TEXT)),
     opt("window-style", Window, Text, "default", Some(USED_AS_TEXT)),
     opt("window-active-style", Window, Text, "default", Some(USED_AS_TEXT)),
-    opt("pane-border-indicators", Window, Choice(&["off", "colour", "arrows", "both"]), "colour", None),
+    opt("pane-border-indicators", Window, Choice(&["off", "colour", "arrows", "both"]), "colour", Some(USED_AS_TEXT)),
     opt("automatic-rename-format", Window, Text, "#{?pane_in_mode,[tmux],#{pane_current_command}}#{?pane_dead,[dead],}", Some(USED_AS_TEXT)),
-    opt("other-pane-height", Window, Number, "0", None),
-    opt("other-pane-width", Window, Number, "0", None),
-    opt("alternate-screen", Pane, Flag, "on", None),
-    opt("copy-mode-match-style", Window, Text, "bg=cyan,fg=black", None),
-    opt("copy-mode-current-match-style", Window, Text, "bg=magenta,fg=black", None),
+    opt("other-pane-height", Window, Text, "0", Some(USED_AS_TEXT)),
+    opt("other-pane-width", Window, Text, "0", Some(USED_AS_TEXT)),
+    opt("alternate-screen", Pane, Flag, "on", Some(USED_AS_TEXT)),
+    // Kept by tmux for old configurations and used by neither.
+    opt("xterm-keys", Window, Flag, "on", Some(USED_AS_TEXT)),
+    opt("copy-mode-match-style", Window, Text, "bg=cyan,fg=black", Some(USED_AS_TEXT)),
+    opt("copy-mode-current-match-style", Window, Text, "bg=magenta,fg=black", Some(USED_AS_TEXT)),
     // weft's own.
     opt("frame-interval-ms", Server, Number, "8", Some("frame-interval-ms")),
 ];
@@ -351,6 +351,7 @@ impl Config {
             ),
             "frame-interval-ms" => Some(self.frame_interval.as_millis().to_string()),
             "repeat-time" => Some(self.repeat_time.as_millis().to_string()),
+            "assume-paste-time" => Some(self.assume_paste_time.as_millis().to_string()),
             "base-index" => Some(self.base_index.to_string()),
             "renumber-windows" => Some(on(self.renumber_windows)),
             "automatic-rename" => Some(on(self.automatic_rename)),

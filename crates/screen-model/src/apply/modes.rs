@@ -18,6 +18,11 @@ impl Screen {
             }
             return;
         }
+        // `alternate-screen off`: entering is refused; leaving still works, so that a program
+        // that entered before the option changed can come back.
+        if self.alternate_off && on && matches!(mode, 47 | 1047 | 1049) {
+            return;
+        }
         match mode {
             1 => self.modes.application_cursor = on,
             5 if self.modes.reverse_video != on => {
@@ -142,5 +147,25 @@ fn encoding(on: bool, mode: MouseEncoding) -> MouseEncoding {
         mode
     } else {
         MouseEncoding::Default
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::screen::Screen;
+
+    #[test]
+    fn with_the_alternate_screen_off_a_program_stays_in_the_main_one() {
+        let mut s = Screen::new(20, 3);
+        s.set_alternate_allowed(false);
+        s.feed(b"before\r\n\x1b[?1049hfull-screen\x1b[?1049l");
+        assert!(!s.is_alternate_screen());
+        assert!(s.text().contains("before"), "{}", s.text());
+        assert!(s.text().contains("full-screen"), "{}", s.text());
+        // Allowed again: it switches as usual.
+        s.set_alternate_allowed(true);
+        s.feed(b"\x1b[?1049h");
+        assert!(s.is_alternate_screen());
+        assert!(!s.text().contains("before"), "{}", s.text());
     }
 }

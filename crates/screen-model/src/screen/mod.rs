@@ -203,6 +203,9 @@ pub struct Screen {
     /// tmux's passthrough strings taken out of the output, when allowed (see
     /// `passthrough.rs`); `None`: off.
     passthrough: Option<Box<passthrough::Passthrough>>,
+    /// The program may not switch to the alternate screen (tmux's `alternate-screen off`):
+    /// modes 47, 1047 and 1049 are ignored.
+    pub(crate) alternate_off: bool,
 }
 
 impl std::fmt::Debug for Screen {
@@ -268,6 +271,7 @@ impl Screen {
             bulk_stretches: 0,
             parser: Parser::new(),
             passthrough: None,
+            alternate_off: false,
         }
     }
 
@@ -298,6 +302,13 @@ impl Screen {
         if on != self.passthrough.is_some() {
             self.passthrough = on.then(Box::default);
         }
+    }
+
+    /// Whether the program may use the alternate screen (tmux's `alternate-screen`); turned
+    /// off, requests for it are ignored and its output stays in the main screen and history.
+    /// A switch already made stays until the program leaves it.
+    pub fn set_alternate_allowed(&mut self, allowed: bool) {
+        self.alternate_off = !allowed;
     }
 
     /// Whether the output stopped inside an unterminated OSC or DCS string (all later output is

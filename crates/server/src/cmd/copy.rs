@@ -6,6 +6,7 @@ use crate::context::ServerContext;
 use crate::copy::Outcome;
 use crate::outcome::{CommandError, Output, TargetKind};
 use crate::pane::{CopyResult, PaneHandle};
+use weft_screen_model::Color;
 
 /// `copy-mode`.
 pub static COPY_MODE: Entry = Entry {
@@ -42,14 +43,22 @@ pub fn copy_settings(config: &crate::config::Config) -> crate::copy::Settings {
     let separators = config
         .option_value("word-separators")
         .unwrap_or_else(|| crate::copy::motion::WORD_SEPARATORS.to_string());
-    let style = config
-        .option_value("mode-style")
-        .and_then(|text| crate::style::parse(&text, &Default::default()).ok())
-        .map_or(crate::copy::MODE_STYLE, |s| (s.pen.fg, s.pen.bg));
+    let colours = |name: &str, default: (Color, Color)| {
+        config
+            .option_value(name)
+            .and_then(|text| crate::style::parse(&text, &Default::default()).ok())
+            .map_or(default, |s| (s.pen.fg, s.pen.bg))
+    };
+    let d = crate::copy::COPY_STYLES;
+    let styles = crate::copy::CopyStyles {
+        mode: colours("mode-style", d.mode),
+        matched: colours("copy-mode-match-style", d.matched),
+        current: colours("copy-mode-current-match-style", d.current),
+    };
     crate::copy::Settings {
         vi: config.mode_keys_vi,
         separators,
-        style,
+        styles,
         wrap_search: config.option_value("wrap-search").as_deref() != Some("off"),
     }
 }

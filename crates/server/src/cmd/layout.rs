@@ -68,28 +68,37 @@ pub static PREVIOUS_LAYOUT: Entry = Entry {
 };
 
 /// The main pane's size for a main-* preset: `main-pane-width` (main-vertical) or
-/// `main-pane-height` (main-horizontal), in cells or a percentage of the window.
+/// `main-pane-height` (main-horizontal), in cells or a percentage of the window; made larger,
+/// as tmux does, when `other-pane-width`/`other-pane-height` asks the others to be smaller.
 fn main_pane_size(
     config: &crate::config::Config,
     preset: Preset,
     layout: &crate::layout::Layout,
 ) -> Option<u16> {
-    let (option, extent) = match preset {
-        Preset::MainVertical => ("main-pane-width", layout.cols()),
-        Preset::MainHorizontal => ("main-pane-height", layout.rows()),
+    let (option, other_option, extent) = match preset {
+        Preset::MainVertical => ("main-pane-width", "other-pane-width", layout.cols()),
+        Preset::MainHorizontal => ("main-pane-height", "other-pane-height", layout.rows()),
         _ => return None,
     };
-    let value = config.option_value(option)?;
-    match value.strip_suffix('%') {
-        Some(p) => {
-            let p: u32 = p.parse().ok().filter(|p| (1..=100).contains(p))?;
-            u16::try_from(u32::from(extent) * p / 100).ok()
+    let cells = |name: &str| {
+        let value = config.option_value(name)?;
+        match value.strip_suffix('%') {
+            Some(p) => {
+                let p: u32 = p.parse().ok().filter(|p| (1..=100).contains(p))?;
+                u16::try_from(u32::from(extent) * p / 100).ok()
+            }
+            None => value.parse().ok(),
         }
-        None => value.parse().ok(),
+    };
+    let main = cells(option);
+    // The window less the border between the main pane and the others.
+    let room = extent.saturating_sub(1);
+    match cells(other_option).filter(|o| *o > 0 && *o <= room) {
+        Some(other) if room - other >= main.unwrap_or(0) => Some(room - other),
+        _ => main,
     }
 }
 
-/// Applies `preset`, or the window's next one.
 /// Applies `preset`, or without one the next preset in the window's cycle (`back`: the
 /// previous one).
 fn apply(preset: Option<Preset>, back: bool) -> Action {

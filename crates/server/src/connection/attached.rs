@@ -313,6 +313,7 @@ async fn attached_loop(
         popup: None,
         mouse_keys: Default::default(),
         acting_pane: None,
+        last_key_at: None,
         relay,
     };
     let mut info = info;

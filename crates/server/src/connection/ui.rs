@@ -91,6 +91,8 @@ pub(super) struct ClientLoop {
     pub(super) relay: mpsc::Sender<crate::session::ClientControl>,
     /// The pane commands run in while a menu's chosen command runs (see `menu.rs`).
     pub(super) acting_pane: Option<crate::ids::PaneId>,
+    /// When the last key came, for `assume-paste-time`.
+    pub(super) last_key_at: Option<tokio::time::Instant>,
 }
 
 /// What the loop should do after an input.
@@ -314,6 +316,12 @@ impl ClientLoop {
         match input {
             Input::Key { name, bytes } => {
                 let config = self.options();
+                if self.assume_pasted(&config) && !self.active_in_copy_mode() {
+                    // Closer to the last key than `assume-paste-time`: pasted, not typed.
+                    self.prefix_armed = false;
+                    self.forward_key(&name, &bytes).await;
+                    return After::Continue;
+                }
                 // A repeatable key again, soon after: its binding runs without the prefix.
                 let repeating = self
                     .repeat_until
@@ -374,6 +382,17 @@ impl ClientLoop {
             pane: self.acting_pane.or(mouse).or(self.view.borrow().active),
             mouse_window: self.mouse_keys.window(),
         }
+    }
+
+    /// Whether this key came sooner after the last than `assume-paste-time` (then it was
+    /// pasted, as tmux assumes); never when that is zero.
+    fn assume_pasted(&mut self, config: &Config) -> bool {
+        if config.assume_paste_time.is_zero() {
+            return false;
+        }
+        let now = tokio::time::Instant::now();
+        let last = self.last_key_at.replace(now);
+        last.is_some_and(|at| now.duration_since(at) < config.assume_paste_time)
     }
 
     /// Whether the active pane is in copy mode (its keys go to the copy-mode table).

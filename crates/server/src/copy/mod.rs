@@ -14,7 +14,7 @@ pub mod view;
 
 pub use command::{run, Outcome};
 pub use lines::{Lines, Pos};
-pub use view::MODE_STYLE;
+pub use view::{CopyStyles, COPY_STYLES};
 
 /// How copy mode is entered, from the options in force.
 #[derive(Clone, Debug)]
@@ -23,8 +23,8 @@ pub struct Settings {
     pub vi: bool,
     /// `word-separators`.
     pub separators: String,
-    /// `mode-style`'s colours: the selection and the position indicator.
-    pub style: (weft_screen_model::Color, weft_screen_model::Color),
+    /// The colours: `mode-style`, `copy-mode-match-style`, `copy-mode-current-match-style`.
+    pub styles: CopyStyles,
     /// `wrap-search`: a search goes round the ends of the history.
     pub wrap_search: bool,
 }
@@ -74,8 +74,8 @@ pub struct CopyMode {
     pub vi: bool,
     /// Characters that end words besides spaces (`word-separators`).
     pub separators: String,
-    /// The selection's and the position indicator's colours (`mode-style`).
-    pub style: (weft_screen_model::Color, weft_screen_model::Color),
+    /// The selection's, the position indicator's and the matches' colours.
+    pub styles: CopyStyles,
     /// A search goes round the ends of the history (`wrap-search`).
     pub wrap_search: bool,
 }
@@ -101,7 +101,7 @@ impl CopyMode {
             exit_at_bottom,
             vi,
             separators: motion::WORD_SEPARATORS.to_string(),
-            style: MODE_STYLE,
+            styles: COPY_STYLES,
             wrap_search: true,
         }
     }

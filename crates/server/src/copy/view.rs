@@ -7,12 +7,23 @@ use super::select::Span;
 use super::CopyMode;
 use weft_screen_model::{Cell, CellFlags, Color, Pen};
 
-/// tmux's default `mode-style`: the selection and the position indicator.
-pub const MODE_STYLE: (Color, Color) = (Color::Indexed(0), Color::Indexed(3));
-/// tmux's `copy-mode-match-style`: every match in view.
-const MATCH_STYLE: (Color, Color) = (Color::Indexed(0), Color::Indexed(6));
-/// tmux's `copy-mode-current-match-style`: the match the cursor went to.
-const CURRENT_MATCH_STYLE: (Color, Color) = (Color::Indexed(0), Color::Indexed(5));
+/// The colours copy mode draws with, each a foreground and a background.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CopyStyles {
+    /// The selection and the position indicator (`mode-style`).
+    pub mode: (Color, Color),
+    /// Every match in view (`copy-mode-match-style`).
+    pub matched: (Color, Color),
+    /// The match the cursor went to (`copy-mode-current-match-style`).
+    pub current: (Color, Color),
+}
+
+/// tmux's defaults: black on yellow, on cyan, on magenta.
+pub const COPY_STYLES: CopyStyles = CopyStyles {
+    mode: (Color::Indexed(0), Color::Indexed(3)),
+    matched: (Color::Indexed(0), Color::Indexed(6)),
+    current: (Color::Indexed(0), Color::Indexed(5)),
+};
 
 /// The view: rows of cells and the cursor's row and column in it.
 pub struct Rendered {
@@ -51,9 +62,9 @@ pub fn render(mode: &CopyMode, lines: &Lines) -> Rendered {
             .filter(|(s, e)| s.line <= line && e.line >= line)
         {
             let style = if Some(*m) == current {
-                CURRENT_MATCH_STYLE
+                mode.styles.current
             } else {
-                MATCH_STYLE
+                mode.styles.matched
             };
             let from = if m.0.line == line { m.0.col } else { 0 };
             let to = if m.1.line == line { m.1.col } else { cols - 1 };
@@ -62,7 +73,7 @@ pub fn render(mode: &CopyMode, lines: &Lines) -> Rendered {
         if let Some(span) = &span {
             for (col, cell) in cells.iter_mut().enumerate() {
                 if span.contains(line, col) {
-                    cell.set_colors(mode.style.0, mode.style.1);
+                    cell.set_colors(mode.styles.mode.0, mode.styles.mode.1);
                 }
             }
         }
@@ -100,8 +111,8 @@ fn indicator(mode: &CopyMode, lines: &Lines, rows: &mut [Vec<Cell>]) {
         return;
     }
     let pen = Pen {
-        fg: mode.style.0,
-        bg: mode.style.1,
+        fg: mode.styles.mode.0,
+        bg: mode.styles.mode.1,
         ..Pen::default()
     };
     let start = first.len() - len;

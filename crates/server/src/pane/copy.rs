@@ -115,7 +115,7 @@ impl PaneHandle {
                 None => {
                     let mut m = CopyMode::enter(&screen, settings.vi, exit_at_bottom);
                     m.separators.clone_from(&settings.separators);
-                    m.style = settings.style;
+                    m.styles = settings.styles;
                     m.wrap_search = settings.wrap_search;
                     *mode = Some(Box::new(m));
                 }

@@ -325,6 +325,11 @@ pub(crate) fn passthrough_on(config: &crate::config::Config) -> bool {
     )
 }
 
+/// Whether the pane's program may use the alternate screen (`alternate-screen`).
+pub(crate) fn alternate_allowed(config: &crate::config::Config) -> bool {
+    config.option_value("alternate-screen").as_deref() != Some("off")
+}
+
 /// Starts the program and the pane's tasks. `exited` gets the pane id and exit status once;
 /// `events` the screen's events (all but title changes), each with the pane id.
 pub fn spawn_pane(
@@ -414,9 +419,11 @@ pub fn spawn_pane(
     shared
         .screen()
         .set_host_colors(host_colors.borrow_and_update().clone());
-    shared
-        .screen()
-        .set_passthrough(passthrough_on(&spec.options));
+    {
+        let mut screen = shared.screen();
+        screen.set_passthrough(passthrough_on(&spec.options));
+        screen.set_alternate_allowed(alternate_allowed(&spec.options));
+    }
     let task = PaneTask {
         id: spec.id,
         host_colors,

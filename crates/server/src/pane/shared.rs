@@ -383,8 +383,11 @@ impl PaneShared {
     pub fn set_options(&self, config: Arc<crate::config::Config>) {
         self.remain_on_exit
             .store(config.remain_on_exit, Ordering::Release);
-        self.screen()
-            .set_passthrough(super::passthrough_on(&config));
+        {
+            let mut screen = self.screen();
+            screen.set_passthrough(super::passthrough_on(&config));
+            screen.set_alternate_allowed(super::alternate_allowed(&config));
+        }
         *self
             .options
             .lock()

@@ -295,6 +295,11 @@ fn draw_borders(view: &View, frame: &mut Frame, config: &Config, theme: Theme) {
         pen(Color::Indexed(2), Color::Default),
     );
     let g = border_glyphs(config.option_value("pane-border-lines").as_deref());
+    let arrows = matches!(
+        config.option_value("pane-border-indicators").as_deref(),
+        Some("arrows" | "both")
+    ) && config.pane_border_status == crate::config::BorderStatus::Off;
+    let arrow_at = |c: i32, r: i32| active.filter(|_| arrows).and_then(|a| arrow(a, c, r));
     for r in w.row..w.row + w.rows {
         for c in w.col..w.col + w.cols {
             if covered(c, r) {
@@ -325,9 +330,29 @@ fn draw_borders(view: &View, frame: &mut Frame, config: &Config, theme: Theme) {
                     && ri <= i32::from(a.row + a.rows)
             });
             let style = if next_to_active { &highlight } else { &normal };
+            let glyph = arrow_at(ci, ri).unwrap_or(glyph);
             let cell = Cell::new(glyph, style, CellFlags::empty());
             frame.put(usize::from(r), usize::from(c), std::slice::from_ref(&cell));
         }
+    }
+}
+
+/// The arrow `pane-border-indicators arrows` draws at (`c`, `r`) on the border of the active
+/// pane at `a`, pointing at it, as tmux places them: on the top and bottom borders above and
+/// below its second column, on the side borders beside its second row.
+fn arrow(a: crate::layout::Rect, c: i32, r: i32) -> Option<char> {
+    let (left, top) = (i32::from(a.col), i32::from(a.row));
+    let (right, bottom) = (left + i32::from(a.cols), top + i32::from(a.rows));
+    if c == left + 1 && r == top - 1 {
+        Some('↓')
+    } else if c == left + 1 && r == bottom {
+        Some('↑')
+    } else if r == top + 1 && c == left - 1 {
+        Some('→')
+    } else if r == top + 1 && c == right {
+        Some('←')
+    } else {
+        None
     }
 }
 
@@ -480,6 +505,18 @@ mod tests {
             "{text:?}"
         );
         assert!(!text.contains("\x1b[2J"), "{text:?}");
+    }
+
+    #[test]
+    fn border_arrows_point_at_the_active_pane_from_each_side() {
+        // A pane at columns 10-29, rows 5-14.
+        let a = Rect::new(10, 5, 20, 10);
+        assert_eq!(arrow(a, 11, 4), Some('↓'));
+        assert_eq!(arrow(a, 11, 15), Some('↑'));
+        assert_eq!(arrow(a, 9, 6), Some('→'));
+        assert_eq!(arrow(a, 30, 6), Some('←'));
+        assert_eq!(arrow(a, 12, 4), None);
+        assert_eq!(arrow(a, 9, 7), None);
     }
 
     #[test]
