@@ -29,10 +29,9 @@ fn split(line: &str, variables: Option<Variables>) -> Result<Vec<String>, Comman
         match (quote, c) {
             (Some(q), c) if c == q => quote = None,
             (Some('"') | None, '\\') => {
-                let next = chars.next().ok_or_else(|| {
-                    CommandError::Syntax("a command may not end with a backslash".into())
-                })?;
-                word.push(next);
+                // A backslash that ends the line stands for itself: `send-keys C-\` written
+                // in double quotes in a binding comes here as `send-keys C-\`.
+                word.push(chars.next().unwrap_or('\\'));
                 in_word = true;
             }
             (Some('"') | None, '$') if variables.is_some() => {
@@ -364,6 +363,8 @@ mod tests {
                 "display \"[ps -t x | grep \\\"vim\\\"]\" '$v'"
             ]
         );
+        // A backslash at the very end is itself (the key `C-\`).
+        assert_eq!(tokenize("send-keys C-\\").unwrap(), ["send-keys", "C-\\"]);
         // Not a block: inside a word, or quoted.
         assert_eq!(tokenize("a{ '{' x{}").unwrap(), ["a{", "{", "x{}"]);
     }
