@@ -8,6 +8,7 @@ mod cli_run;
 mod commands;
 mod config_language;
 mod copy_mode;
+mod default_keys;
 mod diag;
 mod examples;
 mod first_session;

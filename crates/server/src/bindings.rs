@@ -113,6 +113,47 @@ impl KeyTables {
     pub fn repeats(&self, table: &str, key: &str) -> bool {
         self.repeat.contains(&format!("{table} {key}"))
     }
+
+    /// What `key` is bound to (`list-keys [-N] [-T table] KEY`), a line per table that binds
+    /// it: `table` only, or every table (`prefix` and `root` for notes). With `notes`, as tmux
+    /// describes a key (`C-b c new-window`): the prefix before the prefix table's keys
+    /// (`prefix`, else the prefix key), then its note, or its command when it has none.
+    pub fn describe_key(
+        &self,
+        table: Option<&str>,
+        key: &str,
+        notes: bool,
+        prefix: Option<&str>,
+    ) -> Result<Vec<String>, String> {
+        let key = normalize(key)?;
+        let mut tables: Vec<&str> = match table {
+            Some(t) => vec![t],
+            None if notes => vec!["prefix", "root"],
+            None => BUILT_IN_TABLES.to_vec(),
+        };
+        if table.is_none() && !notes {
+            tables.extend(self.user.keys().map(String::as_str));
+        }
+        let mut lines = Vec::new();
+        for t in tables {
+            let Some(command) = self.table(t).and_then(|k| k.get(&key)) else {
+                continue;
+            };
+            if notes {
+                let before = match (t, prefix) {
+                    (_, Some(p)) => p.to_string(),
+                    ("prefix", None) => format!("{} ", self.prefix),
+                    _ => String::new(),
+                };
+                let note = self.notes.get(&format!("{t} {key}")).unwrap_or(command);
+                lines.push(format!("{before}{key} {note}"));
+            } else {
+                let r = if self.repeats(t, &key) { "-r " } else { "" };
+                lines.push(format!("bind-key {r}-T {t} {key} {command}"));
+            }
+        }
+        Ok(lines)
+    }
 }
 
 /// A table name a user may give: printable, no spaces, not too long.

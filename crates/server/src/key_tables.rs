@@ -113,6 +113,11 @@ impl Default for KeyTables {
         bind("=", "choose-buffer");
         bind("#", "list-buffers");
         bind("-", "delete-buffer");
+        bind("~", "show-messages");
+        bind("/", r#"command-prompt -k -p key "list-keys -1N \"%%\"""#);
+        bind("E", "select-layout -E");
+        bind("M-n", "next-window -a");
+        bind("M-p", "previous-window -a");
         for (key, line) in crate::default_menus::prefix_bindings() {
             bind(key, &line);
         }

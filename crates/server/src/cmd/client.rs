@@ -46,8 +46,8 @@ pub enum ClientRequest {
         initial: String,
         /// The command to run, `%%` standing for the input; empty: the input is the command.
         template: String,
-        /// One key is the whole input (`-1`: a jump's target character).
-        one_key: bool,
+        /// Whether one key is the whole input, and how it is given.
+        one_key: OneKey,
         /// The command runs as the input changes, not only on Enter (`-i`: a search as you
         /// type); Escape runs it once more with empty input, to undo.
         incremental: bool,
@@ -192,14 +192,27 @@ pub static SEND_PREFIX: Entry = Entry {
     },
 };
 
+/// Whether a prompt takes one key as its whole input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OneKey {
+    /// No: a line, ended by Enter.
+    No,
+    /// The character the key types (`-1`: a jump's target character).
+    Character,
+    /// The key's name, whatever the key (`-k`: `C-b`, `Enter`, `F5`).
+    Name,
+}
+
 /// `command-prompt`.
 pub static COMMAND_PROMPT: Entry = Entry {
     name: "command-prompt",
     aliases: &[],
-    usage: "[-1i] [-I initial] [-p prompt] [template]",
+    usage: "[-1bik] [-I initial] [-p prompt] [-T prompt-type] [template]",
     about: "Read a command in the status line and run it; with a template, the input replaces \
-            %% in it. -1 takes one key; -i runs the template as the input changes.",
-    flags: "1iI:p:",
+            %% in it. -1 takes one key as the character it types, -k as its name (C-b, \
+            Enter); -i runs the template as the input changes. -b and -T are taken for tmux's \
+            sake: the prompt never holds up other commands, and completes every kind.",
+    flags: "1bikI:p:t:T:",
     long: &[],
     read_only: true,
     target: None,
@@ -208,7 +221,13 @@ pub static COMMAND_PROMPT: Entry = Entry {
             label: args.value('p').unwrap_or(":").to_string(),
             initial: args.value('I').unwrap_or_default().to_string(),
             template: args.positional.join(" "),
-            one_key: args.has('1'),
+            one_key: if args.has('k') {
+                OneKey::Name
+            } else if args.has('1') {
+                OneKey::Character
+            } else {
+                OneKey::No
+            },
             incremental: args.has('i'),
         }))
     },
@@ -309,13 +328,14 @@ pub static CONFIRM_BEFORE: Entry = Entry {
 };
 
 /// The command line a prompt's input makes: the input itself, or the template with `%%`
-/// replaced by the input (quoted so that it stays one word inside double quotes).
+/// replaced by the input (quoted so that it stays one word inside double quotes; tmux's
+/// `%%%`, its quoted form, is the same).
 pub fn fill_template(template: &str, input: &str) -> String {
     if template.is_empty() {
         return input.to_string();
     }
     let escaped = input.replace('\\', "\\\\").replace('"', "\\\"");
-    template.replace("%%", &escaped)
+    template.replace("%%%", "%%").replace("%%", &escaped)
 }
 
 #[cfg(test)]
@@ -330,5 +350,6 @@ mod tests {
             ["rename-window", "--", "my \"big\" one"]
         );
         assert_eq!(fill_template("", "kill-pane"), "kill-pane");
+        assert_eq!(fill_template(r#"lsk "%%%""#, "\""), r#"lsk "\"""#);
     }
 }

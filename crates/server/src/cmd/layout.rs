@@ -8,11 +8,12 @@ use crate::outcome::{Output, TargetKind};
 pub static SELECT_LAYOUT: Entry = Entry {
     name: "select-layout",
     aliases: &["selectl"],
-    usage: "[-o] [-t target-window] \
-            even-horizontal|even-vertical|main-horizontal|main-vertical|tiled",
+    usage: "[-Eo] [-t target-window] \
+            [even-horizontal|even-vertical|main-horizontal|main-vertical|tiled]",
     about: "Arrange a window's panes in a preset layout (in their order; the first pane is the \
-            main one); -o puts back the layout before the last change.",
-    flags: "ot:",
+            main one); -o puts back the layout before the last change; -E gives the pane and \
+            those beside it in its row or column equal room.",
+    flags: "Eot:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Window),
@@ -20,6 +21,10 @@ pub static SELECT_LAYOUT: Entry = Entry {
         if args.has('o') {
             args.no_arguments()?;
             return Ok(undo());
+        }
+        if args.has('E') {
+            args.no_arguments()?;
+            return Ok(spread());
         }
         let name = args
             .positional
@@ -34,6 +39,21 @@ pub static SELECT_LAYOUT: Entry = Entry {
         Ok(apply(Some(preset), false))
     },
 };
+
+/// `select-layout -E`: the pane's row or column spread out evenly.
+fn spread() -> Action {
+    on_session(|s, scope| {
+        let (wpos, pane) = s.find_pane(scope)?;
+        let w = &mut s.windows[wpos];
+        w.undo_layout = Some(w.layout.clone());
+        if w.layout.spread_around(pane) {
+            w.zoomed = false;
+            s.resize_panes_of(wpos);
+            s.generation += 1;
+        }
+        Ok(Output::none())
+    })
+}
 
 /// `next-layout`.
 pub static NEXT_LAYOUT: Entry = Entry {

@@ -42,7 +42,7 @@ mod wait_for;
 mod window;
 
 pub use args::{tokenize, Args, Long};
-pub use client::{fill_template, ClientRequest};
+pub use client::{fill_template, ClientRequest, OneKey};
 
 use crate::context::ServerContext;
 use crate::outcome::{CommandError, Output, TargetKind};

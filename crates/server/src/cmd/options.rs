@@ -199,19 +199,39 @@ fn show_value(v: &str) -> String {
 pub static LIST_KEYS: Entry = Entry {
     name: "list-keys",
     aliases: &["lsk"],
-    usage: "[-N] [-T key-table]",
+    usage: "[-1aN] [-P prefix-string] [-T key-table] [key]",
     about: "Print the key bindings: every table, or one (prefix, root, copy-mode, \
-            copy-mode-vi, or your own); -N the notes given with bind -N.",
-    flags: "NT:",
+            copy-mode-vi, or your own); -N the notes given with bind -N. With a key, only \
+            what it is bound to (-N: its note, or its command), -1 the first of those.",
+    flags: "1aNP:T:",
     long: &[],
     read_only: true,
     target: None,
     build: |args| {
-        args.no_arguments()?;
         let table = args.value('T').map(str::to_string);
         let notes = args.has('N');
+        let first_only = args.has('1');
+        let prefix = args.value('P').map(str::to_string);
+        let key = match args.positional.as_slice() {
+            [] => None,
+            [key] => Some(key.clone()),
+            _ => return Err(args.usage("give one key at most")),
+        };
         Ok(Action::Server(Box::new(move |ctx| {
             async move {
+                if let Some(key) = key {
+                    let keys = ctx.config.borrow().keys.clone();
+                    let mut lines = keys
+                        .describe_key(table.as_deref(), &key, notes, prefix.as_deref())
+                        .map_err(|e| CommandError::Invalid(format!("list-keys: {e}")))?;
+                    if first_only {
+                        lines.truncate(1);
+                    }
+                    if lines.is_empty() {
+                        return Ok(Output::text(format!("{key} is not bound")));
+                    }
+                    return Ok(Output::text(lines.join("\n")));
+                }
                 if notes {
                     let keys = ctx.config.borrow().keys.clone();
                     let lines: Vec<String> = keys

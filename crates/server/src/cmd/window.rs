@@ -126,9 +126,9 @@ pub static SELECT_WINDOW: Entry = Entry {
 pub static NEXT_WINDOW: Entry = Entry {
     name: "next-window",
     aliases: &["next"],
-    usage: "[-t target-session]",
-    about: "Show the next window.",
-    flags: "t:",
+    usage: "[-a] [-t target-session]",
+    about: "Show the next window; -a the next with an alert (a bell, activity or silence).",
+    flags: "at:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Session),
@@ -139,9 +139,9 @@ pub static NEXT_WINDOW: Entry = Entry {
 pub static PREVIOUS_WINDOW: Entry = Entry {
     name: "previous-window",
     aliases: &["prev"],
-    usage: "[-t target-session]",
-    about: "Show the previous window.",
-    flags: "t:",
+    usage: "[-a] [-t target-session]",
+    about: "Show the previous window; -a the previous with an alert.",
+    flags: "at:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Session),
@@ -163,7 +163,31 @@ pub static LAST_WINDOW: Entry = Entry {
 
 fn step_command(args: &Args, which: Step) -> Result<Action, CommandError> {
     args.no_arguments()?;
+    if args.has('a') {
+        return Ok(step_to_alert(which));
+    }
     Ok(step(which))
+}
+
+/// The next (or previous) window with an alert, going round; an error when none has one.
+fn step_to_alert(which: Step) -> Action {
+    on_session(move |s, _| {
+        let n = s.windows.len();
+        let pos = (1..n)
+            .map(|i| match which {
+                Step::Previous => (s.current + n - i) % n,
+                _ => (s.current + i) % n,
+            })
+            .find(|&p| {
+                let w = &s.windows[p];
+                w.bell || w.activity || w.silence
+            })
+            .ok_or_else(|| {
+                CommandError::failed("no window with an alert (bell, activity, silence)")
+            })?;
+        s.select_window_at(pos);
+        Ok(Output::none())
+    })
 }
 
 /// Which way a window step goes.

@@ -15,8 +15,8 @@ pub(super) struct Prompt {
     pub(super) line: super::line_edit::LineEditor,
     /// The command the input completes (`%%` stands for it); empty: the input is the command.
     pub(super) template: String,
-    /// One key is the whole input.
-    pub(super) one_key: bool,
+    /// Whether one key is the whole input, and how it is given.
+    pub(super) one_key: crate::cmd::OneKey,
     /// The template runs as the input changes.
     pub(super) incremental: bool,
 }
@@ -39,9 +39,10 @@ impl ClientLoop {
             self.ui = Ui::Prompt(prompt);
             return After::Continue;
         };
-        if prompt.one_key {
+        if prompt.one_key != crate::cmd::OneKey::No {
             self.overlay(None).await;
             let text = match name.as_str() {
+                n if prompt.one_key == crate::cmd::OneKey::Name => n.to_string(),
                 "Space" => " ".to_string(),
                 "Escape" | "C-c" | "C-g" => return After::Continue,
                 n if n.chars().count() == 1 => n.to_string(),

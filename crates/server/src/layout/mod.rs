@@ -309,6 +309,16 @@ impl Layout {
         found
     }
 
+    /// Gives `pane` and its neighbours in its split equal room (`select-layout -E`); false
+    /// when it is alone.
+    pub fn spread_around(&mut self, pane: PaneId) -> bool {
+        let spread = tree::spread_parent(&mut self.root, pane);
+        if spread {
+            fit(&mut self.root, self.cols, self.rows);
+        }
+        spread
+    }
+
     /// Exchanges two panes' places.
     pub fn swap(&mut self, a: PaneId, b: PaneId) {
         swap_ids(&mut self.root, a, b);

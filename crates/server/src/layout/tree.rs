@@ -18,6 +18,21 @@ pub(super) enum Node {
     },
 }
 
+/// Gives the children of the split that holds `pane` equal room; false when no split holds
+/// it (the pane is alone, or not in the tree).
+pub(super) fn spread_parent(node: &mut Node, pane: PaneId) -> bool {
+    let Node::Split { children, .. } = node else {
+        return false;
+    };
+    if children.iter().any(|(c, _)| *c == Node::Pane(pane)) {
+        for (_, size) in children.iter_mut() {
+            *size = 1;
+        }
+        return true;
+    }
+    children.iter_mut().any(|(c, _)| spread_parent(c, pane))
+}
+
 /// Appends the ids of the panes under `node`, in layout order.
 pub(super) fn collect(node: &Node, out: &mut Vec<PaneId>) {
     match node {
