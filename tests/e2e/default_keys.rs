@@ -76,3 +76,25 @@ fn e_spreads_a_row_and_alt_n_finds_the_window_with_an_alert() {
     c.send_keys("C-b M-p").unwrap();
     c.wait_for_text("no window with an alert").unwrap();
 }
+
+#[test]
+fn d_lists_the_clients_and_detaches_the_one_chosen() {
+    let server = TestServer::new("chooseclient");
+    let mut first = attached_session(&server, "c", None);
+    let mut second = server.client(&["attach", "-t", "c"], 70, 20);
+    second.wait_for_text("$").unwrap();
+    first.send_keys("C-b D").unwrap();
+    first.wait_for_text("choose-client (2)").unwrap();
+    // The first attached is listed first: this one; the other is below it.
+    first.wait_for(|s| s.text().contains("[70x20")).unwrap();
+    first.send_keys("Down Enter").unwrap();
+    let exit = second.wait_exit().unwrap();
+    assert_eq!(exit.code, 0);
+    first
+        .wait_for(|s| !s.text().contains("choose-client"))
+        .unwrap();
+    // This client is still attached and working.
+    first.send_text("echo still-$((4*5))").unwrap();
+    first.send_keys("Enter").unwrap();
+    first.wait_for_text("still-20").unwrap();
+}

@@ -114,6 +114,7 @@ impl Default for KeyTables {
         bind("#", "list-buffers");
         bind("-", "delete-buffer");
         bind("~", "show-messages");
+        bind("D", "choose-client -Z");
         bind("/", r#"command-prompt -k -p key "list-keys -1N \"%%\"""#);
         bind("E", "select-layout -E");
         bind("M-n", "next-window -a");

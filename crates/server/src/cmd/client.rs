@@ -58,6 +58,12 @@ pub enum ClientRequest {
         /// The command to run for the buffer chosen, if not pasting.
         template: Option<String>,
     },
+    /// Show the attached clients to choose one from (`choose-client`): Enter detaches it, or
+    /// runs the template with `%%` standing for its name.
+    ChooseClient {
+        /// The command to run for the client chosen, if not detaching it.
+        template: Option<String>,
+    },
     /// Show each pane's index over it; a digit focuses that pane (`display-panes`).
     DisplayPanes,
     /// Show the clock over the active pane (`clock-mode`).
@@ -230,6 +236,23 @@ pub static COMMAND_PROMPT: Entry = Entry {
             },
             incremental: args.has('i'),
         }))
+    },
+};
+
+/// `choose-client`.
+pub static CHOOSE_CLIENT: Entry = Entry {
+    name: "choose-client",
+    aliases: &[],
+    usage: "[-NZ] [-t target-pane] [template]",
+    about: "Choose an attached client from a list over the window: Enter or d detaches it (or \
+            Enter runs the template, %% standing for the client's name), q or Escape leaves.",
+    flags: "NZt:",
+    long: &[],
+    read_only: false,
+    target: None,
+    build: |args| {
+        let template = (!args.positional.is_empty()).then(|| args.positional.join(" "));
+        Ok(Action::Client(ClientRequest::ChooseClient { template }))
     },
 };
 

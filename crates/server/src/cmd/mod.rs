@@ -179,6 +179,7 @@ pub static ENTRIES: &[&Entry] = &[
     &client::COMMAND_PROMPT,
     &client::CONFIRM_BEFORE,
     &client::DISPLAY_PANES,
+    &client::CHOOSE_CLIENT,
     &client::CLOCK_MODE,
     &popup::DISPLAY_POPUP,
     &menu::DISPLAY_MENU,

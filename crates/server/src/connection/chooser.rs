@@ -1,22 +1,35 @@
-//! `choose-buffer`: the paste buffers listed over the window, one line each (name, size, the
-//! start of the text). Up/Down (or k/j) move, Enter pastes the chosen buffer into the active
-//! pane (bracketed if its program asked, as `paste-buffer -p`), `d` deletes it, `q` or Escape
+//! `choose-buffer` and `choose-client`: the paste buffers (name, size, the start of the text)
+//! or the attached clients (name, session, size, terminal) listed over the window, one line
+//! each. Up/Down (or k/j) move, Enter acts on the one chosen (pastes the buffer into the active
+//! pane, bracketed if its program asked, as `paste-buffer -p`; detaches the client), or runs
+//! the template given for it; `d` deletes the buffer or detaches the client; `q` or Escape
 //! leaves.
 
 use super::ui::{After, ClientLoop, Ui};
-use crate::buffers::Buffer;
 use crate::cmd::buffers::{line, paste, PasteOptions};
 use crate::keys::Input;
+use crate::outcome::Output;
 use crate::render::{Overlay, RenderControl};
 
-/// The chooser's state: which buffer is selected (by name, so a buffer added meanwhile does
-/// not move the selection to another), and the first line shown.
+/// What the chooser lists.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) enum Choosing {
+    /// The paste buffers (`choose-buffer`).
+    #[default]
+    Buffers,
+    /// The attached clients (`choose-client`).
+    Clients,
+}
+
+/// The chooser's state: which item is selected (by name, so an item added meanwhile does not
+/// move the selection to another), and the first line shown.
 #[derive(Debug, Default)]
 pub(super) struct Chooser {
+    choosing: Choosing,
     selected: usize,
     name: Option<String>,
     top: usize,
-    /// What Enter runs instead of pasting, `%%` standing for the buffer's name
+    /// What Enter runs instead of the default, `%%` standing for the item's name
     /// (`choose-buffer "delete-buffer -b '%%'"`).
     template: Option<String>,
 }
@@ -26,7 +39,7 @@ pub(super) struct Chooser {
 enum Choice {
     Up,
     Down,
-    Paste,
+    Choose,
     Delete,
     Leave,
     Nothing,
@@ -39,58 +52,101 @@ fn choice(input: &Input) -> Choice {
     match name.as_str() {
         "Up" | "k" | "C-p" => Choice::Up,
         "Down" | "j" | "C-n" => Choice::Down,
-        "Enter" => Choice::Paste,
+        "Enter" => Choice::Choose,
         "d" => Choice::Delete,
         "q" | "Escape" | "C-c" | "C-g" => Choice::Leave,
         _ => Choice::Nothing,
     }
 }
 
+/// The most clients listed (a server has far fewer).
+const MAX_CLIENTS_LISTED: usize = 1000;
+
 impl ClientLoop {
-    /// Opens the chooser (Enter runs `template` for the buffer chosen, if given), or says
-    /// there is nothing to choose.
-    pub(super) async fn open_chooser(&mut self, template: Option<String>) {
+    /// Opens the chooser of `choosing` (Enter runs `template` for the item chosen, if given),
+    /// or says there is nothing to choose.
+    pub(super) async fn open_chooser(&mut self, choosing: Choosing, template: Option<String>) {
         let chooser = Chooser {
+            choosing,
             template,
             ..Chooser::default()
         };
         if !self.draw_chooser(chooser).await {
-            self.message("no buffers: copy some text or run set-buffer first".into())
-                .await;
+            let text = match choosing {
+                Choosing::Buffers => "no buffers: copy some text or run set-buffer first",
+                Choosing::Clients => "no clients are attached",
+            };
+            self.message(text.into()).await;
+        }
+    }
+
+    /// The items listed: each one's name and its line.
+    async fn chooser_items(&self, choosing: Choosing) -> Vec<(String, String)> {
+        match choosing {
+            Choosing::Buffers => self
+                .ctx
+                .buffers
+                .list()
+                .iter()
+                .map(|b| (b.name.clone(), line(b)))
+                .collect(),
+            Choosing::Clients => {
+                let format = "#{client_name}\t#{client_name}: #{client_session} \
+                              [#{client_width}x#{client_height} #{client_termname}]";
+                let mut items = Vec::new();
+                for session in self.ctx.registry.all().await {
+                    let listed = Box::new(move |s: &mut crate::session::SessionState, _: &_| {
+                        Ok(Output::text(s.client_lines(format).join("\n")))
+                    });
+                    if let Ok(out) = session.run(listed, Default::default()).await {
+                        items.extend(out.stdout.lines().filter_map(|l| {
+                            let (name, shown) = l.split_once('\t')?;
+                            Some((name.to_string(), shown.to_string()))
+                        }));
+                    }
+                }
+                items.truncate(MAX_CLIENTS_LISTED);
+                items
+            }
         }
     }
 
     /// A key while the chooser is shown.
     pub(super) async fn chooser_key(&mut self, mut chooser: Chooser, input: &Input) -> After {
-        let buffers = self.ctx.buffers.list();
+        let items = self.chooser_items(chooser.choosing).await;
         chooser.selected = chooser
             .name
             .as_ref()
-            .and_then(|n| buffers.iter().position(|b| &b.name == n))
+            .and_then(|n| items.iter().position(|(name, _)| name == n))
             .unwrap_or(chooser.selected)
-            .min(buffers.len().saturating_sub(1));
+            .min(items.len().saturating_sub(1));
+        let chosen = items.get(chooser.selected).map(|(name, _)| name.clone());
         match choice(input) {
             Choice::Up => chooser.selected = chooser.selected.saturating_sub(1),
             Choice::Down => {
-                chooser.selected = (chooser.selected + 1).min(buffers.len().saturating_sub(1))
+                chooser.selected = (chooser.selected + 1).min(items.len().saturating_sub(1))
             }
-            Choice::Paste => {
+            Choice::Choose => {
                 self.close_chooser().await;
-                let Some(buffer) = buffers.get(chooser.selected) else {
+                let Some(name) = chosen else {
                     return After::Continue;
                 };
                 if let Some(template) = &chooser.template {
-                    let line = crate::cmd::fill_template(template, &buffer.name);
+                    let line = crate::cmd::fill_template(template, &name);
                     return self.run_line(&line).await;
                 }
-                self.paste_chosen(buffer).await;
-                return After::Continue;
+                return self.act_on_chosen(chooser.choosing, &name).await;
             }
             Choice::Delete => {
-                if let Some(buffer) = buffers.get(chooser.selected) {
-                    let _ = self.ctx.buffers.delete(Some(&buffer.name));
-                }
                 chooser.name = None;
+                if let Some(name) = chosen {
+                    if chooser.choosing == Choosing::Clients {
+                        // Detaching may be this client's own end: the list closes first.
+                        self.close_chooser().await;
+                        return self.act_on_chosen(Choosing::Clients, &name).await;
+                    }
+                    let _ = self.ctx.buffers.delete(Some(&name));
+                }
             }
             Choice::Leave => {
                 self.close_chooser().await;
@@ -108,18 +164,30 @@ impl ClientLoop {
         After::Continue
     }
 
-    /// Pastes `buffer` into the active pane, as `paste-buffer -p -b NAME`.
-    async fn paste_chosen(&mut self, buffer: &Buffer) {
+    /// Enter's own action on the item named `name`: the buffer pasted into the active pane
+    /// (as `paste-buffer -p -b NAME`), the client detached.
+    async fn act_on_chosen(&mut self, choosing: Choosing, name: &str) -> After {
+        if choosing == Choosing::Clients {
+            let words = ["detach-client", "-t", name].map(String::from);
+            return match crate::cmd::parse(&words) {
+                Ok(command) => self.run(command).await,
+                Err(e) => {
+                    self.message(e.to_string()).await;
+                    After::Continue
+                }
+            };
+        }
         let Some(pane) = self.view.borrow().active_pane().cloned() else {
-            return;
+            return After::Continue;
         };
         let options = PasteOptions {
             bracket: true,
             ..PasteOptions::default()
         };
-        if let Err(e) = paste(&self.ctx, &pane, Some(&buffer.name), &options).await {
+        if let Err(e) = paste(&self.ctx, &pane, Some(name), &options).await {
             self.message(e.to_string()).await;
         }
+        After::Continue
     }
 
     async fn close_chooser(&mut self) {
@@ -127,15 +195,15 @@ impl ClientLoop {
         let _ = self.render.send(RenderControl::Overlay(None)).await;
     }
 
-    /// Draws the list with the selection marked, scrolled to show it; false when there are
-    /// no buffers to show.
+    /// Draws the list with the selection marked, scrolled to show it; false when there is
+    /// nothing to show.
     async fn draw_chooser(&mut self, mut chooser: Chooser) -> bool {
-        let buffers = self.ctx.buffers.list();
-        if buffers.is_empty() {
+        let items = self.chooser_items(chooser.choosing).await;
+        if items.is_empty() {
             return false;
         }
-        chooser.selected = chooser.selected.min(buffers.len() - 1);
-        chooser.name = Some(buffers[chooser.selected].name.clone());
+        chooser.selected = chooser.selected.min(items.len() - 1);
+        chooser.name = Some(items[chooser.selected].0.clone());
         // One row for the help line.
         let rows = usize::from(self.view.borrow().window.rows)
             .saturating_sub(1)
@@ -145,13 +213,14 @@ impl ClientLoop {
         } else if chooser.selected >= chooser.top + rows {
             chooser.top = chooser.selected + 1 - rows;
         }
-        let mut lines = vec![format!(
-            "choose-buffer ({}): Enter paste, d delete, q leave",
-            buffers.len()
-        )];
-        for (i, buffer) in buffers.iter().enumerate().skip(chooser.top).take(rows) {
+        let help = match chooser.choosing {
+            Choosing::Buffers => "choose-buffer ({}): Enter paste, d delete, q leave",
+            Choosing::Clients => "choose-client ({}): Enter or d detach, q leave",
+        };
+        let mut lines = vec![help.replace("{}", &items.len().to_string())];
+        for (i, (_, shown)) in items.iter().enumerate().skip(chooser.top).take(rows) {
             let mark = if i == chooser.selected { "> " } else { "  " };
-            lines.push(format!("{mark}{}", line(buffer)));
+            lines.push(format!("{mark}{shown}"));
         }
         let _ = self
             .render
@@ -177,7 +246,7 @@ mod tests {
     fn keys_choose_as_tmuxs_chooser() {
         assert_eq!(choice(&key("Up")), Choice::Up);
         assert_eq!(choice(&key("j")), Choice::Down);
-        assert_eq!(choice(&key("Enter")), Choice::Paste);
+        assert_eq!(choice(&key("Enter")), Choice::Choose);
         assert_eq!(choice(&key("d")), Choice::Delete);
         assert_eq!(choice(&key("Escape")), Choice::Leave);
         assert_eq!(choice(&key("x")), Choice::Nothing);

@@ -624,7 +624,14 @@ impl ClientLoop {
                 })
                 .await;
             }
-            ClientRequest::ChooseBuffer { template } => self.open_chooser(template).await,
+            ClientRequest::ChooseBuffer { template } => {
+                self.open_chooser(super::chooser::Choosing::Buffers, template)
+                    .await
+            }
+            ClientRequest::ChooseClient { template } => {
+                self.open_chooser(super::chooser::Choosing::Clients, template)
+                    .await
+            }
             ClientRequest::KeyTable { table } => {
                 let known = self.options().keys.table(&table).is_some();
                 if known {
