@@ -337,13 +337,13 @@ fn previous_and_next_prompt_follow_the_shells_osc_133_marks() {
         (0..s.rows()).find(|&r| s.row(r).is_some_and(|l| l.text().starts_with(text)))
     };
     enter(&mut c);
-    c.send_keys("{").unwrap();
+    c.send_keys("[").unwrap();
     c.wait_for(|s| row_of(s, "P2 two") == Some(s.cursor_state().row))
         .unwrap();
-    c.send_keys("{").unwrap();
+    c.send_keys("[").unwrap();
     c.wait_for(|s| row_of(s, "P1 one") == Some(s.cursor_state().row))
         .unwrap();
-    c.send_keys("}").unwrap();
+    c.send_keys("]").unwrap();
     c.wait_for(|s| row_of(s, "P2 two") == Some(s.cursor_state().row))
         .unwrap();
 }
@@ -415,9 +415,7 @@ fn search_matches_take_the_copy_mode_match_styles() {
         let out = server.weft(&["set", "-g", option, style]);
         assert!(out.status.success(), "{out:?}");
     }
-    c.send_text("echo needle-a; echo needle-b").unwrap();
-    c.send_keys("Enter").unwrap();
-    c.wait_for_text("needle-b").unwrap();
+    run(&mut c, "echo needle-a; echo needle-b", "needle-b");
     c.send_keys("C-b [").unwrap();
     c.wait_for(|s| indicator(s).is_some()).unwrap();
     c.send_keys("C-r").unwrap();
@@ -437,4 +435,60 @@ fn search_matches_take_the_copy_mode_match_styles() {
     })
     .unwrap();
     c.send_keys("q").unwrap();
+}
+
+#[test]
+fn star_searches_the_word_under_the_cursor_and_copy_pipe_runs_its_command() {
+    let server = TestServer::new("copystar");
+    let piped = server.dir.join("piped.txt");
+    let mut c = session(&server, "st", 80, 24, Some("mode-keys = \"vi\"\n"));
+    let pipe = format!("cat > {}", piped.display());
+    let words = [
+        "bind",
+        "-T",
+        "copy-mode-vi",
+        "y",
+        "send",
+        "-X",
+        "copy-pipe-and-cancel",
+        &pipe,
+    ];
+    let out = server.weft(&words);
+    assert!(out.status.success(), "{out:?}");
+    run(&mut c, "echo alpha beta; echo gamma alpha", "gamma alpha");
+    c.send_keys("C-b [").unwrap();
+    c.wait_for(|s| indicator(s).is_some()).unwrap();
+    // Up to "gamma alpha", then to its second word.
+    c.send_keys("k 0 w").unwrap();
+    let word = || {
+        stdout_of(&server.weft(&["display", "-p", "-t", "st", "#{copy_cursor_word}"]))
+            .trim()
+            .to_string()
+    };
+    c.wait_for(|s| s.cursor_state().col == 6).unwrap();
+    assert_eq!(word(), "alpha");
+    // `#` searches up for it: the "alpha beta" line, and the command lines that typed it.
+    c.send_keys("#").unwrap();
+    c.wait_for(|s| {
+        s.row(0)
+            .is_some_and(|r| r.text().contains("/4)") || r.text().contains("/5)"))
+    })
+    .unwrap();
+    // Select the word under the cursor and copy it through the bound command.
+    c.send_keys("v e y").unwrap();
+    c.wait_for(|s| indicator(s).is_none()).unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while std::fs::read_to_string(&piped).unwrap_or_default() != "alpha" {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "copy-pipe's command got {:?}",
+            std::fs::read_to_string(&piped)
+        );
+        std::thread::yield_now();
+    }
+    // The buffer has it too, as tmux's copy-pipe keeps it.
+    assert_eq!(
+        stdout_of(&server.weft(&["show-buffer"])).trim_end(),
+        "alpha"
+    );
 }

@@ -15,6 +15,11 @@ const COMMON: &[(&str, &str)] = &[
     ("End", "send-keys -X end-of-line"),
     ("C-Up", "send-keys -X scroll-up"),
     ("C-Down", "send-keys -X scroll-down"),
+    ("X", "send-keys -X set-mark"),
+    ("M-x", "send-keys -X jump-to-mark"),
+    // tmux's keys for the shell's prompts (OSC 133 marks).
+    ("C-M-Up", "send-keys -X previous-prompt"),
+    ("C-M-Down", "send-keys -X next-prompt"),
     ("n", "send-keys -X search-again"),
     ("N", "send-keys -X search-reverse"),
     (";", "send-keys -X jump-again"),
@@ -78,8 +83,18 @@ const VI: &[(&str, &str)] = &[
     ("C-y", "send-keys -X scroll-up"),
     ("C-e", "send-keys -X scroll-down"),
     ("%", "send-keys -X next-matching-bracket"),
-    ("{", "send-keys -X previous-prompt"),
-    ("}", "send-keys -X next-prompt"),
+    ("{", "send-keys -X previous-paragraph"),
+    ("}", "send-keys -X next-paragraph"),
+    // weft's: the shell's prompts on single keys tmux leaves unbound.
+    ("[", "send-keys -X previous-prompt"),
+    ("]", "send-keys -X next-prompt"),
+    ("#", "send-keys -FX search-backward -- \"#{copy_cursor_word}\""),
+    ("*", "send-keys -FX search-forward -- \"#{copy_cursor_word}\""),
+    ("J", "send-keys -X scroll-down"),
+    ("K", "send-keys -X scroll-up"),
+    ("z", "send-keys -X scroll-middle"),
+    ("C-h", "send-keys -X cursor-left"),
+    ("C-j", "send-keys -X copy-pipe-and-cancel"),
     (
         ":",
         "command-prompt -p \"(goto line)\" \"send-keys -X goto-line \\\"%%\\\"\"",
@@ -122,8 +137,13 @@ const EMACS: &[(&str, &str)] = &[
     ("M->", "send-keys -X history-bottom"),
     ("M-R", "send-keys -X top-line"),
     ("M-r", "send-keys -X middle-line"),
-    ("M-{", "send-keys -X previous-prompt"),
-    ("M-}", "send-keys -X next-prompt"),
+    ("M-{", "send-keys -X previous-paragraph"),
+    ("M-}", "send-keys -X next-paragraph"),
+    ("C-k", "send-keys -X copy-pipe-end-of-line-and-cancel"),
+    ("C-l", "send-keys -X recentre-top-bottom"),
+    ("M-l", "send-keys -X cursor-centre-horizontal"),
+    ("M-Up", "send-keys -X halfpage-up"),
+    ("M-Down", "send-keys -X halfpage-down"),
     ("C-M-b", "send-keys -X previous-matching-bracket"),
     ("C-M-f", "send-keys -X next-matching-bracket"),
     (
@@ -163,4 +183,27 @@ pub fn emacs_table() -> BTreeMap<String, String> {
 pub fn count_digit(key: &str, counting: bool) -> Option<u32> {
     let digit = key.parse::<u32>().ok().filter(|_| key.len() == 1)?;
     (digit != 0 || counting).then_some(digit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every default binding names a copy-mode command weft has, and keys written as the key
+    /// parser names them.
+    #[test]
+    fn every_default_binding_runs_a_known_command() {
+        for (key, command) in vi_table().into_iter().chain(emacs_table()) {
+            assert_eq!(crate::keys::normalize(&key).as_deref(), Ok(key.as_str()));
+            if let Some(name) = command
+                .strip_prefix("send-keys -X ")
+                .and_then(|rest| rest.split_whitespace().next())
+            {
+                assert!(
+                    crate::copy::command::NAMES.contains(&name),
+                    "{key}: {command}"
+                );
+            }
+        }
+    }
 }

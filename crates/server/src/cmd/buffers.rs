@@ -473,6 +473,16 @@ pub static CHOOSE_BUFFER: Entry = Entry {
 /// OSC 52 unless `set-clipboard` is off, and piped to `copy-command` when one is set (in the
 /// background: it never holds the server up, and is killed if it hangs). Failures are logged.
 pub async fn copy_text(ctx: &ServerContext, text: String, append: bool) {
+    copy_text_piped(ctx, text, append, None).await;
+}
+
+/// [`copy_text`], piped to `pipe` (`copy-pipe CMD`) instead of `copy-command` when given.
+pub async fn copy_text_piped(
+    ctx: &ServerContext,
+    text: String,
+    append: bool,
+    pipe: Option<String>,
+) {
     let data = text.into_bytes();
     let copied = if append {
         ctx.buffers
@@ -494,8 +504,21 @@ pub async fn copy_text(ctx: &ServerContext, text: String, append: bool) {
     if config.set_clipboard != SetClipboard::Off {
         ctx.buffers.to_clients(&copied);
     }
-    if let Some(command) = config.copy_command.clone() {
+    if let Some(command) = pipe.or_else(|| config.copy_command.clone()) {
         tokio::spawn(run_copy_command(command, copied, COPY_COMMAND_TIMEOUT));
+    }
+}
+
+/// Pipes `text` to `pipe`, else to `copy-command` if set, keeping no buffer (copy mode's
+/// `pipe`); in the background, killed if it hangs.
+pub fn pipe_text(ctx: &ServerContext, text: String, pipe: Option<String>) {
+    let command = pipe.or_else(|| ctx.config.borrow().copy_command.clone());
+    if let Some(command) = command {
+        tokio::spawn(run_copy_command(
+            command,
+            Bytes::from(text.into_bytes()),
+            COPY_COMMAND_TIMEOUT,
+        ));
     }
 }
 

@@ -63,9 +63,30 @@ pub fn copy_settings(config: &crate::config::Config) -> crate::copy::Settings {
     }
 }
 
-/// `send-keys -X NAME [ARGS]` on `pane`: runs the copy-mode command `count` times.
-pub(super) fn send_keys_x(name: String, args: Vec<String>, count: usize) -> Action {
+/// `send-keys -X NAME [ARGS]` on `pane`: runs the copy-mode command `count` times; with
+/// `formats` (`-F`), its arguments expanded as formats of the pane first.
+pub(super) fn send_keys_x(
+    name: String,
+    mut args: Vec<String>,
+    count: usize,
+    formats: bool,
+) -> Action {
+    // As tmux reads a copy-mode command's own arguments: `--` ends its flags.
+    if args.first().is_some_and(|a| a == "--") {
+        args.remove(0);
+    }
     pane_server_action(move |pane, ctx| async move {
+        if formats {
+            let origin = super::run::Origin {
+                pane: Some(pane.id()),
+                ..Default::default()
+            };
+            for arg in &mut args {
+                if let Some(expanded) = super::shell::expand_for(&ctx, &origin, arg).await {
+                    *arg = expanded;
+                }
+            }
+        }
         run_copy_command(&pane, &ctx, &name, &args, count).await?;
         Ok(Output::none())
     })
@@ -85,8 +106,18 @@ pub async fn run_copy_command(
             "send-keys -X: pane {} is not in copy mode (enter it with copy-mode)",
             pane.id()
         ))),
-        Ok(CopyResult::Ran(Outcome::Copy { text, append, .. })) => {
-            copied(ctx, text, append).await;
+        Ok(CopyResult::Ran(Outcome::Copy {
+            text,
+            append,
+            pipe,
+            to_buffer,
+            ..
+        })) => {
+            if to_buffer {
+                copied_piped(ctx, text, append, pipe).await;
+            } else if !text.is_empty() {
+                super::buffers::pipe_text(ctx, text, pipe);
+            }
             Ok(())
         }
         Ok(CopyResult::Ran(_)) => Ok(()),
@@ -95,8 +126,13 @@ pub async fn run_copy_command(
 
 /// Text copied in copy mode (or with the mouse): to a paste buffer and the clipboard.
 pub async fn copied(ctx: &ServerContext, text: String, append: bool) {
+    copied_piped(ctx, text, append, None).await;
+}
+
+/// [`copied`], piped to `pipe` (`copy-pipe CMD`) instead of `copy-command`.
+async fn copied_piped(ctx: &ServerContext, text: String, append: bool, pipe: Option<String>) {
     if text.is_empty() {
         return;
     }
-    super::buffers::copy_text(ctx, text, append).await;
+    super::buffers::copy_text_piped(ctx, text, append, pipe).await;
 }

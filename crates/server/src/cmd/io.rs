@@ -14,12 +14,14 @@ use weft_screen_model::keyboard::KeyboardMode;
 pub static SEND_KEYS: Entry = Entry {
     name: "send-keys",
     aliases: &["send"],
-    usage: "[-lHMX] [-N count] [-t target-pane] key ...",
+    usage: "[-FlHMX] [-N count] [-t target-pane] key ...",
     about: "Type keys into a pane: tmux key names (Enter, C-c, M-x, Up, F1), text with -l, \
             hex bytes with -H; -N repeats them. With -X, run a copy-mode command instead \
-            (send-keys -X search-backward TEXT). In a mouse key's binding, -M hands the mouse \
-            event on as weft handles it unbound (to the program, or copy mode).",
-    flags: "lHMXN:t:",
+            (send-keys -X search-backward TEXT). -F expands the arguments as formats of the \
+            pane (send -FX search-backward '#{copy_cursor_word}'). In a mouse key's binding, \
+            -M hands the mouse event on as weft handles it unbound (to the program, or copy \
+            mode).",
+    flags: "FlHMXN:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Pane),
@@ -41,7 +43,7 @@ pub static SEND_KEYS: Entry = Entry {
         if args.has('X') {
             let name = args.positional[0].clone();
             let rest = args.positional[1..].to_vec();
-            return Ok(super::copy::send_keys_x(name, rest, count));
+            return Ok(super::copy::send_keys_x(name, rest, count, args.has('F')));
         }
         let mut keys = Vec::with_capacity(args.positional.len() * count);
         for _ in 0..count {

@@ -281,7 +281,7 @@ async fn test_holds(
 
 /// `text` expanded as a format where the command runs (`display-message -p`); unchanged when
 /// it has no `#`. `None`: it could not be expanded (no such pane).
-async fn expand_for(
+pub(super) async fn expand_for(
     ctx: &crate::context::ServerContext,
     origin: &super::run::Origin,
     text: &str,

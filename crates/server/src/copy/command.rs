@@ -23,6 +23,10 @@ pub enum Outcome {
         append: bool,
         /// Leave copy mode afterwards.
         leave: bool,
+        /// The command the text is piped to (`copy-pipe CMD`); none: `copy-command`, if set.
+        pipe: Option<String>,
+        /// The text becomes a paste buffer (and goes to the clipboard); not for `pipe`.
+        to_buffer: bool,
     },
 }
 
@@ -37,15 +41,23 @@ pub const NAMES: &[&str] = &[
     "clear-selection",
     "clear-selection-or-cancel",
     "copy-end-of-line",
+    "copy-end-of-line-and-cancel",
     "copy-line",
+    "copy-line-and-cancel",
     "copy-pipe",
     "copy-pipe-and-cancel",
+    "copy-pipe-end-of-line",
+    "copy-pipe-end-of-line-and-cancel",
+    "copy-pipe-line",
+    "copy-pipe-line-and-cancel",
     "copy-pipe-no-clear",
     "copy-selection",
     "copy-selection-and-cancel",
     "copy-selection-no-clear",
     "cursor-down",
     "cursor-down-and-cancel",
+    "cursor-centre-horizontal",
+    "cursor-centre-vertical",
     "cursor-left",
     "cursor-right",
     "cursor-up",
@@ -60,10 +72,12 @@ pub const NAMES: &[&str] = &[
     "jump-backward",
     "jump-forward",
     "jump-reverse",
+    "jump-to-mark",
     "jump-to-backward",
     "jump-to-forward",
     "middle-line",
     "next-matching-bracket",
+    "next-paragraph",
     "next-prompt",
     "next-space",
     "next-space-end",
@@ -73,16 +87,24 @@ pub const NAMES: &[&str] = &[
     "page-down",
     "page-down-and-cancel",
     "page-up",
+    "pipe",
+    "pipe-and-cancel",
+    "pipe-no-clear",
     "previous-matching-bracket",
+    "previous-paragraph",
     "previous-prompt",
     "previous-space",
     "previous-word",
     "rectangle-off",
     "rectangle-on",
     "rectangle-toggle",
+    "recentre-top-bottom",
     "refresh-from-pane",
     "scroll-down",
+    "scroll-bottom",
     "scroll-down-and-cancel",
+    "scroll-middle",
+    "scroll-top",
     "scroll-up",
     "search-again",
     "search-backward",
@@ -94,6 +116,7 @@ pub const NAMES: &[&str] = &[
     "search-reverse",
     "select-line",
     "select-word",
+    "set-mark",
     "start-of-line",
     "stop-selection",
     "top-line",
@@ -116,6 +139,9 @@ pub fn run(
     let arg = args.first().map(String::as_str).unwrap_or("");
     if !name.ends_with("-incremental") {
         mode.incremental_from = None;
+    }
+    if super::placing::run(mode, &lines, name) {
+        return Ok(Outcome::Stay);
     }
     let rows = lines.rows().max(1) as i64;
     let c = mode.cursor;
@@ -298,7 +324,10 @@ pub fn run(
         | "copy-pipe-no-clear"
         | "copy-pipe-and-cancel"
         | "append-selection"
-        | "append-selection-and-cancel" => {
+        | "append-selection-and-cancel"
+        | "pipe"
+        | "pipe-no-clear"
+        | "pipe-and-cancel" => {
             let Some(selection) = mode.selection else {
                 return Ok(Outcome::Stay);
             };
@@ -311,14 +340,23 @@ pub fn run(
                 text,
                 append: name.starts_with("append"),
                 leave,
+                pipe: piped_to(name, arg),
+                to_buffer: !name.starts_with("pipe"),
             });
         }
-        "copy-line" | "copy-end-of-line" => {
+        "copy-line"
+        | "copy-end-of-line"
+        | "copy-line-and-cancel"
+        | "copy-end-of-line-and-cancel"
+        | "copy-pipe-line"
+        | "copy-pipe-line-and-cancel"
+        | "copy-pipe-end-of-line"
+        | "copy-pipe-end-of-line-and-cancel" => {
             let start = lines.logical_start(c.line);
-            let from = if name == "copy-line" {
-                Pos::new(start, 0)
-            } else {
+            let from = if name.contains("end-of-line") {
                 c
+            } else {
+                Pos::new(start, 0)
             };
             let end = lines.logical_end(c.line);
             let selection = Selection {
@@ -327,10 +365,15 @@ pub fn run(
             };
             let to = Pos::new(end, lines.cols().saturating_sub(1));
             let text = Span::new(&selection, to, true).text(&lines);
+            // tmux 3.3's copy-line and copy-end-of-line leave; its copy-pipe-line variants
+            // stay unless -and-cancel.
+            let leave = name.ends_with("-and-cancel") || !name.starts_with("copy-pipe");
             return Ok(Outcome::Copy {
                 text,
                 append: false,
-                leave: true,
+                leave,
+                pipe: piped_to(name, arg),
+                to_buffer: true,
             });
         }
         "search-forward" | "search-backward" | "search-forward-text" | "search-backward-text" => {
@@ -374,6 +417,13 @@ pub fn run(
         }
     }
     Ok(Outcome::Stay)
+}
+
+/// The command a copy command pipes its text to: its argument, for the `copy-pipe` and
+/// `pipe` commands that were given one.
+fn piped_to(name: &str, arg: &str) -> Option<String> {
+    let piping = name.starts_with("copy-pipe") || name.starts_with("pipe");
+    (piping && !arg.trim().is_empty()).then(|| arg.to_string())
 }
 
 /// Whether a scroll down leaves copy mode: `-and-cancel`, or entered with `-e`, at the bottom.
@@ -535,7 +585,9 @@ mod tests {
             Outcome::Copy {
                 text: "line".into(),
                 append: false,
-                leave: true
+                leave: true,
+                pipe: None,
+                to_buffer: true,
             }
         );
     }

@@ -8,6 +8,7 @@
 pub mod command;
 pub mod lines;
 pub mod motion;
+pub mod placing;
 pub mod search;
 pub mod select;
 pub mod view;
@@ -78,6 +79,10 @@ pub struct CopyMode {
     pub styles: CopyStyles,
     /// A search goes round the ends of the history (`wrap-search`).
     pub wrap_search: bool,
+    /// The mark (`set-mark`), which `jump-to-mark` swaps with the cursor.
+    pub mark: Option<Pos>,
+    /// Where the last `recentre-top-bottom` put the cursor's line, while pressed in a row.
+    recentre: Option<placing::Recentre>,
 }
 
 impl CopyMode {
@@ -103,6 +108,8 @@ impl CopyMode {
             separators: motion::WORD_SEPARATORS.to_string(),
             styles: COPY_STYLES,
             wrap_search: true,
+            mark: None,
+            recentre: None,
         }
     }
 
@@ -152,6 +159,30 @@ impl CopyMode {
         let top = self.top as i64 + delta;
         self.top = (top.max(lines.first() as i64) as u64).clamp(lines.first(), lines.history_end());
         self.cursor.line = lines.clamp(self.top + row);
+    }
+
+    /// The word and the line under the cursor (`copy_cursor_word`, `copy_cursor_line`); no
+    /// word on a space.
+    pub fn cursor_text(&self, screen: &Screen) -> (String, String) {
+        let lines = Lines::new(screen).with_separators(&self.separators);
+        let at = Pos::new(
+            lines.clamp(self.cursor.line),
+            self.cursor.col.min(lines.cols().saturating_sub(1)),
+        );
+        let (start, end) = motion::word_around(&lines, at);
+        let selection = Selection {
+            anchor: start,
+            kind: select::Kind::Char,
+        };
+        let word = select::Span::new(&selection, end, true).text(&lines);
+        let word = if word.trim().is_empty() {
+            String::new()
+        } else {
+            word
+        };
+        let mut line = String::new();
+        lines.text(at.line, &mut line, None);
+        (word, line.trim_end().to_string())
     }
 
     /// Whether the view is at the bottom (the live screen).

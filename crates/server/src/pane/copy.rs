@@ -127,6 +127,16 @@ impl PaneHandle {
         shared.notify_watchers();
     }
 
+    /// The word and the line under the copy-mode cursor, while the pane is in copy mode.
+    pub fn copy_cursor_text(&self) -> Option<(String, String)> {
+        if !self.in_copy_mode() {
+            return None;
+        }
+        let screen = self.shared.screen();
+        let mode = self.shared.copy.lock().ok()?;
+        mode.as_ref().map(|m| m.cursor_text(&screen))
+    }
+
     /// Leaves copy mode (nothing when the pane is not in it).
     pub fn leave_copy_mode(&self) {
         let shared = &self.shared;
@@ -221,6 +231,8 @@ impl PaneHandle {
                         text,
                         append: false,
                         leave: false,
+                        pipe: None,
+                        to_buffer: true,
                     })
                 }
             }

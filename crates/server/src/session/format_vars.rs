@@ -248,6 +248,10 @@ impl SessionState {
                 "pane_mode",
                 if h.in_copy_mode() { "copy-mode" } else { "" }.into(),
             );
+            if let Some((word, line)) = h.copy_cursor_text() {
+                set("copy_cursor_word", word);
+                set("copy_cursor_line", line);
+            }
             let alternate = h
                 .shared
                 .alternate_screen
