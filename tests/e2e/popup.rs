@@ -157,3 +157,31 @@ fn a_shell_command_bound_to_a_key_opens_a_popup_and_waits_for_it() {
     c.wait_for_text("picked-abc").unwrap();
     assert!(!c.screen().text().contains('┌'), "{}", c.screen().text());
 }
+
+/// A program in a popup that copies (OSC 52, as lazygit and neovim do) fills a paste buffer,
+/// as a pane's program would.
+#[test]
+fn a_copy_in_a_popup_becomes_a_paste_buffer() {
+    let server = TestServer::new("popupcopy");
+    let conf = write_file(
+        &server,
+        "popup.conf",
+        "bind g display-popup -E 'printf \"\\033]52;c;%s\\007\" $(printf from-popup | base64); \
+         echo copied; read x'\n",
+    );
+    let mut c = attached_session(&server, "p", Some(conf.to_str().unwrap()));
+    c.send_keys("C-b g").unwrap();
+    c.wait_for_text("copied").unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let buffer = || stdout_of(&server.weft(&["show-buffer"]));
+    while buffer().trim_end() != "from-popup" {
+        if std::time::Instant::now() > deadline {
+            // Closed first, so that a failure does not leave the popup waiting.
+            c.send_keys("Enter").unwrap();
+            panic!("no buffer from the popup's copy: {:?}", buffer());
+        }
+        std::thread::yield_now();
+    }
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|s| !s.text().contains("copied")).unwrap();
+}

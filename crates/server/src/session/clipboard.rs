@@ -10,28 +10,38 @@ use base64::Engine;
 use bytes::Bytes;
 use std::sync::atomic::Ordering;
 
-impl SessionState {
-    /// A program in `pane` wrote `base64` to the clipboard (OSC 52).
-    pub(super) fn clipboard_write(&mut self, pane: PaneId, base64: Vec<u8>) {
+impl super::ClipboardAccess {
+    /// A program in `pane` wrote `base64` to the clipboard (OSC 52): a paste buffer, and the
+    /// clients' terminals with `set-clipboard on`. False when it was dropped (too large, not
+    /// base64).
+    pub fn write(&self, pane: PaneId, base64: &[u8]) -> bool {
         // Base64 is 4 bytes for 3: anything longer cannot decode within the cap.
         if base64.len() > MAX_CLIPBOARD_BYTES.div_ceil(3) * 4 {
             tracing::debug!(%pane, bytes = base64.len(), "an OSC 52 write too large, dropped");
-            return;
+            return false;
         }
-        let Ok(text) = base64::engine::general_purpose::STANDARD.decode(&base64) else {
+        let Ok(text) = base64::engine::general_purpose::STANDARD.decode(base64) else {
             tracing::debug!(%pane, "an OSC 52 write that is not base64, dropped");
-            return;
+            return false;
         };
         if text.len() > MAX_CLIPBOARD_BYTES {
-            return;
+            return false;
         }
-        self.pane_meta.entry(pane).or_default().clipboard = Some(base64);
-        let to_clients = self.clipboard.config.borrow().set_clipboard == SetClipboard::On;
-        if to_clients {
-            self.clipboard.buffers.to_clients(&text);
+        if self.config.borrow().set_clipboard == SetClipboard::On {
+            self.buffers.to_clients(&text);
         }
-        if let Err(e) = self.clipboard.buffers.add(Bytes::from(text), Some(pane)) {
+        if let Err(e) = self.buffers.add(Bytes::from(text), Some(pane)) {
             tracing::debug!(%pane, "an OSC 52 write not kept: {e}");
+        }
+        true
+    }
+}
+
+impl SessionState {
+    /// A program in `pane` wrote `base64` to the clipboard (OSC 52).
+    pub(super) fn clipboard_write(&mut self, pane: PaneId, base64: Vec<u8>) {
+        if self.clipboard.write(pane, &base64) {
+            self.pane_meta.entry(pane).or_default().clipboard = Some(base64);
         }
     }
 

@@ -11,6 +11,7 @@ use crate::outcome::CommandError;
 use crate::pane::{spawn_pane, PaneHandle};
 use tokio::sync::mpsc;
 use weft_pty_io::ExitStatus;
+use weft_screen_model::Event;
 
 /// What `display-popup` asks for, as typed (sizes, positions and formats are read in the
 /// session, where the target pane and the session's size are known).
@@ -85,9 +86,10 @@ pub struct PopupStarted {
     pub title: String,
 }
 
-/// Events of a popup's program (bell, title, clipboard) waiting to be dropped: nobody reads
-/// them, so the first one fills this and the rest are dropped and counted.
-const POPUP_EVENT_CAPACITY: usize = 1;
+/// Events of a popup's program waiting for the task that takes its clipboard writes (OSC 52)
+/// and drops the rest: a few, since that task only decodes; a program that floods them loses
+/// the excess, counted, as a pane does.
+const POPUP_EVENT_CAPACITY: usize = 4;
 
 impl SessionState {
     /// Starts the program of a popup over the pane `scope` names, `bordered` (one cell of
@@ -151,7 +153,19 @@ impl SessionState {
             spawn.env.push((name.into(), value.into()));
         }
         let (exits, exited) = mpsc::channel(1);
-        let (events, _) = mpsc::channel(POPUP_EVENT_CAPACITY);
+        let (events, mut program_events) = mpsc::channel(POPUP_EVENT_CAPACITY);
+        // A copy in the popup's program (lazygit copying a hash) reaches the buffers and the
+        // clipboard as a pane's does; its other events (bell, title) are not the window's.
+        // The task ends with the program.
+        let clipboard = self.clipboard.clone();
+        tokio::spawn(async move {
+            while let Some((pane, event)) = program_events.recv().await {
+                if let crate::pane::PaneEvent::Screen(Event::ClipboardWrite { base64, .. }) = event
+                {
+                    clipboard.write(pane, &base64);
+                }
+            }
+        });
         let mut spec = self.pane_spec(id, spawn, config);
         // A popup keeps no history, as in tmux, and closes when its program ends.
         spec.scrollback_lines = 0;
