@@ -527,4 +527,7 @@ fn focus_and_title_hooks_fire_in_the_pane_they_concern() {
         !left.contains("TITLED") && !left.contains("FOCUS-OUT"),
         "{left}"
     );
+    // select-pane -T sets a title as the program's OSC 2 does: the hook fires in that pane.
+    ok(&server.weft(&["select-pane", "-t", "%0", "-T", "named"]));
+    ok(&server.weft(&["wait", "-t", "%0", "--text", "TITLED"]));
 }

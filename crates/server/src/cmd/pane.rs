@@ -138,11 +138,7 @@ pub static SELECT_PANE: Entry = Entry {
                 return Ok(Output::none());
             }
             if let Some(title) = &title {
-                if let Some(p) = s.panes.get(&pane) {
-                    p.shared.set_title(title);
-                }
-                // The status line and choose-tree show it.
-                s.generation += 1;
+                s.set_pane_title(pane, title);
                 return Ok(Output::none());
             }
             let pane = match side {

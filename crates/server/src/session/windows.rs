@@ -18,6 +18,17 @@ impl SessionState {
         }
     }
 
+    /// `select-pane -T`: gives pane `pane` the title `title`, as its program's OSC 2 would
+    /// (the `pane-title-changed` hook fires), and redraws what shows it.
+    pub fn set_pane_title(&mut self, pane: crate::ids::PaneId, title: &str) {
+        if let Some(p) = self.panes.get(&pane) {
+            p.shared.set_title(title);
+        }
+        self.fire_hook("pane-title-changed", Some(pane));
+        // The status line and choose-tree show it.
+        self.generation += 1;
+    }
+
     /// Pane `pane` has another program in its foreground: windows it is the active pane of,
     /// and that are named automatically, take its name (`automatic-rename`).
     pub(super) fn program_changed(&mut self, pane: crate::ids::PaneId, name: &str) {
