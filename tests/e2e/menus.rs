@@ -62,7 +62,7 @@ fn the_pane_menu_opens_on_its_key_and_an_items_key_runs_it_on_that_pane() {
     c.send_keys("C-b <").unwrap();
     c.wait_for_text("New At End").unwrap();
     c.send_keys("W").unwrap();
-    c.wait_for(|s| s.text().contains("1:")).unwrap();
+    c.wait_for(|s| s.text().contains("1:bash")).unwrap();
     assert_eq!(shown(&server, "k", "#{session_windows}"), "2");
 }
 
@@ -99,8 +99,13 @@ fn a_right_click_opens_the_menu_at_the_mouse_and_a_click_chooses_an_item() {
         .unwrap();
     c.wait_for(|s| !s.text().contains("Copy helloword"))
         .unwrap();
-    let buffer = stdout_of(&server.weft(&["show-buffer"]));
-    assert_eq!(buffer.trim_end(), "helloword");
+    // The menu closes before its command runs: the buffer comes a moment later.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let buffer = || stdout_of(&server.weft(&["show-buffer"]));
+    while buffer().trim_end() != "helloword" {
+        assert!(std::time::Instant::now() < deadline, "{:?}", buffer());
+        std::thread::yield_now();
+    }
     // A press outside a menu closes it without running anything.
     c.send_bytes(&mouse_report(2, 3, row, true)).unwrap();
     c.wait_for_text("Horizontal Split").unwrap();
@@ -158,12 +163,20 @@ fn a_menu_from_the_command_line_waits_until_it_closes() {
             ])
         });
         let opened = c.wait_for_text("First");
+        // The disabled item's key chooses nothing: the command still waits.
         let disabled = c.send_keys("2");
+        let idle = c.wait_idle(std::time::Duration::from_millis(100));
+        let still_waiting = !waiting.is_finished();
         // Chosen whatever happened above, so the command returns.
         c.send_keys("1").unwrap();
         let out = waiting.join().unwrap();
         opened.unwrap();
         disabled.unwrap();
+        idle.unwrap();
+        assert!(
+            still_waiting,
+            "display-menu returned before an item was chosen"
+        );
         assert!(out.status.success(), "{out:?}");
     });
     c.wait_for_text("first-chosen").unwrap();

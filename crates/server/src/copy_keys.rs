@@ -61,7 +61,7 @@ const VI: &[(&str, &str)] = &[
     ("y", "send-keys -X copy-selection-and-cancel"),
     ("Enter", "send-keys -X copy-selection-and-cancel"),
     ("A", "send-keys -X append-selection-and-cancel"),
-    ("D", "send-keys -X copy-end-of-line"),
+    ("D", "send-keys -X copy-end-of-line-and-cancel"),
     ("w", "send-keys -X next-word"),
     ("b", "send-keys -X previous-word"),
     ("e", "send-keys -X next-word-end"),

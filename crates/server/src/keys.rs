@@ -389,8 +389,12 @@ fn decode_csi(data: &[u8]) -> Decoded {
     Decoded::Event(key(name, &data[..len]), len)
 }
 
-/// Normalizes a key name as written in configuration or `bind` (`C-B` is `C-b`, `^B` too).
+/// Normalizes a key name as written in configuration or `bind` (`C-B` is `C-b`, `^B` too;
+/// `\;` is `;`, as `list-keys` writes the keys the parser would read otherwise).
 pub fn normalize(name: &str) -> Result<String, String> {
+    if let Some(escaped) = name.strip_prefix('\\').filter(|c| c.chars().count() == 1) {
+        return Ok(escaped.to_string());
+    }
     if let Some(rest) = name.strip_prefix('^') {
         if rest.chars().count() == 1 {
             return Ok(format!("C-{}", rest.to_ascii_lowercase()));

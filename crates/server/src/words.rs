@@ -113,13 +113,17 @@ const TARGET_TOKENS: &[&str] = &[
 ];
 
 /// After a `{` at a word's start: whether the word is one of [`TARGET_TOKENS`] in braces,
-/// ending there.
+/// ending there (or at a `;` or `\;` that ends the command).
 fn is_target_token(chars: &std::iter::Peekable<std::str::Chars>) -> bool {
     let rest = chars.clone().collect::<String>();
     let Some((name, after)) = rest.split_once('}') else {
         return false;
     };
-    TARGET_TOKENS.contains(&name) && after.chars().next().is_none_or(|c| c.is_whitespace())
+    TARGET_TOKENS.contains(&name)
+        && after
+            .chars()
+            .next()
+            .is_none_or(|c| c.is_whitespace() || c == ';' || c == '\\')
 }
 
 /// After a `{` that begins a word: the commands up to its matching `}`, as one command line
@@ -392,6 +396,18 @@ mod tests {
         assert_eq!(
             tokenize("select-pane -t {marked}").unwrap(),
             ["select-pane", "-t", "{marked}"]
+        );
+        assert_eq!(
+            tokenize(r"bind x select-pane -t {marked}\; resize-pane -Z").unwrap(),
+            [
+                "bind",
+                "x",
+                "select-pane",
+                "-t",
+                "{marked};",
+                "resize-pane",
+                "-Z"
+            ]
         );
     }
 

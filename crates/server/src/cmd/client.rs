@@ -357,7 +357,12 @@ pub fn fill_template(template: &str, input: &str) -> String {
     if template.is_empty() {
         return input.to_string();
     }
-    let escaped = input.replace('\\', "\\\\").replace('"', "\\\"");
+    let mut escaped = input.replace('\\', "\\\\").replace('"', "\\\"");
+    if escaped.ends_with(';') {
+        // A word's own `;` at its end, kept from ending the command (see
+        // `separate_commands`).
+        escaped.insert_str(escaped.len() - 1, "\\\\");
+    }
     template.replace("%%%", "%%").replace("%%", &escaped)
 }
 
@@ -374,5 +379,15 @@ mod tests {
         );
         assert_eq!(fill_template("", "kill-pane"), "kill-pane");
         assert_eq!(fill_template(r#"lsk "%%%""#, "\""), r#"lsk "\"""#);
+        // A `;` typed is the input's, not a command separator.
+        let words =
+            |line: &str| crate::cmd::separate_commands(&super::super::tokenize(line).unwrap());
+        assert_eq!(
+            words(&fill_template(r#"set-buffer -- "%%""#, "echo hi;")),
+            ["set-buffer", "--", "echo hi;"]
+        );
+        let key = words(&fill_template(r#"list-keys -1N "%%""#, ";"));
+        assert_eq!(key.len(), 3, "{key:?}");
+        assert_eq!(crate::keys::normalize(&key[2]).as_deref(), Ok(";"));
     }
 }

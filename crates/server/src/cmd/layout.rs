@@ -45,8 +45,10 @@ fn spread() -> Action {
     on_session(|s, scope| {
         let (wpos, pane) = s.find_pane(scope)?;
         let w = &mut s.windows[wpos];
-        w.undo_layout = Some(w.layout.clone());
+        let before = w.layout.clone();
         if w.layout.spread_around(pane) {
+            // `-o` puts back the layout from before a change, not before nothing.
+            w.undo_layout = Some(before);
             w.zoomed = false;
             s.resize_panes_of(wpos);
             s.generation += 1;

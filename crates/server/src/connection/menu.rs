@@ -32,6 +32,9 @@ pub(super) struct Menu {
     pane: PaneId,
     /// It takes the mouse.
     mouse: bool,
+    /// Opened by a button's press whose release has not come yet, with the pointer not moved
+    /// since: that release only lets go (the menu may have been moved under the pointer).
+    opening_press: bool,
     /// Told when the menu closes (a `display-menu` from the command line waits for it).
     closed: Option<oneshot::Sender<()>>,
 }
@@ -138,7 +141,12 @@ impl Menu {
     }
 
     /// What a mouse event does.
-    fn mouse(&self, event: &MouseEvent) -> Step {
+    fn mouse(&mut self, event: &MouseEvent) -> Step {
+        let moving = event.code & 32 != 0;
+        if std::mem::take(&mut self.opening_press) && !moving && !event.press {
+            // The release of the press that opened it: the menu stays as it is.
+            return Step::Stay;
+        }
         let line = self.line_at(event.col, event.row);
         if !self.mouse {
             // A menu opened by a key: a click elsewhere closes it, the rest is not its.
@@ -147,7 +155,6 @@ impl Menu {
                 _ => Step::Stay,
             };
         }
-        let moving = event.code & 32 != 0;
         if event.wheel().is_some() {
             return Step::Stay;
         }
@@ -250,6 +257,7 @@ impl ClientLoop {
             entries: built.entries,
             pane: built.pane,
             mouse,
+            opening_press: mouse_event.as_ref().is_some_and(|(e, _)| e.press),
             closed: request.closed.take(),
         };
         if !mouse {
@@ -427,6 +435,7 @@ mod tests {
             entries,
             pane: PaneId::parse("%1").unwrap(),
             mouse,
+            opening_press: mouse,
             closed: None,
         }
     }
@@ -455,14 +464,15 @@ mod tests {
 
     #[test]
     fn the_mouse_selects_on_moving_and_chooses_on_release() {
-        let m = menu(vec![item("a", true), item("b", false)], None, true);
+        let mut m = menu(vec![item("a", true), item("b", false)], None, true);
         let at = |code: u16, row: u16, press: bool| MouseEvent {
             code,
             col: 12,
             row,
             press,
         };
-        // The release of the press that opened it, on the border: it stays open.
+        // The release of the press that opened it, even over an item: it stays open.
+        assert_eq!(m.mouse(&at(2, 6, false)), Step::Stay);
         assert_eq!(m.mouse(&at(2, 5, false)), Step::Select(None));
         assert_eq!(m.mouse(&at(32 + 2, 6, true)), Step::Select(Some(0)));
         assert_eq!(m.mouse(&at(2, 6, false)), Step::Choose(0));

@@ -91,8 +91,9 @@ pub(super) struct ClientLoop {
     pub(super) relay: mpsc::Sender<crate::session::ClientControl>,
     /// The pane commands run in while a menu's chosen command runs (see `menu.rs`).
     pub(super) acting_pane: Option<crate::ids::PaneId>,
-    /// When the last key came, for `assume-paste-time`.
-    pub(super) last_key_at: Option<tokio::time::Instant>,
+    /// When the last key came, and whether keys were coming fast already, for
+    /// `assume-paste-time`.
+    pub(super) last_key_at: Option<(tokio::time::Instant, bool)>,
 }
 
 /// What the loop should do after an input.
@@ -384,15 +385,20 @@ impl ClientLoop {
         }
     }
 
-    /// Whether this key came sooner after the last than `assume-paste-time` (then it was
-    /// pasted, as tmux assumes); never when that is zero.
+    /// Whether this key was pasted, as tmux assumes it: the second of two keys in a row each
+    /// sooner after the last than `assume-paste-time` (so `C-b c` sent at once still works);
+    /// never when that is zero.
     fn assume_pasted(&mut self, config: &Config) -> bool {
         if config.assume_paste_time.is_zero() {
             return false;
         }
         let now = tokio::time::Instant::now();
-        let last = self.last_key_at.replace(now);
-        last.is_some_and(|at| now.duration_since(at) < config.assume_paste_time)
+        let fast = self
+            .last_key_at
+            .is_some_and(|(at, _)| now.duration_since(at) < config.assume_paste_time);
+        let was_fast = self.last_key_at.is_some_and(|(_, f)| f);
+        self.last_key_at = Some((now, fast));
+        fast && was_fast
     }
 
     /// Whether the active pane is in copy mode (its keys go to the copy-mode table).

@@ -365,9 +365,9 @@ pub fn run(
             };
             let to = Pos::new(end, lines.cols().saturating_sub(1));
             let text = Span::new(&selection, to, true).text(&lines);
-            // tmux 3.3's copy-line and copy-end-of-line leave; its copy-pipe-line variants
-            // stay unless -and-cancel.
-            let leave = name.ends_with("-and-cancel") || !name.starts_with("copy-pipe");
+            // As tmux 3.4 has them: the -and-cancel forms leave, the others stay (tmux 3.3's
+            // copy-line left; its bindings now name copy-line-and-cancel).
+            let leave = name.ends_with("-and-cancel");
             return Ok(Outcome::Copy {
                 text,
                 append: false,

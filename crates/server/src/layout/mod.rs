@@ -334,6 +334,22 @@ impl Layout {
 mod tests {
     use super::*;
 
+    #[test]
+    fn spreading_evens_the_innermost_uneven_split_around_the_pane() {
+        let mut l = Layout::new(PaneId(1), 80, 24);
+        l.split(PaneId(1), PaneId(2), Dir::Horizontal, 20).unwrap();
+        l.split(PaneId(2), PaneId(3), Dir::Vertical, 50).unwrap();
+        // Pane 3's own split (2 over 3) is even: the one holding it, side by side with 1, is
+        // spread instead.
+        assert!(l.spread_around(PaneId(3)));
+        let (a, b) = (l.rect_of(PaneId(1)).unwrap(), l.rect_of(PaneId(2)).unwrap());
+        assert!(a.cols.abs_diff(b.cols) <= 1, "{a:?} {b:?}");
+        covers_exactly(&l);
+        // Even everywhere now: nothing to do.
+        assert!(!l.spread_around(PaneId(3)));
+        assert!(!Layout::new(PaneId(1), 80, 24).spread_around(PaneId(1)));
+    }
+
     pub(super) fn covers_exactly(l: &Layout) {
         // Every cell is in one pane or on a border; panes never overlap.
         let mut grid = vec![0u8; usize::from(l.cols()) * usize::from(l.rows())];

@@ -18,19 +18,30 @@ pub(super) enum Node {
     },
 }
 
-/// Gives the children of the split that holds `pane` equal room; false when no split holds
-/// it (the pane is alone, or not in the tree).
+/// Gives equal room to the children of the innermost split holding `pane` that is not even
+/// already, going out a split at a time as tmux does; false when all are even (or the pane is
+/// alone, or not in the tree).
 pub(super) fn spread_parent(node: &mut Node, pane: PaneId) -> bool {
-    let Node::Split { children, .. } = node else {
-        return false;
-    };
-    if children.iter().any(|(c, _)| *c == Node::Pane(pane)) {
+    /// `None`: `pane` is not under `node`; else whether a split was spread.
+    fn walk(node: &mut Node, pane: PaneId) -> Option<bool> {
+        let Node::Split { children, .. } = node else {
+            return (*node == Node::Pane(pane)).then_some(false);
+        };
+        let done = (0..children.len()).find_map(|i| walk(&mut children[i].0, pane))?;
+        if done {
+            return Some(true);
+        }
+        let sizes = children.iter().map(|(_, s)| *s);
+        let (min, max) = (sizes.clone().min()?, sizes.max()?);
+        if max - min <= 1 {
+            return Some(false);
+        }
         for (_, size) in children.iter_mut() {
             *size = 1;
         }
-        return true;
+        Some(true)
     }
-    children.iter_mut().any(|(c, _)| spread_parent(c, pane))
+    walk(node, pane).unwrap_or(false)
 }
 
 /// Appends the ids of the panes under `node`, in layout order.
