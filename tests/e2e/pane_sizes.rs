@@ -176,6 +176,28 @@ fn display_panes_shows_numbers_and_a_digit_selects() {
     c.send_keys("Enter").unwrap();
     c.wait_for_text("picked-16").unwrap();
     assert_eq!(active(&server), left);
+    // With a template, a digit runs it for that pane; -d 0 keeps the numbers until a key
+    // whatever display-panes-time says.
+    ok(&server, &["set", "-g", "display-panes-time", "1"]);
+    ok(
+        &server,
+        &[
+            "bind",
+            "Q",
+            "display-panes",
+            "-d",
+            "0",
+            "swap-pane -d -t '%%'",
+        ],
+    );
+    c.send_keys("C-b Q").unwrap();
+    c.wait_for_text("███").unwrap();
+    c.send_keys("1").unwrap();
+    c.wait_for(|s| !s.text().contains("███")).unwrap();
+    // The panes swapped places: the focused one is on the right now.
+    let list = panes(&server);
+    let now_right = list.iter().max_by_key(|p| p.1).map(|p| p.0.clone());
+    assert_eq!(now_right, Some(left));
 }
 
 #[test]

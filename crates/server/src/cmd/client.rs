@@ -65,7 +65,12 @@ pub enum ClientRequest {
         template: Option<String>,
     },
     /// Show each pane's index over it; a digit focuses that pane (`display-panes`).
-    DisplayPanes,
+    DisplayPanes {
+        /// How long they show (`-d`), else `display-panes-time`; zero: until a key.
+        duration: Option<std::time::Duration>,
+        /// What a digit runs, `%%` standing for the pane's id; else `select-pane -t %%`.
+        template: Option<String>,
+    },
     /// Show the clock over the active pane (`clock-mode`).
     ClockMode,
     /// `send-keys -M`: the mouse event a mouse key's binding runs for, handled as weft
@@ -260,16 +265,23 @@ pub static CHOOSE_CLIENT: Entry = Entry {
 pub static DISPLAY_PANES: Entry = Entry {
     name: "display-panes",
     aliases: &["displayp"],
-    usage: "[-d duration]",
-    about: "Show each pane's index in big digits over it; typing a digit focuses that pane, \
-            any other key leaves.",
+    usage: "[-b] [-d duration] [template]",
+    about: "Show each pane's index in big digits over it, for display-panes-time (-d: this \
+            many ms; 0 until a key); typing a digit focuses that pane (or runs the template, \
+            %% standing for its id), any other key leaves.",
     flags: "bd:t:",
     long: &[],
     read_only: true,
     target: None,
     build: |args| {
-        args.no_arguments()?;
-        Ok(Action::Client(ClientRequest::DisplayPanes))
+        let duration = args
+            .number('d', 0u64..=86_400_000)?
+            .map(std::time::Duration::from_millis);
+        let template = (!args.positional.is_empty()).then(|| args.positional.join(" "));
+        Ok(Action::Client(ClientRequest::DisplayPanes {
+            duration,
+            template,
+        }))
     },
 };
 

@@ -279,8 +279,8 @@ pub static SWAP_PANE: Entry = Entry {
     aliases: &["swapp"],
     usage: "[-dDU] [-s src-pane] [-t dst-pane]",
     about: "Swap two panes' places, in one window or two: -t (the current pane) with -s (else \
-            the marked pane), or with the previous (-U) or next (-D) pane of its window. The \
-            pane named by -t keeps the focus unless -d.",
+            the marked pane, else the current one), or with the previous (-U) or next (-D) pane \
+            of its window. The pane named by -t keeps the focus unless -d.",
     flags: "dDUs:t:",
     long: &[],
     read_only: false,
@@ -303,10 +303,18 @@ pub static SWAP_PANE: Entry = Entry {
                 })?
                 .1
             } else {
-                // As tmux: the marked pane, else nothing to swap with.
-                s.marked
-                    .filter(|m| s.window_of(*m).is_some())
-                    .unwrap_or(dst)
+                // As tmux: the marked pane, else the pane the command comes from (the
+                // current one).
+                match s.marked.filter(|m| s.window_of(*m).is_some()) {
+                    Some(marked) => marked,
+                    None => {
+                        let here = crate::session::Scope {
+                            target: None,
+                            from: scope.from,
+                        };
+                        s.find_pane(&here)?.1
+                    }
+                }
             };
             s.swap_panes(src, dst, detached)?;
             Ok(Output::none())

@@ -13,12 +13,19 @@ pub(super) struct Numbers {
     panes: Vec<PaneId>,
     /// `pane-base-index` when they were drawn: the first pane's number.
     base: usize,
+    /// What a digit runs (`%%`: the pane's id); else it focuses the pane.
+    template: Option<String>,
 }
 
 impl ClientLoop {
     /// Shows the window's panes with their indexes, in `display-panes-colour` (the active
     /// one in `display-panes-active-colour`).
-    pub(super) async fn display_panes(&mut self) {
+    /// They show for `duration`, else `display-panes-time`; a digit runs `template` if given.
+    pub(super) async fn display_panes(
+        &mut self,
+        duration: Option<std::time::Duration>,
+        template: Option<String>,
+    ) {
         let options = self.options();
         let base = options.pane_base_index();
         let colour = |name: &str, default: &str| {
@@ -48,8 +55,12 @@ impl ClientLoop {
             .render
             .send(RenderControl::Overlay(Some(overlay)))
             .await;
-        self.ui = Ui::Numbers(Numbers { panes, base });
-        let shown_for = options.millis_option("display-panes-time");
+        self.ui = Ui::Numbers(Numbers {
+            panes,
+            base,
+            template,
+        });
+        let shown_for = duration.unwrap_or_else(|| options.millis_option("display-panes-time"));
         self.close_after(shown_for);
     }
 
@@ -66,9 +77,15 @@ impl ClientLoop {
             .ok()
             .and_then(|i| i.checked_sub(numbers.base))
             .and_then(|i| numbers.panes.get(i));
-        match chosen {
-            Some(pane) => self.run_line(&format!("select-pane -t {pane}")).await,
-            None => After::Continue,
+        let Some(pane) = chosen else {
+            return After::Continue;
+        };
+        match &numbers.template {
+            Some(template) => {
+                let line = crate::cmd::fill_template(template, &pane.to_string());
+                self.run_line(&line).await
+            }
+            None => self.run_line(&format!("select-pane -t {pane}")).await,
         }
     }
 }

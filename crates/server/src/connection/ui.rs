@@ -665,7 +665,9 @@ impl ClientLoop {
                 windows,
                 no_preview,
             } => self.open_tree(windows, no_preview).await,
-            ClientRequest::DisplayPanes => self.display_panes().await,
+            ClientRequest::DisplayPanes { duration, template } => {
+                self.display_panes(duration, template).await
+            }
             ClientRequest::ClockMode => self.clock_mode().await,
             ClientRequest::Popup(action) => self.popup_request(*action).await,
             ClientRequest::Menu(request) => self.open_menu(*request).await,
