@@ -27,6 +27,7 @@ mod pane_sizes;
 mod pane_styles;
 mod panes;
 mod popup;
+mod prompt_history;
 mod record;
 mod reliability;
 mod render;

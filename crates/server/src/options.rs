@@ -164,6 +164,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("main-pane-height", Window, Text, "24", Some(USED_AS_TEXT)),
     opt("wrap-search", Window, Flag, "on", Some(USED_AS_TEXT)),
     opt("exit-empty", Server, Flag, "on", Some(USED_AS_TEXT)),
+    opt("history-file", Server, Text, "", Some(USED_AS_TEXT)),
     opt("activity-action", Session, Choice(&["any", "none", "current", "other"]), "other", Some(USED_AS_TEXT)),
     opt("silence-action", Session, Choice(&["any", "none", "current", "other"]), "other", Some(USED_AS_TEXT)),
     opt("lock-after-time", Session, Number, "0", Some(USED_AS_TEXT)),

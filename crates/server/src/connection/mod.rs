@@ -9,6 +9,7 @@
 mod attached;
 mod chooser;
 mod clock;
+mod history_file;
 mod joining;
 mod line_edit;
 mod menu;

@@ -23,6 +23,18 @@ pub(super) struct Prompt {
 
 impl ClientLoop {
     pub(super) async fn start_prompt(&mut self, prompt: Prompt) {
+        if let Some(path) = self.history_file() {
+            // The first prompt of this server: the lines kept from earlier ones.
+            let mut history = self
+                .ctx
+                .prompt_history
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if history.is_empty() {
+                let kept = super::history_file::load(&path, super::line_edit::HISTORY_LINES);
+                history.extend(kept);
+            }
+        }
         self.overlay(Some(Overlay::Prompt {
             label: prompt.label.clone(),
             input: prompt.line.text().to_string(),
@@ -31,6 +43,11 @@ impl ClientLoop {
         }))
         .await;
         self.ui = Ui::Prompt(prompt);
+    }
+
+    /// The file the prompt's history is kept in (`history-file`), if one is set.
+    fn history_file(&self) -> Option<std::path::PathBuf> {
+        super::history_file::path_of(self.config.borrow().option_value("history-file"))
     }
 
     /// A key typed at the prompt.
@@ -86,6 +103,9 @@ impl ClientLoop {
                     while h.len() > super::line_edit::HISTORY_LINES {
                         h.pop_front();
                     }
+                }
+                if let Some(path) = self.history_file() {
+                    super::history_file::append(&path, &text);
                 }
                 let line = crate::cmd::fill_template(&prompt.template, &text);
                 return self.run_line(&line).await;
