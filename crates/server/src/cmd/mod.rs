@@ -228,6 +228,8 @@ const DEFAULT_ALIASES: &[(&str, &[&str])] = &[
     ("splitp", &["split-window"]),
     ("choose-window", &["choose-tree", "-w"]),
     ("choose-session", &["choose-tree", "-s"]),
+    ("server-info", &["show-messages", "-JT"]),
+    ("info", &["show-messages", "-JT"]),
 ];
 
 /// Parses a command from words: its name, then its flags and arguments.
