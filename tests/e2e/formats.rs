@@ -498,3 +498,18 @@ fn a_panes_tty_screen_and_synchronization_and_the_user_are_formats() {
     let shown = printed(&server, &["display", "-p", "-t", &alt, "#{alternate_on}"]);
     assert_eq!(shown, "1");
 }
+
+#[test]
+fn display_lists_every_variable_with_a_and_shows_text_as_it_is_with_l() {
+    let server = TestServer::new("displaya");
+    detached_session(&server, "va");
+    let all = stdout_of(&server.weft(&["display-message", "-a", "-t", "va"]));
+    let lines: Vec<&str> = all.lines().collect();
+    assert!(lines.contains(&"session_name=va"), "{all}");
+    assert!(lines.iter().any(|l| l.starts_with("pane_id=%")), "{all}");
+    let mut sorted = lines.clone();
+    sorted.sort_unstable();
+    assert_eq!(lines, sorted, "sorted by name");
+    let literal = stdout_of(&server.weft(&["display-message", "-lp", "-t", "va", "#S %H"]));
+    assert_eq!(literal.trim_end(), "#S %H");
+}

@@ -7,10 +7,11 @@ use crate::outcome::{Output, TargetKind};
 pub static DISPLAY_MESSAGE: Entry = Entry {
     name: "display-message",
     aliases: &["display"],
-    usage: "[-p] [-d milliseconds] [-t target-pane] [message]",
-    about: "Expand a format for a pane (`#S`, `#{pane_current_path}`, `%H:%M`) and show it in \\
+    usage: "[-alp] [-d milliseconds] [-t target-pane] [message]",
+    about: "Expand a format for a pane (`#S`, `#{pane_current_path}`, `%H:%M`) and show it in \
             the status line for -d milliseconds (0: until a key; else display-time), or print \
-            it (-p, and always from the command line).",
+            it (-p, and always from the command line); -l shows the message as it is, -a \
+            lists every format variable of the pane with its value.",
     flags: "aIlNpvc:d:F:t:",
     long: &[],
     read_only: true,
@@ -26,7 +27,24 @@ pub static DISPLAY_MESSAGE: Entry = Entry {
             None => None,
         };
         let print = args.has('p');
+        let literal = args.has('l');
+        if args.has('a') {
+            return Ok(on_session(|s, scope| {
+                let (wpos, pane) = s.find_pane(scope)?;
+                let vars: std::collections::BTreeMap<_, _> =
+                    s.format_vars(wpos, pane).into_iter().collect();
+                let lines: Vec<String> = vars.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                Ok(Output::text(lines.join("\n")))
+            }));
+        }
         Ok(on_session(move |s, scope| {
+            if literal {
+                let mut out = Output::text(template.clone());
+                if !print {
+                    out.shown_for = shown_for;
+                }
+                return Ok(out);
+            }
             let (wpos, pane) = s.find_pane(scope)?;
             // Times first, then the format (as tmux): `%` in a name stays as it is.
             let (template, _) = crate::format::time::strftime(&template, &chrono::Local::now());
