@@ -9,8 +9,8 @@ pub static BIND_KEY: Entry = Entry {
     name: "bind-key",
     aliases: &["bind"],
     usage: "[-nr] [-N note] [-T key-table] key command [arguments]",
-    about: "Bind a key: in the prefix table, the root table (-n, no prefix), or -T a table \\
-            (copy-mode, copy-mode-vi, or your own, entered with switch-client -T). -r lets it \\
+    about: "Bind a key: in the prefix table, the root table (-n, no prefix), or -T a table \
+            (copy-mode, copy-mode-vi, or your own, entered with switch-client -T). -r lets it \
             repeat within repeat-time. Several commands go separated by \\\\;.",
     flags: "nrN:T:",
     long: &[],

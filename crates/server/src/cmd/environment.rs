@@ -16,7 +16,7 @@ pub static SET_ENVIRONMENT: Entry = Entry {
     name: "set-environment",
     aliases: &["setenv"],
     usage: "[-gru] [-t target-session] name [value]",
-    about: "Set a variable for programs started in new panes: of the session, or -g of every \\
+    about: "Set a variable for programs started in new panes: of the session, or -g of every \
             session. -u unsets the change, -r removes the variable from new panes.",
     flags: "gruhFt:",
     long: &[],
@@ -103,16 +103,17 @@ impl Change {
 pub static SHOW_ENVIRONMENT: Entry = Entry {
     name: "show-environment",
     aliases: &["showenv"],
-    usage: "[-g] [-t target-session] [name]",
-    about: "Print the environment new panes get: the session's changes, or -g the global \\
-            environment (the server's, with every session's changes: NAME=value, -NAME for a \\
-            variable removed).",
+    usage: "[-gs] [-t target-session] [name]",
+    about: "Print the environment new panes get: the session's changes, or -g the global \
+            environment (the server's, with every session's changes: NAME=value, -NAME for a \
+            variable removed); -s as shell commands to eval (NAME=\"value\"; export NAME;).",
     flags: "ghst:",
     long: &[],
     read_only: true,
     target: Some(TargetKind::Session),
     build: |args| {
         let name = args.positional.first().cloned();
+        let shell = args.has('s');
         if args.has('g') {
             return Ok(Action::Server(Box::new(move |ctx| {
                 async move {
@@ -122,24 +123,39 @@ pub static SHOW_ENVIRONMENT: Entry = Entry {
                         .map(|(k, v)| (k, Some(v)))
                         .collect();
                     env.extend(ctx.config.borrow().environment.clone());
-                    show(&env, name.as_deref())
+                    show(&env, name.as_deref(), shell)
                 }
                 .boxed()
             })));
         }
         Ok(on_session(move |s, _| {
-            show(&s.environment, name.as_deref())
+            show(&s.environment, name.as_deref(), shell)
         }))
     },
 };
 
+/// The variables as `show-environment` prints them: `NAME=value` and `-NAME`, or with `shell`
+/// (`-s`) as tmux writes them for a shell's `eval`: `NAME="value"; export NAME;` (`$`, `` ` ``,
+/// `"` and `\` escaped) and `unset NAME;`.
 fn show(
     env: &BTreeMap<String, Option<String>>,
     name: Option<&str>,
+    shell: bool,
 ) -> Result<Output, CommandError> {
-    let line = |(k, v): (&String, &Option<String>)| match v {
-        Some(v) => format!("{k}={v}"),
-        None => format!("-{k}"),
+    let line = |(k, v): (&String, &Option<String>)| match (v, shell) {
+        (Some(v), false) => format!("{k}={v}"),
+        (None, false) => format!("-{k}"),
+        (Some(v), true) => {
+            let mut quoted = String::with_capacity(v.len());
+            for c in v.chars() {
+                if matches!(c, '$' | '`' | '"' | '\\') {
+                    quoted.push('\\');
+                }
+                quoted.push(c);
+            }
+            format!("{k}=\"{quoted}\"; export {k};")
+        }
+        (None, true) => format!("unset {k};"),
     };
     match name {
         Some(n) => env
@@ -149,5 +165,29 @@ fn show(
         None => Ok(Output::text(
             env.iter().map(line).collect::<Vec<_>>().join("\n"),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn s_writes_the_environment_for_a_shells_eval() {
+        let env: BTreeMap<String, Option<String>> = [
+            (
+                "AGENT".to_string(),
+                Some(r#"/tmp/a "b" $c\d`e`"#.to_string()),
+            ),
+            ("GONE".to_string(), None),
+        ]
+        .into_iter()
+        .collect();
+        let out = show(&env, None, true).unwrap().stdout;
+        assert_eq!(
+            out,
+            "AGENT=\"/tmp/a \\\"b\\\" \\$c\\\\d\\`e\\`\"; export AGENT;\nunset GONE;"
+        );
+        assert_eq!(show(&env, Some("GONE"), false).unwrap().stdout, "-GONE");
     }
 }

@@ -11,9 +11,9 @@ pub static SET_HOOK: Entry = Entry {
     name: "set-hook",
     aliases: &[],
     usage: "[-agRu] [-t target-session] hook [command]",
-    about: "Set a hook: a command line run when something happens (after-<command>, \\
-            session-created, session-closed, client-attached, client-detached, pane-exited, \\
-            pane-died, window-renamed, alert-bell). -g global, else the target session's own; \\
+    about: "Set a hook: a command line run when something happens (after-<command>, \
+            session-created, session-closed, client-attached, client-detached, pane-exited, \
+            pane-died, window-renamed, alert-bell). -g global, else the target session's own; \
             -a append, -u remove, -R run it now.",
     flags: "agpRuwt:",
     long: &[],

@@ -10,9 +10,9 @@ pub static PIPE_PANE: Entry = Entry {
     name: "pipe-pane",
     aliases: &["pipep"],
     usage: "[-IOo] [-t target-pane] [shell-command]",
-    about: "Pipe the pane's output to a shell command (sh -c; -O, the default), or type the \\
-            command's output into the pane (-I); -o only if no pipe is open (a toggle). \\
-            Without a command, close the pipe. A command that does not keep up loses output \\
+    about: "Pipe the pane's output to a shell command (sh -c; -O, the default), or type the \
+            command's output into the pane (-I); -o only if no pipe is open (a toggle). \
+            Without a command, close the pipe. A command that does not keep up loses output \
             beyond 4 MiB waiting, said so.",
     flags: "IOot:",
     long: &[],

@@ -25,10 +25,10 @@ pub static RECORD_PANE: Entry = Entry {
     name: "record-pane",
     aliases: &["recordp"],
     usage: "[-t target-pane] [--input]",
-    about: "Print the pane's output as an asciicast v2 recording until its program ends or \\
-            the reader stops: the screen as it is first, then output, resizes, and with \\
-            --input what is sent to the program. A reader that falls behind by 4 MiB loses \\
-            output; a marker event (\"m\") says how much and the whole screen follows it. \\
+    about: "Print the pane's output as an asciicast v2 recording until its program ends or \
+            the reader stops: the screen as it is first, then output, resizes, and with \
+            --input what is sent to the program. A reader that falls behind by 4 MiB loses \
+            output; a marker event (\"m\") says how much and the whole screen follows it. \
             `weft record -o FILE` writes one to a file.",
     flags: "t:",
     long: &[Long::switch("input")],

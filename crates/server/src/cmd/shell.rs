@@ -147,7 +147,7 @@ pub static IF_SHELL: Entry = Entry {
     name: "if-shell",
     aliases: &["if"],
     usage: "[-bF] [-t target-pane] shell-command command [command]",
-    about: "Run the first command (or, with -F, expand it as a format) and, if it succeeded \\
+    about: "Run the first command (or, with -F, expand it as a format) and, if it succeeded \
             (or is not empty or 0), run the second, else the third.",
     flags: "bFt:",
     long: &[],

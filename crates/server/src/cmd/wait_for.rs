@@ -10,8 +10,8 @@ pub static WAIT_FOR: Entry = Entry {
     name: "wait-for",
     aliases: &[],
     usage: "[-L | -S | -U] channel",
-    about: "Wait until the channel is signalled with -S (a signal nobody waited for is kept for \\
-            the next waiter); -L lock the channel, waiting while another holds it; -U unlock \\
+    about: "Wait until the channel is signalled with -S (a signal nobody waited for is kept for \
+            the next waiter); -L lock the channel, waiting while another holds it; -U unlock \
             it, for the next waiting to lock it.",
     flags: "LSU",
     long: &[],
