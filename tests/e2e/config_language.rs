@@ -279,3 +279,24 @@ fn bindings_with_braces_and_odd_keys_list_as_lines_that_load_back() {
         keys
     );
 }
+
+/// `set -F` (as themes write `set -gF @thm_bg "#{@ctp_bg}"`): the value is a format, expanded
+/// when set, in a configuration file and from the command line.
+#[test]
+fn set_f_expands_the_value_as_a_format_when_set() {
+    let server = TestServer::new("setf");
+    let conf = write_file(
+        &server,
+        "theme.conf",
+        "set -g @ctp_bg colour1\nset -gF @thm_bg '#{@ctp_bg}'\n",
+    );
+    let mut args = vec!["-f", conf.to_str().unwrap(), "new", "-d", "-s", "f", "--"];
+    args.extend_from_slice(weft_tests::TEST_SHELL);
+    let out = server.weft(&args);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(show(&server, "@thm_bg"), "colour1");
+    let out = server.weft(&["set", "-F", "-t", "f", "@here", "#{session_name}"]);
+    assert!(out.status.success(), "{out:?}");
+    let here = stdout_of(&server.weft(&["show", "-v", "-t", "f", "@here"]));
+    assert_eq!(here.trim_end(), "f");
+}

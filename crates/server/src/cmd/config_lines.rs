@@ -45,6 +45,11 @@ pub(super) fn run_line(
         "set-option" => {
             let (option, value, how) =
                 super::options::set_args(&args).map_err(|e| e.to_string())?;
+            // -F: the value a format of the options set so far (a theme's `set -gF`).
+            let value = match value {
+                Some(v) if args.has('F') => Some(super::options::expand_global(&v, config)),
+                v => v,
+            };
             match config.set_option(&option, value.as_deref(), how) {
                 Ok(Applied::Stored) => Ok(LineEffect::Note(format!(
                     "{option} is kept but weft does not use it yet"

@@ -14,12 +14,12 @@ use std::sync::Arc;
 pub static SET_OPTION: Entry = Entry {
     name: "set-option",
     aliases: &["set", "set-window-option", "setw"],
-    usage: "[-agopqsuw] [-t target] option [value]",
+    usage: "[-aFgopqsuw] [-t target] option [value]",
     about: "Set an option, as tmux's: -g global; without it, on the target session, window \
             (-w, or a window option) or pane (-p), over the global value. -s server, -u back \
-            to the default (or to inheriting), -a append, -o only if not set, -q quiet. A flag \
-            without a value toggles. User options (@name) are kept for plugins. Takes effect \
-            at once on every client.",
+            to the default (or to inheriting), -a append, -o only if not set, -q quiet, -F \
+            the value a format expanded now. A flag without a value toggles. User options \
+            (@name) are kept for plugins. Takes effect at once on every client.",
     flags: "agopqsuwFt:",
     long: &[],
     read_only: false,
@@ -27,8 +27,17 @@ pub static SET_OPTION: Entry = Entry {
     build: |args| {
         let (name, value, how) = set_args(args)?;
         let quiet = args.has('q');
+        let expand = args.has('F');
         if let Some(level) = level_of(&name, args) {
             return Ok(on_session(move |s, scope| {
+                // -F: the value is a format, expanded for the target now (as tmux).
+                let value = match value {
+                    Some(v) if expand => {
+                        let (wpos, pane) = s.find_pane(scope)?;
+                        Some(crate::format::expand(&v, &s.format_context(wpos, pane)))
+                    }
+                    v => v,
+                };
                 match s.set_local_option(level, scope, &name, value.as_deref(), how) {
                     Ok(Applied::Stored) if !quiet => Ok(Output {
                         stderr: format!("{name} is kept but weft does not use it yet"),
@@ -41,6 +50,10 @@ pub static SET_OPTION: Entry = Entry {
         }
         Ok(Action::Server(Box::new(move |ctx| {
             async move {
+                let value = match value {
+                    Some(v) if expand => Some(expand_global(&v, &ctx.config.borrow())),
+                    v => v,
+                };
                 let shown = name.clone();
                 let result = ctx
                     .registry
@@ -70,6 +83,21 @@ pub static SET_OPTION: Entry = Entry {
         })))
     },
 };
+
+/// The global options as a format's variables (`#{@theme_bg}`), for `set-option -gF`.
+struct GlobalOptions<'a>(&'a Config);
+
+impl crate::format::Vars for GlobalOptions<'_> {
+    fn get(&self, name: &str) -> Option<String> {
+        self.0.option_value(name)
+    }
+}
+
+/// `value` expanded as a format of the global options (`set -gF`, and while a configuration
+/// is read).
+pub(super) fn expand_global(value: &str, config: &Config) -> String {
+    crate::format::expand(value, &GlobalOptions(config))
+}
 
 /// Where `set-option` or `show-options` without `-g` acts, as tmux's scopes say: `None` for
 /// the global options (`-g`, `-s`, a server option, or an option weft does not know, whose
