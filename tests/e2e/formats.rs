@@ -513,3 +513,13 @@ fn display_lists_every_variable_with_a_and_shows_text_as_it_is_with_l() {
     let literal = stdout_of(&server.weft(&["display-message", "-lp", "-t", "va", "#S %H"]));
     assert_eq!(literal.trim_end(), "#S %H");
 }
+
+#[test]
+fn run_shell_c_runs_its_argument_as_commands_after_expanding_it() {
+    let server = TestServer::new("runc");
+    detached_session(&server, "rc");
+    let out = server.weft(&["run-shell", "-C", "set -g @ran 'in-#{session_name}'"]);
+    assert!(out.status.success(), "{out:?}");
+    let ran = stdout_of(&server.weft(&["show", "-gv", "@ran"]));
+    assert_eq!(ran.trim_end(), "in-rc");
+}

@@ -20,6 +20,8 @@ pub enum ClientRequest {
         then: String,
         /// Run when it does not.
         otherwise: Option<String>,
+        /// The command run is a format, expanded for the pane first (`run-shell -C`).
+        expand: bool,
     },
     /// Detach: this client, the others (`-a`), or every client of a session (`-t`).
     Detach {

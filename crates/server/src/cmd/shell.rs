@@ -31,11 +31,12 @@ fn holds_nothing() -> bool {
 pub static RUN_SHELL: Entry = Entry {
     name: "run-shell",
     aliases: &["run"],
-    usage: "[-b] [-d delay] [-t target-pane] shell-command",
+    usage: "[-bC] [-d delay] [-t target-pane] shell-command",
     about: "Run a shell command (sh -c) and show what it printed; -b in the background, \
             without waiting; -d waits that many seconds first. The command is expanded as a \
             format for the pane (-t, else the current one) first: `run 'echo #{session_name}'`. \
-            Killed after 30 s when something waits for it (the command line, a hook).",
+            Killed after 30 s when something waits for it (the command line, a hook). -C runs \
+            it as weft commands instead, after the same expansion.",
     flags: "bCEd:c:t:",
     long: &[],
     read_only: false,
@@ -59,6 +60,17 @@ pub static RUN_SHELL: Entry = Entry {
             None => Duration::ZERO,
         };
         let background = args.has('b');
+        if args.has('C') {
+            // As if-shell's chosen command, expanded first: the client (or the command line)
+            // runs it where the command came from.
+            return Ok(Action::Client(ClientRequest::IfShell {
+                test: "1".into(),
+                format: true,
+                then: command,
+                otherwise: None,
+                expand: true,
+            }));
+        }
         // Only a command with a format in it needs a pane to expand it for; the others run
         // even on a server with no session, as tmux's do.
         if !command.contains('#') {
@@ -171,6 +183,7 @@ pub static IF_SHELL: Entry = Entry {
             format: args.has('F'),
             then,
             otherwise,
+            expand: false,
         }))
     },
 };
@@ -250,11 +263,16 @@ pub async fn chosen(
     format: bool,
     then: String,
     otherwise: Option<String>,
+    expand: bool,
 ) -> Option<String> {
     let chosen = if test_holds(ctx, origin, test, format).await {
         Some(then)
     } else {
         otherwise
+    };
+    let chosen = match chosen {
+        Some(line) if expand => expand_for(ctx, origin, &line).await,
+        line => line,
     };
     chosen.filter(|line| !line.trim().is_empty())
 }

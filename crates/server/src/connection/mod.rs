@@ -289,9 +289,11 @@ async fn cli_one(
             format,
             then,
             otherwise,
+            expand,
         }) => {
             let chosen =
-                crate::cmd::shell::chosen(ctx, origin, &test, format, then, otherwise).await;
+                crate::cmd::shell::chosen(ctx, origin, &test, format, then, otherwise, expand)
+                    .await;
             Ok((Output::none(), chosen))
         }
         // The client -c names, else the most recently active client of the session the

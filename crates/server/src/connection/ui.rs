@@ -654,11 +654,13 @@ impl ClientLoop {
                 format,
                 then,
                 otherwise,
+                expand,
             } => {
                 let origin = self.origin();
-                let chosen =
-                    crate::cmd::shell::chosen(&self.ctx, &origin, &test, format, then, otherwise)
-                        .await;
+                let chosen = crate::cmd::shell::chosen(
+                    &self.ctx, &origin, &test, format, then, otherwise, expand,
+                )
+                .await;
                 self.chosen_line = chosen;
             }
             ClientRequest::ChooseTree {
