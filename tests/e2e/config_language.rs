@@ -300,3 +300,22 @@ fn set_f_expands_the_value_as_a_format_when_set() {
     let here = stdout_of(&server.weft(&["show", "-v", "-t", "f", "@here"]));
     assert_eq!(here.trim_end(), "f");
 }
+
+/// `source-file -n` checks a file's lines, as tmux's does, and changes nothing.
+#[test]
+fn source_file_n_reports_bad_lines_and_applies_nothing() {
+    let server = TestServer::new("sourcen");
+    weft_tests::detached_session(&server, "n");
+    let conf = write_file(
+        &server,
+        "check.conf",
+        "set -g history-limit 5000\nno-such-command x\n",
+    );
+    let out = server.weft(&["source-file", "-n", conf.to_str().unwrap()]);
+    assert!(!out.status.success(), "{out:?}");
+    assert!(
+        stderr_of(&out).contains("check.conf:2: unknown command: no-such-command"),
+        "{out:?}"
+    );
+    assert_eq!(show(&server, "history-limit"), "10000", "nothing applied");
+}

@@ -15,6 +15,16 @@ pub fn run_served_config_line(config: &mut Config, words: &[String]) -> Result<L
     run_line(config, words, true)
 }
 
+/// Checks one configuration line's words without running them (`source-file -n`): each
+/// command must be one weft knows, with flags and arguments it takes.
+pub fn check_config_line(_config: &mut Config, words: &[String]) -> Result<LineEffect, String> {
+    let words = super::separate_commands(words);
+    for part in words.split(|w| w == ";").filter(|p| !p.is_empty()) {
+        super::parse(part).map_err(|e| e.to_string())?;
+    }
+    Ok(LineEffect::Done)
+}
+
 /// Runs one configuration line's words on `config` (see [`crate::conf_file::LineRunner`]).
 pub fn run_config_line(config: &mut Config, words: &[String]) -> Result<LineEffect, String> {
     run_line(config, words, false)

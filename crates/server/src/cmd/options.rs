@@ -347,11 +347,12 @@ pub static CONVERT_CONFIG: Entry = Entry {
 pub static SOURCE_FILE: Entry = Entry {
     name: "source-file",
     aliases: &["source"],
-    usage: "[-q] [path ...]",
+    usage: "[-nq] [path ...]",
     about: "Run a configuration file's commands (tmux's syntax) on the configuration in force, \
-            as tmux does; `~` and `*` work, -q says nothing of a missing file. Without a path, \
-            the configuration file read at start. A TOML file replaces the configuration. A \
-            bad line is reported with its place and the rest still applies.",
+            as tmux does; `~` and `*` work, -q says nothing of a missing file, -n only checks \
+            the lines, running nothing. Without a path, the configuration file read at start. \
+            A TOML file replaces the configuration. A bad line is reported with its place and \
+            the rest still applies.",
     flags: "qnv",
     long: &[],
     read_only: false,
@@ -359,6 +360,7 @@ pub static SOURCE_FILE: Entry = Entry {
     build: |args| {
         let patterns = args.positional.clone();
         let quiet = args.has('q');
+        let check_only = args.has('n');
         Ok(Action::Server(Box::new(move |ctx| {
             async move {
                 let paths: Vec<PathBuf> = if patterns.is_empty() {
@@ -388,6 +390,19 @@ pub static SOURCE_FILE: Entry = Entry {
                 };
                 let mut warnings = Vec::new();
                 for path in paths {
+                    if check_only {
+                        // On a copy, with a runner that only parses: nothing changes.
+                        let mut scratch = Config::clone(&ctx.config.borrow());
+                        let check = &super::config_lines::check_config_line;
+                        crate::conf_file::apply_file(
+                            &mut scratch,
+                            &path,
+                            quiet,
+                            check,
+                            &mut warnings,
+                        );
+                        continue;
+                    }
                     if crate::config::is_toml(&path) {
                         let loaded = Config::load(Some(&path), &super::check, &run_config_line)
                             .map_err(|e| CommandError::failed(e.to_string()))?;
