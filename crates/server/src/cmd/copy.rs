@@ -12,9 +12,10 @@ use weft_screen_model::Color;
 pub static COPY_MODE: Entry = Entry {
     name: "copy-mode",
     aliases: &[],
-    usage: "[-equ] [-t target-pane]",
+    usage: "[-eHqu] [-t target-pane]",
     about: "Enter copy mode: scroll, search and select the pane's history with the keys of \
-            mode-keys (vi or emacs). -u scrolls a page up, -e leaves at the bottom, -q leaves.",
+            mode-keys (vi or emacs). -u scrolls a page up, -e leaves at the bottom, -q leaves, \
+            -H hides the position indicator.",
     flags: "equHt:",
     long: &[],
     read_only: false,
@@ -22,12 +23,14 @@ pub static COPY_MODE: Entry = Entry {
     build: |args| {
         args.no_arguments()?;
         let (leave, exit_at_bottom, page_up) = (args.has('q'), args.has('e'), args.has('u'));
+        let hide_position = args.has('H');
         Ok(pane_server_action(move |pane, ctx| async move {
             if leave {
                 pane.leave_copy_mode();
                 return Ok(Output::none());
             }
-            let settings = copy_settings(&pane.shared.options());
+            let mut settings = copy_settings(&pane.shared.options());
+            settings.hide_position = hide_position;
             pane.enter_copy_mode(&settings, exit_at_bottom);
             if page_up {
                 run_copy_command(&pane, &ctx, "page-up", &[], 1).await?;
@@ -60,6 +63,7 @@ pub fn copy_settings(config: &crate::config::Config) -> crate::copy::Settings {
         separators,
         styles,
         wrap_search: config.option_value("wrap-search").as_deref() != Some("off"),
+        hide_position: false,
     }
 }
 

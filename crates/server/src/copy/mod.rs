@@ -28,6 +28,8 @@ pub struct Settings {
     pub styles: CopyStyles,
     /// `wrap-search`: a search goes round the ends of the history.
     pub wrap_search: bool,
+    /// `copy-mode -H`: no position indicator.
+    pub hide_position: bool,
 }
 
 use motion::Jump;
@@ -81,6 +83,8 @@ pub struct CopyMode {
     pub wrap_search: bool,
     /// The mark (`set-mark`), which `jump-to-mark` swaps with the cursor.
     pub mark: Option<Pos>,
+    /// No `[offset/history]` at the top right (`copy-mode -H`).
+    pub hide_position: bool,
     /// Where the last `recentre-top-bottom` put the cursor's line, while pressed in a row.
     recentre: Option<placing::Recentre>,
 }
@@ -109,6 +113,7 @@ impl CopyMode {
             styles: COPY_STYLES,
             wrap_search: true,
             mark: None,
+            hide_position: false,
             recentre: None,
         }
     }

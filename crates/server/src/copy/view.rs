@@ -102,8 +102,10 @@ fn indicator(mode: &CopyMode, lines: &Lines, rows: &mut [Vec<Cell>]) {
             _ => text.push_str("(no match) "),
         }
     }
-    text.push_str(&format!("[{}/{}]", mode.offset(lines), lines.history_len()));
-    let Some(first) = rows.first_mut() else {
+    if !mode.hide_position {
+        text.push_str(&format!("[{}/{}]", mode.offset(lines), lines.history_len()));
+    }
+    let Some(first) = rows.first_mut().filter(|_| !text.is_empty()) else {
         return;
     };
     let len = text.chars().count();
@@ -131,4 +133,28 @@ pub fn position_at(mode: &CopyMode, lines: &Lines, row: usize, col: usize) -> Po
         lines.clamp(mode.top + row as u64),
         col.min(lines.cols().saturating_sub(1)),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use weft_screen_model::Screen;
+
+    fn top_row(mode: &CopyMode, screen: &Screen) -> String {
+        let lines = Lines::new(screen);
+        render(mode, &lines).rows[0]
+            .iter()
+            .map(|c| c.ch())
+            .collect::<String>()
+    }
+
+    #[test]
+    fn the_position_shows_at_the_top_right_unless_hidden() {
+        let mut s = Screen::with_scrollback(30, 4, 10);
+        s.feed(b"one\r\ntwo");
+        let mut mode = CopyMode::enter(&s, true, false);
+        assert!(top_row(&mode, &s).trim_end().ends_with("[0/0]"));
+        mode.hide_position = true;
+        assert_eq!(top_row(&mode, &s).trim_end(), "one");
+    }
 }

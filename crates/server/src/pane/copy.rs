@@ -117,6 +117,7 @@ impl PaneHandle {
                     m.separators.clone_from(&settings.separators);
                     m.styles = settings.styles;
                     m.wrap_search = settings.wrap_search;
+                    m.hide_position = settings.hide_position;
                     *mode = Some(Box::new(m));
                 }
             }
