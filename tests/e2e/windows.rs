@@ -134,6 +134,13 @@ fn find_window_matches_names_and_visible_text() {
     let none = server.weft(&["find-window", "-t", "f", "no-such-text-anywhere"]);
     assert!(!none.status.success());
     assert!(stderr_of(&none).contains("no window matches"), "{none:?}");
+    // -N looks at names only: the text on the logs window is not one.
+    let out = server.weft(&["find-window", "-N", "-t", "f", "needle"]);
+    assert!(!out.status.success(), "{out:?}");
+    // -C at the text only, and -r takes a regular expression.
+    let out = server.weft(&["find-window", "-Cr", "-t", "f", "needle-[0-9]+"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout_of(&out).contains("1:logs"), "{out:?}");
 }
 
 #[test]

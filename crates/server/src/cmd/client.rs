@@ -99,6 +99,8 @@ pub enum ClientRequest {
     FindWindow {
         /// The text.
         text: String,
+        /// Where to look, and how to match.
+        how: crate::cmd::session::FindIn,
     },
     /// `switch-client -T`: the next key is looked up in this table.
     KeyTable {

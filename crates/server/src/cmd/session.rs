@@ -144,10 +144,11 @@ pub async fn windows_of(session: &SessionHandle) -> Vec<crate::session::TreeWind
 pub static FIND_WINDOW: Entry = Entry {
     name: "find-window",
     aliases: &["findw"],
-    usage: "[-t target-session] match-string",
-    about: "Show the first window whose name, pane titles or visible text hold the string, \
-            and list the others that match.",
-    flags: "CNTZt:",
+    usage: "[-iCNrTZ] [-t target-session] match-string",
+    about: "Show the first window whose name (-N), pane titles (-T) or visible text (-C) hold \
+            the string (all three without those flags), and list the others that match. -r: \
+            the string is a regular expression. Case is ignored (-i is taken for tmux's sake).",
+    flags: "iCNrTZt:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Session),
@@ -156,25 +157,70 @@ pub static FIND_WINDOW: Entry = Entry {
         if text.is_empty() {
             return Err(args.usage("a string to find is needed"));
         }
-        Ok(Action::Client(ClientRequest::FindWindow { text }))
+        let (name, title, content) = (args.has('N'), args.has('T'), args.has('C'));
+        let all = !(name || title || content);
+        let how = FindIn {
+            name: all || name,
+            title: all || title,
+            content: all || content,
+            regex: args.has('r'),
+        };
+        if how.regex {
+            FindIn::matcher(&text, true)
+                .map_err(|e| args.usage(format!("-r takes a regular expression: {e}")))?;
+        }
+        Ok(Action::Client(ClientRequest::FindWindow { text, how }))
     },
 };
 
-/// Finds the windows of `session` whose name, pane titles or visible text hold `text`, shows
-/// the first and says which matched (or that none did).
-pub async fn find_window(session: &SessionHandle, text: &str) -> Result<String, CommandError> {
-    let needle = text.to_lowercase();
+/// Where `find-window` looks, and how it matches.
+#[derive(Clone, Copy, Debug)]
+pub struct FindIn {
+    /// The window's name (`-N`).
+    pub name: bool,
+    /// Its panes' titles (`-T`).
+    pub title: bool,
+    /// Its panes' visible text (`-C`).
+    pub content: bool,
+    /// The string is a regular expression (`-r`).
+    pub regex: bool,
+}
+
+impl FindIn {
+    /// A case-blind matcher for `text`, as a regular expression or as plain text.
+    fn matcher(text: &str, regex: bool) -> Result<regex::Regex, regex::Error> {
+        let pattern = if regex {
+            text.to_string()
+        } else {
+            regex::escape(text)
+        };
+        regex::RegexBuilder::new(&pattern)
+            .case_insensitive(true)
+            .size_limit(1 << 20)
+            .build()
+    }
+}
+
+/// Finds the windows of `session` whose name, pane titles or visible text (as `how` says)
+/// match `text`, shows the first and says which matched (or that none did).
+pub async fn find_window(
+    session: &SessionHandle,
+    text: &str,
+    how: FindIn,
+) -> Result<String, CommandError> {
+    let matcher = FindIn::matcher(text, how.regex)
+        .map_err(|e| CommandError::failed(format!("find-window: {e}")))?;
     let mut found = Vec::new();
     for w in windows_of(session).await {
-        let mut hit = w.name.to_lowercase().contains(&needle)
-            || w.panes.iter().any(|p| p.1.to_lowercase().contains(&needle));
-        for pane in &w.panes {
+        let mut hit = (how.name && matcher.is_match(&w.name))
+            || (how.title && w.panes.iter().any(|p| matcher.is_match(&p.1)));
+        for pane in w.panes.iter().filter(|_| how.content) {
             if hit {
                 break;
             }
             let options = crate::capture::CaptureOptions::default();
             if let Some((screen, _)) = pane.3.capture(options).await {
-                hit = screen.to_lowercase().contains(&needle);
+                hit = matcher.is_match(&screen);
             }
         }
         if hit {

@@ -345,12 +345,12 @@ async fn cli_one(
                 .await;
             Ok((Output::none(), None))
         }
-        Ran::Client(ClientRequest::FindWindow { text }) => {
+        Ran::Client(ClientRequest::FindWindow { text, how }) => {
             let handle = crate::cmd::run::resolve_target(ctx, target, origin)
                 .await?
                 .0;
             Ok((
-                Output::text(session_cmd::find_window(&handle, &text).await?),
+                Output::text(session_cmd::find_window(&handle, &text, how).await?),
                 None,
             ))
         }

@@ -44,8 +44,8 @@ impl ClientLoop {
                 self.new_session(spec, existing).await
             }
             ClientRequest::Detach { others, session } => self.detach(others, session).await,
-            ClientRequest::FindWindow { text } => {
-                match crate::cmd::session::find_window(&self.session, &text).await {
+            ClientRequest::FindWindow { text, how } => {
+                match crate::cmd::session::find_window(&self.session, &text, how).await {
                     Ok(said) => {
                         self.message(said).await;
                         Ok(After::Continue)
