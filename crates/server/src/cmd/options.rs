@@ -84,19 +84,10 @@ pub static SET_OPTION: Entry = Entry {
     },
 };
 
-/// The global options as a format's variables (`#{@theme_bg}`), for `set-option -gF`.
-struct GlobalOptions<'a>(&'a Config);
-
-impl crate::format::Vars for GlobalOptions<'_> {
-    fn get(&self, name: &str) -> Option<String> {
-        self.0.option_value(name)
-    }
-}
-
 /// `value` expanded as a format of the global options (`set -gF`, and while a configuration
-/// is read).
+/// is read), as a configuration's `if -F` expands its test.
 pub(super) fn expand_global(value: &str, config: &Config) -> String {
-    crate::format::expand(value, &GlobalOptions(config))
+    crate::format::expand(value, &crate::conf_file::config_format_vars(config))
 }
 
 /// Where `set-option` or `show-options` without `-g` acts, as tmux's scopes say: `None` for

@@ -7,10 +7,10 @@
 //! quick right click opens and closes it at once: weft keeps it open (as tmux's `-O`) instead.
 //! The chosen command runs as if typed in the menu's pane.
 
-use super::menu_place::{place, Around};
 use super::ui::{After, ClientLoop, Ui};
 use crate::ids::PaneId;
 use crate::keys::{Input, MouseEvent};
+use crate::layout::placement::{place, Around};
 use crate::layout::Rect;
 use crate::outcome::{CommandError, Output};
 use crate::render::{menu_layout, MenuView, Overlay};
@@ -223,7 +223,13 @@ impl ClientLoop {
             status_row: status.as_ref().map(|s| s.row),
             window_tab: tab,
         };
-        let (x, y) = match place(request.x.as_deref(), request.y.as_deref(), (w, h), &around) {
+        let (x, y) = match place(
+            "display-menu",
+            request.x.as_deref(),
+            request.y.as_deref(),
+            (w, h),
+            &around,
+        ) {
             Ok(at) => at,
             Err(e) => {
                 self.message(e).await;
@@ -319,20 +325,17 @@ impl ClientLoop {
         let Some(rect) = rect.filter(|r| r.contains(event.col, event.row)) else {
             return vars;
         };
-        let screen = pane.capture_now(&crate::capture::CaptureOptions::default());
-        let Some(line) = screen.lines().nth(usize::from(event.row - rect.row)) else {
-            return vars;
-        };
         let separators = self
             .options()
             .option_value("word-separators")
             .unwrap_or_default();
-        let word = word_at(line, usize::from(event.col - rect.col), &separators);
+        let (word, line) =
+            pane.word_and_line_at(event.row - rect.row, event.col - rect.col, &separators);
         if !word.is_empty() {
             vars.insert("mouse_word".into(), word);
         }
         if !line.trim().is_empty() {
-            vars.insert("mouse_line".into(), line.trim_end().to_string());
+            vars.insert("mouse_line".into(), line);
         }
         vars
     }
@@ -375,35 +378,6 @@ impl ClientLoop {
         }
         After::Continue
     }
-}
-
-/// The word at character column `col` of `line`: the run around it of characters that are
-/// neither spaces nor `separators`.
-fn word_at(line: &str, col: usize, separators: &str) -> String {
-    let in_word = |c: char| !c.is_whitespace() && !separators.contains(c);
-    // Columns to characters: a wide character takes two.
-    let mut chars = Vec::new();
-    for c in line.chars() {
-        for _ in 0..weft_screen_model::width::char_width(c).max(1) {
-            chars.push(c);
-        }
-    }
-    if !chars.get(col).is_some_and(|&c| in_word(c)) {
-        return String::new();
-    }
-    let start = (0..=col).rev().take_while(|&i| in_word(chars[i])).last();
-    let end = (col..chars.len()).take_while(|&i| in_word(chars[i])).last();
-    let (Some(start), Some(end)) = (start, end) else {
-        return String::new();
-    };
-    let mut word = String::new();
-    let mut i = start;
-    while i <= end {
-        let c = chars[i];
-        word.push(c);
-        i += weft_screen_model::width::char_width(c).max(1);
-    }
-    word
 }
 
 #[cfg(test)]
@@ -478,13 +452,5 @@ mod tests {
         assert_eq!(m.mouse(&at(2, 6, false)), Step::Choose(0));
         assert_eq!(m.mouse(&at(0, 7, false)), Step::Select(None), "disabled");
         assert_eq!(m.mouse(&at(0, 20, true)), Step::Close, "a press outside");
-    }
-
-    #[test]
-    fn the_word_under_the_mouse_ends_at_spaces_and_separators() {
-        let seps = "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~";
-        assert_eq!(word_at("ls -la /tmp/ok now", 13, seps), "ok");
-        assert_eq!(word_at("ls -la /tmp/ok now", 2, seps), "");
-        assert_eq!(word_at("日本 word", 5, seps), "word");
     }
 }

@@ -3,17 +3,16 @@
 
 use super::mouse::Drag;
 use super::prompt::{key_of, Prompt};
-use super::sent_keys::encode_key_name;
 pub(super) use super::sent_keys::pasted;
 use crate::cmd::run::{execute, Origin, Ran};
-use crate::cmd::{ClientRequest, Parsed};
+use crate::cmd::Parsed;
 use crate::config::Config;
 use crate::context::ServerContext;
 use crate::ids::ClientId;
 use crate::keys::Input;
 use crate::outcome::Output;
 use crate::render::{Overlay, RenderControl};
-use crate::session::{SessionCommand, SessionHandle, View};
+use crate::session::{SessionHandle, View};
 use bytes::Bytes;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -215,7 +214,7 @@ impl ClientLoop {
         }
     }
 
-    async fn forward(&self, bytes: Bytes) {
+    pub(super) async fn forward(&self, bytes: Bytes) {
         if self.read_only {
             return;
         }
@@ -577,125 +576,5 @@ impl ClientLoop {
         } else if output.code != 0 && !output.stderr.is_empty() {
             self.message(output.stderr).await;
         }
-    }
-
-    /// Carries out a client command.
-    async fn client_request(&mut self, request: ClientRequest) -> After {
-        match request {
-            request @ (ClientRequest::Detach { .. }
-            | ClientRequest::Switch { .. }
-            | ClientRequest::RenameSession { .. }
-            | ClientRequest::NewSession { .. }
-            | ClientRequest::FindWindow { .. }) => return self.session_request(request).await,
-            ClientRequest::Suspend => return After::Suspend,
-            ClientRequest::Lock => return After::Lock,
-            ClientRequest::Refresh { session: None } => {
-                let _ = self.render.send(RenderControl::Redraw).await;
-            }
-            ClientRequest::Refresh { session: Some(t) } => {
-                match self.ctx.registry.find(Some(t.clone())).await {
-                    Some(h) => {
-                        h.send(SessionCommand::Refresh).await;
-                    }
-                    None => self.message(format!("can't find session: {t}")).await,
-                }
-            }
-            ClientRequest::SendPrefix { second } => {
-                let prefix = {
-                    let keys = &self.options().keys;
-                    if second {
-                        keys.prefix2.clone()
-                    } else {
-                        Some(keys.prefix.clone())
-                    }
-                };
-                if let Some(Ok(bytes)) = prefix.map(|p| encode_key_name(&p)) {
-                    self.forward(Bytes::from(bytes)).await;
-                }
-            }
-            ClientRequest::Prompt {
-                label,
-                initial,
-                template,
-                one_key,
-                incremental,
-            } => {
-                let line = super::line_edit::LineEditor::new(self.expand(&initial));
-                self.start_prompt(Prompt {
-                    label,
-                    line,
-                    template,
-                    one_key,
-                    incremental,
-                })
-                .await;
-            }
-            ClientRequest::ChooseBuffer { template } => {
-                self.open_chooser(super::chooser::Choosing::Buffers, template)
-                    .await
-            }
-            ClientRequest::ChooseClient { template } => {
-                self.open_chooser(super::chooser::Choosing::Clients, template)
-                    .await
-            }
-            ClientRequest::KeyTable { table } => {
-                let known = self.options().keys.table(&table).is_some();
-                if known {
-                    self.key_table = Some(table);
-                } else {
-                    self.message(format!(
-                        "switch-client: no key table {table:?} (bind -T makes one)"
-                    ))
-                    .await;
-                }
-            }
-            ClientRequest::IfShell {
-                test,
-                format,
-                then,
-                otherwise,
-                expand,
-            } => {
-                let origin = self.origin();
-                let chosen = crate::cmd::shell::chosen(
-                    &self.ctx, &origin, &test, format, then, otherwise, expand,
-                )
-                .await;
-                self.chosen_line = chosen;
-            }
-            ClientRequest::ChooseTree {
-                windows,
-                no_preview,
-            } => self.open_tree(windows, no_preview).await,
-            ClientRequest::DisplayPanes { duration, template } => {
-                self.display_panes(duration, template).await
-            }
-            ClientRequest::ClockMode => self.clock_mode().await,
-            ClientRequest::Popup(action) => self.popup_request(*action).await,
-            ClientRequest::Menu(request) => self.open_menu(*request).await,
-            // Boxed: the event's handling may run commands, which come back here.
-            ClientRequest::SendMouse => Box::pin(self.send_mouse()).await,
-            ClientRequest::Confirm { prompt, command } => {
-                self.overlay(Some(Overlay::Prompt {
-                    label: prompt,
-                    input: String::new(),
-                    cursor: 0,
-                    vi_command: false,
-                }))
-                .await;
-                self.ui = Ui::Confirm(command);
-            }
-        }
-        After::Continue
-    }
-
-    /// A prompt's initial text with `#W` (the window's name) and `#S` (the session's) filled in.
-    fn expand(&self, text: &str) -> String {
-        if !text.contains('#') {
-            return text.to_string();
-        }
-        let window = self.view.borrow().window_name.clone();
-        text.replace("#W", &window)
-            .replace("#S", &self.session.name())
     }
 }

@@ -17,6 +17,30 @@ pub use command::{run, Outcome};
 pub use lines::{Lines, Pos};
 pub use view::{CopyStyles, COPY_STYLES};
 
+/// The word at `at` (a run of one kind of character, as copy mode's words go, `separators`
+/// ending them; none on a space) and its whole line, trailing blanks left out.
+pub fn word_and_line(screen: &Screen, separators: &str, at: Pos) -> (String, String) {
+    let lines = Lines::new(screen).with_separators(separators);
+    let at = Pos::new(
+        lines.clamp(at.line),
+        at.col.min(lines.cols().saturating_sub(1)),
+    );
+    let (start, end) = motion::word_around(&lines, at);
+    let selection = Selection {
+        anchor: start,
+        kind: select::Kind::Char,
+    };
+    let word = select::Span::new(&selection, end, true).text(&lines);
+    let word = if word.trim().is_empty() {
+        String::new()
+    } else {
+        word
+    };
+    let mut line = String::new();
+    lines.text(at.line, &mut line, None);
+    (word, line.trim_end().to_string())
+}
+
 /// How copy mode is entered, from the options in force.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -169,25 +193,7 @@ impl CopyMode {
     /// The word and the line under the cursor (`copy_cursor_word`, `copy_cursor_line`); no
     /// word on a space.
     pub fn cursor_text(&self, screen: &Screen) -> (String, String) {
-        let lines = Lines::new(screen).with_separators(&self.separators);
-        let at = Pos::new(
-            lines.clamp(self.cursor.line),
-            self.cursor.col.min(lines.cols().saturating_sub(1)),
-        );
-        let (start, end) = motion::word_around(&lines, at);
-        let selection = Selection {
-            anchor: start,
-            kind: select::Kind::Char,
-        };
-        let word = select::Span::new(&selection, end, true).text(&lines);
-        let word = if word.trim().is_empty() {
-            String::new()
-        } else {
-            word
-        };
-        let mut line = String::new();
-        lines.text(at.line, &mut line, None);
-        (word, line.trim_end().to_string())
+        word_and_line(screen, &self.separators, self.cursor)
     }
 
     /// Whether the view is at the bottom (the live screen).

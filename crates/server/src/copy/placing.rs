@@ -170,4 +170,19 @@ mod cursor_text_tests {
             ("alpha".to_string(), "gamma alpha".to_string())
         );
     }
+
+    /// What the pane menu's items offer for a right click (`mouse_word`).
+    #[test]
+    fn the_word_under_the_mouse_ends_at_spaces_and_separators() {
+        let seps = "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~";
+        let word_at = |text: &str, col: usize| {
+            let mut s = Screen::with_scrollback(40, 2, 10);
+            s.feed(text.as_bytes());
+            let line = Lines::new(&s).history_end();
+            crate::copy::word_and_line(&s, seps, Pos::new(line, col)).0
+        };
+        assert_eq!(word_at("ls -la /tmp/ok now", 13), "ok");
+        assert_eq!(word_at("ls -la /tmp/ok now", 2), "");
+        assert_eq!(word_at("日本 word", 5), "word");
+    }
 }

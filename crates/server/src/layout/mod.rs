@@ -9,6 +9,7 @@
 //! `geometry` the rectangles and sizes, `preset` the preset arrangements.
 
 mod geometry;
+pub mod placement;
 mod preset;
 mod tree;
 

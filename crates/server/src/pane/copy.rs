@@ -9,7 +9,7 @@
 
 use super::snapshot::{snapshot_of, PaneSnapshot};
 use super::{PaneHandle, PaneShared};
-use crate::copy::{self, CopyMode, Lines, Outcome};
+use crate::copy::{self, CopyMode, Lines, Outcome, Pos};
 use std::collections::VecDeque;
 use std::sync::atomic::Ordering;
 use weft_screen_model::{CursorState, Screen};
@@ -136,6 +136,14 @@ impl PaneHandle {
         let screen = self.shared.screen();
         let mode = self.shared.copy.lock().ok()?;
         mode.as_ref().map(|m| m.cursor_text(&screen))
+    }
+
+    /// The word and the line at `row`, `col` of the pane's screen (`mouse_word`,
+    /// `mouse_line`), words ended by `separators`.
+    pub fn word_and_line_at(&self, row: u16, col: u16, separators: &str) -> (String, String) {
+        let screen = self.shared.screen();
+        let line = copy::Lines::new(&screen).history_end() + u64::from(row);
+        copy::word_and_line(&screen, separators, Pos::new(line, usize::from(col)))
     }
 
     /// Leaves copy mode (nothing when the pane is not in it).

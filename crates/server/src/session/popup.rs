@@ -6,6 +6,7 @@
 use super::{Scope, SessionState};
 use crate::config::StatusPosition;
 use crate::ids::PaneId;
+use crate::layout::placement::{place, Around};
 use crate::layout::Rect;
 use crate::outcome::CommandError;
 use crate::pane::{spawn_pane, PaneHandle};
@@ -120,18 +121,18 @@ impl SessionState {
                 row: r.row + area.row,
                 ..r
             });
-        let status = (self.in_force.status && self.rows > 1).then_some(
+        let status_row = (self.in_force.status && self.rows > 1).then_some(
             if self.in_force.status_position == StatusPosition::Top {
-                StatusAt::Top
+                0
             } else {
-                StatusAt::Bottom
+                self.rows - 1
             },
         );
         let place = Placement {
             cols: self.cols,
             rows: self.rows,
             pane: pane_rect,
-            status,
+            status_row,
         };
         let rect = place.rect(&request, if bordered { 3 } else { 1 })?;
         let inner = if bordered { rect.inset() } else { rect };
@@ -181,26 +182,20 @@ impl SessionState {
     }
 }
 
-/// Where the status line is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum StatusAt {
-    Top,
-    Bottom,
-}
-
 /// What a popup's place is worked out from: the session's size, the target pane's place and
-/// the status line's.
+/// the status line's row.
 #[derive(Clone, Copy, Debug)]
 struct Placement {
     cols: u16,
     rows: u16,
     pane: Rect,
-    status: Option<StatusAt>,
+    status_row: Option<u16>,
 }
 
 impl Placement {
-    /// The popup's rectangle, at least `min` cells each way, as tmux places it: `-x` is its
-    /// left column, `-y` the row its bottom is on; both kept inside the session.
+    /// The popup's rectangle, at least `min` cells each way, as tmux places it (see
+    /// [`crate::layout::placement`]): `-x` is its left column, `-y` the row its bottom is on;
+    /// both kept inside the session.
     fn rect(&self, request: &PopupRequest, min: u16) -> Result<Rect, CommandError> {
         let w = size(request.width.as_deref(), self.cols, "-w")?;
         let h = size(request.height.as_deref(), self.rows, "-h")?;
@@ -209,41 +204,24 @@ impl Placement {
                 "display-popup: a popup {w}x{h} is too small; -w and -h need at least {min}"
             )));
         }
-        let (cols, rows) = (i64::from(self.cols), i64::from(self.rows));
-        let (wi, hi) = (i64::from(w), i64::from(h));
-        let pane = self.pane;
-        let x = match request.x.as_deref() {
-            None | Some("C" | "M" | "W") => (cols - 1) / 2 - wi / 2,
-            Some("R") => i64::from(pane.col) + i64::from(pane.cols) - wi,
-            Some("P") => i64::from(pane.col),
-            Some(n) => position(n, "-x", "C, R or P")?,
+        // The session knows no mouse and no client's tabs: `M` and `W` are the centre.
+        let around = Around {
+            cols: self.cols,
+            rows: self.rows,
+            pane: self.pane,
+            mouse: None,
+            status_row: self.status_row,
+            window_tab: None,
         };
-        let x = if x + wi >= cols { cols - wi } else { x.max(0) };
-        let y = match request.y.as_deref() {
-            None | Some("C" | "M" | "W") => {
-                let centre = (rows - 1) / 2 + hi / 2;
-                if centre >= rows {
-                    rows - hi
-                } else {
-                    centre
-                }
-            }
-            Some("P") => i64::from(pane.row) + i64::from(pane.rows),
-            Some("S") => match self.status {
-                Some(StatusAt::Top) => 1 + hi,
-                _ => rows - 1,
-            },
-            Some(n) => position(n, "-y", "C, P or S")?,
-        };
-        // `y` is where the bottom goes: the top is a popup's height above it.
-        let top = if y < hi { 0 } else { y - hi };
-        let top = if top + hi >= rows { rows - hi } else { top };
-        Ok(Rect {
-            col: u16::try_from(x.max(0)).unwrap_or(0),
-            row: u16::try_from(top.max(0)).unwrap_or(0),
-            cols: w,
-            rows: h,
-        })
+        let (col, row) = place(
+            "display-popup",
+            request.x.as_deref(),
+            request.y.as_deref(),
+            (w, h),
+            &around,
+        )
+        .map_err(CommandError::failed)?;
+        Ok(Rect::new(col, row, w, h))
     }
 }
 
@@ -268,15 +246,6 @@ fn size(value: Option<&str>, whole: u16, flag: &str) -> Result<u16, CommandError
     Ok(u16::try_from(cells).unwrap_or(u16::MAX).min(whole))
 }
 
-/// `-x`/`-y` as a number of cells.
-fn position(value: &str, flag: &str, letters: &str) -> Result<i64, CommandError> {
-    value.trim().parse::<i64>().map_err(|_| {
-        CommandError::failed(format!(
-            "display-popup {flag} takes a cell number or {letters}, not {value:?}"
-        ))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -291,7 +260,7 @@ mod tests {
                 cols: 40,
                 rows: 23,
             },
-            status: Some(StatusAt::Bottom),
+            status_row: Some(23),
         }
     }
 

@@ -1,18 +1,20 @@
-//! Where a menu goes (`display-menu -x/-y`), as tmux places one: `-x` is its left column and
-//! `-y` the row its bottom is on, each a cell number or a letter: `C` the centre, `P` the
-//! pane's left or bottom, `R` the pane's right, `M` at the mouse (its top border on the
-//! mouse's row), `W` at the window's tab in the status line, `S` next to the status line. The
-//! menu is then kept inside the session.
+//! Where a menu or a popup goes (`display-menu`/`display-popup -x/-y`), as tmux places them:
+//! `-x` is its left column and `-y` the row its bottom is on, each a cell number or a letter:
+//! `C` the centre, `P` the pane's left or bottom, `R` the pane's right, `M` at the mouse (its
+//! top border on the mouse's row), `W` at the window's tab in the status line, `S` next to the
+//! status line; the centre where the mouse or the tab is not known. It is then kept inside the
+//! session.
 
-use crate::layout::Rect;
+use super::Rect;
 
-/// What a menu is placed around, in session cells.
+/// What a box is placed around, in session cells.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Around {
-    /// The session's size, status line included.
+pub struct Around {
+    /// The session's width, status line included.
     pub cols: u16,
+    /// Its height.
     pub rows: u16,
-    /// The menu's pane.
+    /// The pane it is opened over.
     pub pane: Rect,
     /// Where the mouse event that opened it was.
     pub mouse: Option<(u16, u16)>,
@@ -22,8 +24,10 @@ pub(super) struct Around {
     pub window_tab: Option<u16>,
 }
 
-/// The menu's top-left cell for a menu `size` (border included), or why it cannot be placed.
-pub(super) fn place(
+/// The top-left cell of a box `size` (border included) for `command`'s `-x` and `-y`, or why
+/// it cannot be placed.
+pub fn place(
+    command: &str,
     x: Option<&str>,
     y: Option<&str>,
     size: (u16, u16),
@@ -41,8 +45,8 @@ pub(super) fn place(
         "R" => (i64::from(pane.col) + i64::from(pane.cols) - w).max(0),
         "P" => i64::from(pane.col),
         "M" => mouse_x.map_or(centre_x, |m| (m - w / 2).max(0)),
-        "W" => around.window_tab.map_or(0, i64::from),
-        n => number(n, "-x", "C, R, P, M or W")?,
+        "W" => around.window_tab.map_or(centre_x, i64::from),
+        n => number(command, n, "-x", "C, R, P, M or W")?,
     };
     let left = if left + w >= cols {
         cols - w
@@ -67,8 +71,10 @@ pub(super) fn place(
         "C" | "L" => centre_y,
         "P" => i64::from(pane.row) + i64::from(pane.rows),
         "M" => mouse_y.map_or(centre_y, |m| (m + h).min(rows - 1)),
-        "S" | "W" => by_status,
-        n => number(n, "-y", "C, P, M, S or W")?,
+        "S" => by_status,
+        "W" if around.window_tab.is_some() => by_status,
+        "W" => centre_y,
+        n => number(command, n, "-y", "C, P, M, S or W")?,
     };
     let top = if bottom < h { 0 } else { bottom - h };
     let top = if top + h >= rows { rows - h } else { top };
@@ -77,9 +83,9 @@ pub(super) fn place(
 }
 
 /// A position given as a number of cells.
-fn number(value: &str, flag: &str, letters: &str) -> Result<i64, String> {
+fn number(command: &str, value: &str, flag: &str, letters: &str) -> Result<i64, String> {
     value.trim().parse::<i64>().map_err(|_| {
-        format!("display-menu {flag} takes a cell number or one of {letters}, not {value:?}")
+        format!("{command} {flag} takes a cell number or one of {letters}, not {value:?}")
     })
 }
 
@@ -102,20 +108,39 @@ mod tests {
     fn menus_go_where_tmux_puts_them() {
         let size = (20, 8);
         let a = around();
-        assert_eq!(place(None, None, size, &a), Ok((29, 7)), "centred");
+        assert_eq!(
+            place("display-menu", None, None, size, &a),
+            Ok((29, 7)),
+            "centred"
+        );
         // At the mouse: centred on its column, the top border on its row.
-        assert_eq!(place(Some("M"), Some("M"), size, &a), Ok((40, 10)));
+        assert_eq!(
+            place("display-menu", Some("M"), Some("M"), size, &a),
+            Ok((40, 10))
+        );
         // At the pane's bottom left: kept inside the session.
-        assert_eq!(place(Some("P"), Some("P"), size, &a), Ok((40, 15)));
+        assert_eq!(
+            place("display-menu", Some("P"), Some("P"), size, &a),
+            Ok((40, 15))
+        );
         // At the window's tab, just above a status line at the bottom.
-        assert_eq!(place(Some("W"), Some("W"), size, &a), Ok((5, 15)));
+        assert_eq!(
+            place("display-menu", Some("W"), Some("W"), size, &a),
+            Ok((5, 15))
+        );
         let top = Around {
             status_row: Some(0),
             ..a
         };
-        assert_eq!(place(Some("W"), Some("S"), size, &top), Ok((5, 1)));
+        assert_eq!(
+            place("display-menu", Some("W"), Some("S"), size, &top),
+            Ok((5, 1))
+        );
         // Too far right or down: moved back in.
-        assert_eq!(place(Some("75"), Some("100"), size, &a), Ok((60, 16)));
-        assert!(place(Some("left"), None, size, &a).is_err());
+        assert_eq!(
+            place("display-menu", Some("75"), Some("100"), size, &a),
+            Ok((60, 16))
+        );
+        assert!(place("display-menu", Some("left"), None, size, &a).is_err());
     }
 }
