@@ -41,5 +41,6 @@ mod subscribe;
 mod suspend;
 mod terminal;
 mod theme;
+mod tmux_options;
 mod wait;
 mod windows;

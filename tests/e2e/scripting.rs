@@ -407,10 +407,27 @@ fn capture_pane_takes_tmuxs_s_dash_and_e_dash_as_scripts_write_them() {
     let lines: Vec<&str> = all.lines().filter(|l| !l.trim().is_empty()).collect();
     assert_eq!(lines.first(), Some(&"1"), "{all}");
     assert!(lines.contains(&"30"), "{all}");
-    // A numbered -E is not weft's: said, not ignored.
-    let out = server.weft(&["capture-pane", "-p", "-E", "3", "-t", "c"]);
+    // Numbered lines, as tmux numbers them: `-E -1` ends with the history's last line, `-S 0
+    // -E 0` is the screen's top row alone; one follows the other.
+    let capture = |args: &[&str]| {
+        let mut all = vec!["capture-pane", "-p", "-t", "c"];
+        all.extend_from_slice(args);
+        let out = server.weft(&all);
+        assert!(out.status.success(), "{out:?}");
+        stdout_of(&out)
+    };
+    let history = capture(&["-S", "-", "-E", "-1"]);
+    let last_of_history: u32 = history.lines().last().unwrap().trim().parse().unwrap();
+    let top = capture(&["-S", "0", "-E", "0"]);
+    assert_eq!(top.lines().count(), 1, "{top}");
+    assert_eq!(top.trim().parse::<u32>().unwrap(), last_of_history + 1);
+    assert_eq!(history.lines().next(), Some("1"), "{history}");
+    let out = server.weft(&["capture-pane", "-p", "-E", "three", "-t", "c"]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
-    assert!(stderr_of(&out).contains("-E takes only -"), "{out:?}");
+    assert!(
+        stderr_of(&out).contains("-E takes a line number"),
+        "{out:?}"
+    );
 }
 
 #[test]

@@ -13,6 +13,12 @@ pub struct CaptureOptions {
     pub json: bool,
     /// Lines of history before the screen.
     pub scrollback: usize,
+    /// Text: tmux's `-S N` with `N` 0 or more, the first visible row captured (history
+    /// then none); 0 from the screen's top.
+    pub first_row: usize,
+    /// Text: tmux's `-E N`, the last line captured: 0 the first visible row, negative
+    /// lines of history; `None` the screen's last row.
+    pub last_line: Option<i64>,
     /// Soft-wrapped rows as one line.
     pub join_wrapped: bool,
     /// The visible screen as an SVG picture (`weft_artifacts::svg`).
@@ -146,6 +152,10 @@ impl CaptureState {
         let lines = self.options.scrollback.min(history.len()) as u64;
         self.end = history.pushed();
         self.next = self.end - lines;
+        if !self.options.json && (self.options.first_row > 0 || self.options.last_line.is_some()) {
+            self.start_range(screen);
+            return;
+        }
         if self.options.json {
             let mut value = screen_json(screen, false);
             let with_history = self.options.scrollback > 0;
@@ -171,6 +181,36 @@ impl CaptureState {
         } else {
             self.visible = screen.visible_rows().cloned().collect();
         }
+    }
+
+    /// Text between two of tmux's lines (`-S`, `-E`), numbered over the history and the
+    /// screen as tmux numbers them (0 the screen's top row, negative into the history), each
+    /// clamped to what exists, swapped when the end comes before the start.
+    fn start_range(&mut self, screen: &Screen) {
+        let history = screen.scrollback();
+        let held = history.len() as i64;
+        let rows = screen.rows() as i64;
+        let last = held + rows - 1;
+        let top = if self.options.scrollback > 0 {
+            held - i64::try_from(self.options.scrollback).map_or(held, |n| n.min(held))
+        } else {
+            held + i64::try_from(self.options.first_row).map_or(rows - 1, |n| n.min(rows - 1))
+        };
+        let bottom = self
+            .options
+            .last_line
+            .map_or(last, |line| (held + line).clamp(0, last));
+        let (top, bottom) = (top.min(bottom), top.max(bottom));
+        // History lines `top..` up to the screen, as absolute numbers.
+        let base = history.pushed() - held as u64;
+        self.next = base + top.min(held) as u64;
+        self.end = base + (bottom + 1).min(held) as u64;
+        self.visible = screen
+            .visible_rows()
+            .enumerate()
+            .filter(|(r, _)| (top - held..=bottom - held).contains(&(*r as i64)))
+            .map(|(_, row)| row.clone())
+            .collect();
     }
 
     fn push_row(&mut self, out: &mut String, row: &Row) {
@@ -477,7 +517,7 @@ mod tests {
                 json,
                 scrollback,
                 join_wrapped,
-                svg: false,
+                ..CaptureOptions::default()
             });
         }
         out
@@ -521,6 +561,37 @@ mod tests {
                 "{options:?}"
             );
         }
+    }
+
+    #[test]
+    fn tmux_start_and_end_lines_pick_rows_of_history_and_screen() {
+        // History 0..=5, screen 6 7 8 (and an empty last row).
+        let mut screen = Screen::with_scrollback(10, 4, 100);
+        for i in 0..9 {
+            screen.feed(format!("{i}\r\n").as_bytes());
+        }
+        let lines = |scrollback: usize, first_row: usize, last_line: Option<i64>| {
+            let options = CaptureOptions {
+                scrollback,
+                first_row,
+                last_line,
+                ..CaptureOptions::default()
+            };
+            capture(&screen, &options)
+                .lines()
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert_eq!(
+            lines(usize::MAX, 0, Some(-1)),
+            "0 1 2 3 4 5",
+            "the history alone"
+        );
+        assert_eq!(lines(2, 0, Some(0)), "4 5 6");
+        assert_eq!(lines(0, 1, None), "7 8");
+        assert_eq!(lines(0, 1, Some(1)), "7");
+        assert_eq!(lines(0, 2, Some(-2)), "4 5 6 7 8", "swapped, as tmux");
+        assert_eq!(lines(0, 99, Some(99)), "", "clamped to the last row");
     }
 
     #[test]

@@ -128,8 +128,10 @@ fn expand_depth(fmt: &str, vars: &dyn Vars, depth: usize) -> String {
                     out.push('#');
                 }
             }
-        } else if c == '#' {
-            out.push('#');
+        } else if c == '#' || c == ',' || c == '}' {
+            // `##`, `#,` and `#}`: the character itself (a comma or brace that does not
+            // end a branch or a directive).
+            out.push(c);
             rest = &rest[1..];
         } else if c == '(' {
             // `#(command)`: its output as the caller's `Vars` has it (nothing until the first
@@ -182,39 +184,58 @@ fn command_end(s: &str) -> usize {
     s.len()
 }
 
-/// The index of the `}` closing the `{` at `s[0]`, counting nested `#{`.
-fn matching_brace(s: &str) -> Option<usize> {
-    let mut depth = 0usize;
+/// Walks `s` from byte `from` at nesting `depth` as tmux's `format_skip` does: `#{` opens a
+/// nested directive, `#,` `##` `#}` `#:` are escapes (skipped), a `}` closes one. `stop` sees
+/// every other byte's index, the byte and the depth it is at (a `}` with the depth it closes);
+/// the index of the first it stops at.
+fn scan(
+    s: &str,
+    from: usize,
+    mut depth: usize,
+    mut stop: impl FnMut(usize, u8, usize) -> bool,
+) -> Option<usize> {
     let bytes = s.as_bytes();
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b'{' => depth += 1,
-            b'}' => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
+    let mut i = from;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'#' && bytes.get(i + 1).is_some_and(|n| b"{,#}:".contains(n)) {
+            depth += usize::from(bytes[i + 1] == b'{');
+            i += 2;
+            continue;
         }
+        if stop(i, b, depth) {
+            return Some(i);
+        }
+        if b == b'}' {
+            depth = depth.saturating_sub(1);
+        }
+        i += 1;
     }
     None
 }
 
-/// Splits at top-level commas (not inside a nested `#{...}`).
+/// The index of the `}` closing the `{` at `s[0]` (see [`scan`]).
+fn matching_brace(s: &str) -> Option<usize> {
+    if !s.starts_with('{') {
+        return None;
+    }
+    scan(s, 1, 1, |_, b, depth| b == b'}' && depth == 1)
+}
+
+/// Splits at top-level commas (not inside a nested `#{...}`, not an escaped `#,`).
 fn split_args(s: &str) -> Vec<&str> {
-    let mut parts = Vec::new();
-    let (mut depth, mut start) = (0usize, 0);
-    for (i, b) in s.bytes().enumerate() {
-        match b {
-            b'{' => depth += 1,
-            b'}' => depth = depth.saturating_sub(1),
-            b',' if depth == 0 => {
-                parts.push(&s[start..i]);
-                start = i + 1;
-            }
-            _ => {}
+    let mut commas = Vec::new();
+    scan(s, 0, 0, |i, b, depth| {
+        if b == b',' && depth == 0 {
+            commas.push(i);
         }
+        false
+    });
+    let mut parts = Vec::new();
+    let mut start = 0;
+    for comma in commas {
+        parts.push(&s[start..comma]);
+        start = comma + 1;
     }
     parts.push(&s[start..]);
     parts
@@ -433,6 +454,24 @@ mod tests {
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect()
+    }
+
+    #[test]
+    fn escaped_commas_and_braces_stay_in_their_branch() {
+        let mut v = vars();
+        for (k, value) in [
+            ("window_bigger", "0"),
+            ("window_offset_x", "3"),
+            ("big", "1"),
+        ] {
+            v.insert(k.to_string(), value.to_string());
+        }
+        // tmux's default `status-right` starts with this: nothing when the window fits.
+        let offsets = "#{?window_bigger,[#{window_offset_x}#,#{window_offset_y}] ,}X";
+        assert_eq!(expand(offsets, &v), "X");
+        assert_eq!(expand("#{?big,a#,b,c}", &v), "a,b");
+        assert_eq!(expand("#{?window_bigger,a,b#}c}", &v), "b}c");
+        assert_eq!(expand("100#, ##", &v), "100, #");
     }
 
     #[test]

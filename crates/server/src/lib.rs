@@ -44,6 +44,7 @@ pub mod memory;
 pub mod message_log;
 pub mod metrics;
 pub mod names;
+pub mod option_arrays;
 pub mod option_scopes;
 pub mod options;
 pub mod outcome;

@@ -33,6 +33,8 @@ pub enum Kind {
     Text,
     /// One of these words.
     Choice(&'static [&'static str]),
+    /// Elements by index (`status-format[1]`), each text (see [`crate::option_arrays`]).
+    Array,
 }
 
 /// One option of tmux's that weft knows.
@@ -66,7 +68,7 @@ const fn opt(
     }
 }
 
-use Kind::{Choice, Flag, Number, Text};
+use Kind::{Array, Choice, Flag, Number, Text};
 use Scope::{Pane, Server, Session, Window};
 
 /// For `applies_as`: weft acts on the option by reading its text (no typed field).
@@ -76,6 +78,22 @@ const USED_AS_TEXT: &str = "";
 pub const POPUP_BORDER_LINES: &[&str] = &[
     "single", "rounded", "double", "heavy", "simple", "padded", "none",
 ];
+
+/// `cursor-style`'s words, as DECSCUSR numbers them from 0.
+pub const CURSOR_STYLES: &[&str] = &[
+    "default",
+    "blinking-block",
+    "block",
+    "blinking-underline",
+    "underline",
+    "blinking-bar",
+    "bar",
+];
+
+/// tmux's `remain-on-exit-format`: the line a dead pane shows at its foot.
+pub const REMAIN_ON_EXIT_FORMAT: &str = "Pane is dead (#{?#{!=:#{pane_dead_status},},status \
+     #{pane_dead_status},}#{?#{!=:#{pane_dead_signal},},signal #{pane_dead_signal},}, \
+     #{t:pane_dead_time})";
 
 /// The options, by name.
 pub static OPTIONS: &[OptionDef] = &[
@@ -191,6 +209,24 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("xterm-keys", Window, Flag, "on", Some(USED_AS_TEXT)),
     opt("copy-mode-match-style", Window, Text, "bg=cyan,fg=black", Some(USED_AS_TEXT)),
     opt("copy-mode-current-match-style", Window, Text, "bg=magenta,fg=black", Some(USED_AS_TEXT)),
+    opt("status-format", Session, Array, "", Some(USED_AS_TEXT)),
+    opt("command-alias", Server, Array, "", Some(USED_AS_TEXT)),
+    // Keys a terminal sends that tmux does not know, bound as User0, User1...
+    opt("user-keys", Server, Array, "", None),
+    opt("pane-colours", Pane, Array, "", None),
+    opt("key-table", Session, Text, "root", Some(USED_AS_TEXT)),
+    opt("default-size", Session, Text, "80x24", Some(USED_AS_TEXT)),
+    opt("destroy-unattached", Session, Flag, "off", Some(USED_AS_TEXT)),
+    opt("exit-unattached", Server, Flag, "off", None),
+    opt("prompt-history-limit", Server, Number, "100", Some(USED_AS_TEXT)),
+    opt("remain-on-exit-format", Pane, Text, REMAIN_ON_EXIT_FORMAT, Some(USED_AS_TEXT)),
+    opt("cursor-style", Pane, Choice(CURSOR_STYLES), "default", Some(USED_AS_TEXT)),
+    opt("cursor-colour", Pane, Text, "none", None),
+    opt("scroll-on-clear", Pane, Flag, "on", Some(USED_AS_TEXT)),
+    opt("copy-mode-mark-style", Window, Text, "bg=red,fg=black", None),
+    opt("fill-character", Window, Text, "", None),
+    opt("backspace", Server, Text, "C-?", None),
+    opt("editor", Server, Text, "/usr/bin/vi", None),
     // weft's own.
     opt("frame-interval-ms", Server, Number, "8", Some("frame-interval-ms")),
 ];
@@ -222,8 +258,9 @@ pub struct SetHow {
     pub only_if_unset: bool,
 }
 
-/// The option named `name`.
+/// The option named `name` (an array's element, `status-format[1]`, finds its array).
 pub fn find(name: &str) -> Option<&'static OptionDef> {
+    let name = name.split_once('[').map_or(name, |(base, _)| base);
     OPTIONS.iter().find(|o| o.name == name)
 }
 
@@ -252,6 +289,16 @@ impl Config {
         }
         let name = &*canonical_name(name);
         let def = find(name).ok_or_else(|| format!("unknown option: {name}"))?;
+        let (_, index) = crate::option_arrays::split_index(name)?;
+        if def.kind == Array {
+            return self.set_array(def, index, value, how);
+        }
+        if index.is_some() {
+            return Err(format!(
+                "{} is not an array option: set it without [N]",
+                def.name
+            ));
+        }
         if how.only_if_unset && self.options.contains_key(name) {
             return Ok(Applied::Unchanged);
         }
@@ -331,6 +378,18 @@ impl Config {
             return self.options.get(name).cloned();
         }
         let def = find(name)?;
+        if def.kind == Array {
+            return match crate::option_arrays::split_index(name).ok()? {
+                (_, Some(index)) => self.array_element(def.name, index),
+                (base, None) => Some(
+                    self.array_elements(base)
+                        .into_iter()
+                        .map(|(_, v)| v)
+                        .collect::<Vec<_>>()
+                        .join(","),
+                ),
+            };
+        }
         let on = |b: bool| if b { "on" } else { "off" }.to_string();
         let typed = match name {
             "prefix" => Some(self.keys.prefix.clone()),
@@ -342,7 +401,11 @@ impl Config {
             "default-shell" => Some(self.default_shell.clone().unwrap_or_default()),
             "default-terminal" => Some(self.default_term.clone()),
             "remain-on-exit" => Some(on(self.remain_on_exit)),
-            "status" => Some(on(self.status)),
+            // `status 2`: that many lines, kept as written.
+            "status" => Some(match self.options.get("status") {
+                Some(lines) if self.status && lines.parse::<u8>().is_ok() => lines.clone(),
+                _ => on(self.status),
+            }),
             "status-position" => Some(
                 match self.status_position {
                     crate::config::StatusPosition::Top => "top",
@@ -387,6 +450,18 @@ impl Config {
         std::time::Duration::from_millis(millis)
     }
 
+    /// How many status lines show: 0 with `status off`, else 1 to 5 (`status 2`).
+    pub fn status_lines(&self) -> u16 {
+        if !self.status {
+            return 0;
+        }
+        self.options
+            .get("status")
+            .and_then(|v| v.parse::<u16>().ok())
+            .unwrap_or(1)
+            .clamp(1, 5)
+    }
+
     /// The first pane index (`pane-base-index`): `pane_index`, `.N` targets and
     /// `display-panes` count from it.
     pub fn pane_base_index(&self) -> usize {
@@ -397,10 +472,18 @@ impl Config {
 
     /// Every option and its value, as `show-options` lists them: tmux's, then user options.
     pub fn option_lines(&self) -> Vec<(String, String)> {
-        let mut lines: Vec<(String, String)> = OPTIONS
-            .iter()
-            .filter_map(|o| Some((o.name.to_string(), self.option_value(o.name)?)))
-            .collect();
+        let mut lines: Vec<(String, String)> = Vec::new();
+        for o in OPTIONS {
+            if o.kind == Array {
+                lines.extend(
+                    self.array_elements(o.name)
+                        .into_iter()
+                        .map(|(i, v)| (format!("{}[{i}]", o.name), v)),
+                );
+            } else if let Some(v) = self.option_value(o.name) {
+                lines.push((o.name.to_string(), v));
+            }
+        }
         let user: BTreeMap<&String, &String> = self
             .options
             .iter()
@@ -437,8 +520,18 @@ fn check_value(def: &OptionDef, text: &str) -> Result<String, String> {
         Text if def.name.ends_with("-style") => crate::style::check(text)
             .map(|()| text.to_string())
             .map_err(|e| format!("{}: {e}", def.name)),
-        Text => Ok(text.to_string()),
+        Text if def.name == "default-size" => parse_size(text)
+            .map(|_| text.to_string())
+            .ok_or_else(|| format!("default-size: a size as 80x24, not {text:?}")),
+        Text | Array => Ok(text.to_string()),
     }
+}
+
+/// `default-size`'s `COLSxROWS`, each at least 1.
+pub fn parse_size(text: &str) -> Option<(u16, u16)> {
+    let (cols, rows) = text.split_once('x')?;
+    let (cols, rows) = (cols.parse::<u16>().ok()?, rows.parse::<u16>().ok()?);
+    (cols > 0 && rows > 0).then_some((cols, rows))
 }
 
 /// The checked text as the configuration entry takes it.

@@ -292,6 +292,7 @@ impl RegistryTask {
     /// Puts `config` in force and tells every session.
     async fn apply_config(&mut self, config: Arc<Config>) {
         self.buffers.set_limit(config.buffer_limit);
+        crate::option_arrays::publish_aliases(&config);
         self.config.send_replace(config);
         for s in &self.sessions {
             s.send(SessionCommand::ConfigChanged).await;
@@ -457,11 +458,16 @@ impl RegistryTask {
                 n.to_string()
             }
         };
-        let (cols, rows) = weft_protocol::clamp_size(
-            spec.cols.unwrap_or(DEFAULT_SIZE.0),
-            spec.rows.unwrap_or(DEFAULT_SIZE.1),
-        );
         let config = self.config.borrow().clone();
+        // A size not given (a detached session) is `default-size`'s.
+        let default_size = config
+            .option_value("default-size")
+            .and_then(|v| crate::options::parse_size(&v))
+            .unwrap_or(DEFAULT_SIZE);
+        let (cols, rows) = weft_protocol::clamp_size(
+            spec.cols.unwrap_or(default_size.0),
+            spec.rows.unwrap_or(default_size.1),
+        );
         let mut env: Vec<(std::ffi::OsString, std::ffi::OsString)> = spec
             .env
             .into_iter()

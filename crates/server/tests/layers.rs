@@ -43,6 +43,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("config", 1),
     ("options", 1),
     ("option_scopes", 1),
+    ("option_arrays", 1),
     ("theme", 1),
     ("conf_file", 1),
     ("convert", 1),

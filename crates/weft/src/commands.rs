@@ -16,11 +16,6 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         if words.iter().skip(1).any(|w| w == "--help") {
             return Ok(table_help(&words[0]));
         }
-        let (words, _) = take_output_file(words);
-        if let Err(e) = weft_server::cmd::parse(&words) {
-            say_err!("weft: {e}");
-            return Ok(e.exit_code());
-        }
     }
     let socket =
         match weft_protocol::paths::resolve_socket(cli.label.as_deref(), cli.socket.as_deref()) {
@@ -30,6 +25,19 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
                 return Ok(1);
             }
         };
+    if let Some(Command::Table(words)) = &cli.command {
+        let (words, _) = take_output_file(words);
+        match weft_server::cmd::parse(&words) {
+            // A name this process does not know may be a running server's `command-alias`:
+            // that server says whether it is.
+            Err(weft_server::outcome::CommandError::UnknownCommand(_)) if socket.exists() => {}
+            Err(e) => {
+                say_err!("weft: {e}");
+                return Ok(e.exit_code());
+            }
+            Ok(_) => {}
+        }
+    }
     let session_request = match session_request(cli) {
         Ok(request) => request,
         Err(e) => return Ok(report(e)),

@@ -79,6 +79,13 @@ impl Screen {
                 self.row_mut(r).erase(0, col + 1, &pen, selective);
             }
             EraseScope::All => {
+                if self.scroll_on_clear && !self.alt_active {
+                    // Up to the last row in use, as tmux's `grid_view_clear_history`.
+                    let used = (0..self.rows).rev().find(|&r| self.grid[r].used_len() > 0);
+                    for row in 0..used.map_or(0, |last| last + 1) {
+                        self.scrollback.push(&self.grid[row]);
+                    }
+                }
                 for row in 0..self.rows {
                     self.row_mut(row).erase(0, usize::MAX, &pen, selective);
                     self.grid[row].wrapped = false;

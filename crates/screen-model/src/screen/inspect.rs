@@ -50,7 +50,11 @@ impl Screen {
             row: self.cursor.row,
             col: self.cursor.col,
             visible: self.modes.cursor_visible,
-            style: self.cursor_style,
+            style: if self.cursor_style == 0 {
+                self.default_cursor_style
+            } else {
+                self.cursor_style
+            },
             pending_wrap: self.cursor.pending_wrap,
         }
     }

@@ -164,6 +164,12 @@ pub struct Screen {
     pub(crate) right: usize,
     pub(crate) charsets: CharsetState,
     pub(crate) cursor_style: u16,
+    /// The cursor style shown while the program asks for its terminal's default (0):
+    /// the host's choice (tmux's `cursor-style`).
+    default_cursor_style: u16,
+    /// A clear of the whole main screen keeps what it showed in the history first (tmux's
+    /// `scroll-on-clear`, on by default).
+    pub(crate) scroll_on_clear: bool,
     pub(crate) title: String,
     pub(crate) icon_title: String,
     pub(crate) cwd: Option<String>,
@@ -247,6 +253,8 @@ impl Screen {
             right: cols - 1,
             charsets: CharsetState::default(),
             cursor_style: 0,
+            default_cursor_style: 0,
+            scroll_on_clear: true,
             title: String::new(),
             icon_title: String::new(),
             cwd: None,
@@ -302,6 +310,18 @@ impl Screen {
         if on != self.passthrough.is_some() {
             self.passthrough = on.then(Box::default);
         }
+    }
+
+    /// The cursor style (a DECSCUSR number, 0 to 6) shown while the program leaves it at
+    /// its default; 0 leaves it to the user's terminal.
+    pub fn set_default_cursor_style(&mut self, style: u16) {
+        self.default_cursor_style = style.min(6);
+    }
+
+    /// Whether clearing the whole main screen keeps its lines in the history (tmux's
+    /// `scroll-on-clear`): a shell's `C-l` then loses nothing.
+    pub fn set_scroll_on_clear(&mut self, on: bool) {
+        self.scroll_on_clear = on;
     }
 
     /// Whether the program may use the alternate screen (tmux's `alternate-screen`); turned

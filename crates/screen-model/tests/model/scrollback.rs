@@ -49,3 +49,20 @@ fn ascii_history_costs_under_100_bytes_a_line() {
     let per_line = s.scrollback().heap_bytes() / s.scrollback().len();
     assert!(per_line <= 100, "{per_line} bytes a line");
 }
+
+#[test]
+fn clearing_the_main_screen_keeps_its_lines_in_the_history() {
+    let mut s = Screen::with_scrollback(5, 4, 100);
+    s.feed(b"a\r\nb\r\n\x1b[H\x1b[2J");
+    assert_eq!(s.scrollback().len(), 2, "rows up to the last in use");
+    assert_eq!(s.text_with_scrollback(), "a\nb\n\n\n\n");
+    // Nothing shown: nothing kept.
+    s.feed(b"\x1b[2J");
+    assert_eq!(s.scrollback().len(), 2);
+    // The alternate screen keeps no history; with the option off, nothing is kept either.
+    s.feed(b"\x1b[?1049hx\x1b[2J\x1b[?1049l");
+    assert_eq!(s.scrollback().len(), 2);
+    s.set_scroll_on_clear(false);
+    s.feed(b"c\x1b[2J");
+    assert_eq!(s.scrollback().len(), 2);
+}

@@ -127,8 +127,8 @@ fn encode_send_keys(
 pub static CAPTURE_PANE: Entry = Entry {
     name: "capture-pane",
     aliases: &["capture", "capturep"],
-    usage: "[-t target-pane] [--ansi] [--json] [--svg] [--scrollback N|-S -N|-S -] [-E -] \
-            [--join-wrapped]",
+    usage: "[-t target-pane] [--ansi] [--json] [--svg] [--scrollback N] [-S start-line] \
+            [-E end-line] [--join-wrapped]",
     about: "Print a pane's screen as text, with its escapes (--ansi), as cells (--json) or \
             as an SVG picture of the visible screen (--svg); the revision goes to standard \
             error. `weft capture -o FILE` writes it to a file.",
@@ -136,33 +136,44 @@ pub static CAPTURE_PANE: Entry = Entry {
     long: &[
         Long::alias("ansi", 'e', false),
         Long::alias("join-wrapped", 'J', false),
-        Long::alias("scrollback", 'S', true),
+        Long::value("scrollback"),
         Long::switch("json"),
         Long::switch("svg"),
     ],
     read_only: true,
     target: Some(TargetKind::Pane),
     build: |args| {
-        let scrollback = match args.value('S') {
-            // tmux's `-S -`: from the start of the history.
-            Some("-") => usize::MAX,
-            // tmux's -S counts lines back as a negative start line.
-            Some(n) => n
-                .trim_start_matches('-')
-                .parse()
-                .map_err(|_| args.usage(format!("--scrollback takes a line count, not {n:?}")))?,
-            None => 0,
-        };
-        // tmux's `-E -` (to the end of the screen) is what weft always does.
-        if let Some(end) = args.value('E').filter(|e| *e != "-") {
-            return Err(args.usage(format!(
-                "weft captures down to the screen's last row: -E takes only -, not {end:?}"
-            )));
+        // tmux's -S: `-` the history's start, a negative number lines of history, 0 or
+        // more the first visible row; weft's --scrollback N: N lines of history.
+        let (mut scrollback, mut first_row) = (0, 0);
+        match args.value('S') {
+            Some("-") => scrollback = usize::MAX,
+            Some(n) => match n.parse::<i64>() {
+                Ok(line) if line < 0 => scrollback = line.unsigned_abs() as usize,
+                Ok(line) => first_row = line as usize,
+                Err(_) => return Err(args.usage(format!("-S takes a line number or -, not {n:?}"))),
+            },
+            None => {}
         }
+        if let Some(n) = args.long_value("scrollback") {
+            scrollback = n
+                .parse()
+                .map_err(|_| args.usage(format!("--scrollback takes a line count, not {n:?}")))?;
+        }
+        // tmux's -E: the last line, as -S numbers them; `-` the screen's last row.
+        let last_line = match args.value('E') {
+            None | Some("-") => None,
+            Some(n) => Some(
+                n.parse::<i64>()
+                    .map_err(|_| args.usage(format!("-E takes a line number or -, not {n:?}")))?,
+            ),
+        };
         let options = CaptureOptions {
             ansi: args.has('e'),
             json: args.json(),
             scrollback,
+            first_row,
+            last_line,
             join_wrapped: args.has('J'),
             svg: args.has_long("svg"),
         };
@@ -170,6 +181,12 @@ pub static CAPTURE_PANE: Entry = Entry {
             return Err(args.usage(
                 "--svg draws the visible screen: it goes with neither --ansi, --json nor \
                  --scrollback",
+            ));
+        }
+        if options.json && (options.first_row > 0 || options.last_line.is_some()) {
+            return Err(args.usage(
+                "--json captures the screen and --scrollback lines before it: a start on \
+                 the screen (-S 0 or more) or an end (-E) go with text",
             ));
         }
         args.no_arguments()?;

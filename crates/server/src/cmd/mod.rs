@@ -221,27 +221,26 @@ pub fn lookup(name: &str) -> Option<&'static Entry> {
         .find(|e| e.name == name || e.aliases.contains(&name))
 }
 
-/// tmux's default `command-alias` entries that name a command with flags or another spelling:
-/// the alias and the words it stands for.
-const DEFAULT_ALIASES: &[(&str, &[&str])] = &[
-    ("split-pane", &["split-window"]),
-    ("splitp", &["split-window"]),
-    ("choose-window", &["choose-tree", "-w"]),
-    ("choose-session", &["choose-tree", "-s"]),
-    ("server-info", &["show-messages", "-JT"]),
-    ("info", &["show-messages", "-JT"]),
-];
-
 /// Parses a command from words: its name, then its flags and arguments.
 pub fn parse(words: &[String]) -> Result<Parsed, CommandError> {
     let (name, rest) = words
         .split_first()
         .ok_or_else(|| CommandError::Syntax("empty command".into()))?;
-    if let Some((_, expansion)) = DEFAULT_ALIASES.iter().find(|(alias, _)| alias == name) {
-        let mut expanded: Vec<String> = expansion.iter().map(|w| w.to_string()).collect();
+    // A `command-alias` (tmux's `split-pane`, a user's own) stands for its command's words,
+    // before the commands' own names, as in tmux; once, so an alias naming itself ends.
+    if let Some(command) = crate::option_arrays::alias(name) {
+        let mut expanded = tokenize(&command)?;
         expanded.extend_from_slice(rest);
-        return parse(&expanded);
+        return parse_unaliased(&expanded);
     }
+    parse_unaliased(words)
+}
+
+/// [`parse`] without aliases.
+fn parse_unaliased(words: &[String]) -> Result<Parsed, CommandError> {
+    let (name, rest) = words
+        .split_first()
+        .ok_or_else(|| CommandError::Syntax("empty command".into()))?;
     let entry = lookup(name).ok_or_else(|| CommandError::UnknownCommand(name.clone()))?;
     let args = Args::parse(entry, rest)?;
     let action = (entry.build)(&args)?;
@@ -485,13 +484,12 @@ mod tests {
                 assert!(seen.insert(*name), "{name} is defined twice");
             }
         }
-        for (alias, expansion) in DEFAULT_ALIASES {
-            assert!(seen.insert(*alias), "{alias} is defined twice");
-            assert!(
-                lookup(expansion[0]).is_some(),
-                "{alias}: no {}",
-                expansion[0]
-            );
+        let aliases = crate::config::Config::default().array_elements("command-alias");
+        for (_, entry) in &aliases {
+            let (alias, command) = entry.split_once('=').unwrap();
+            assert!(seen.insert(alias), "{alias} is defined twice");
+            let name = command.split(' ').next().unwrap();
+            assert!(lookup(name).is_some(), "{alias}: no {name}");
         }
         let parsed = parse_line("choose-window").unwrap();
         assert_eq!(parsed.entry.name, "choose-tree");

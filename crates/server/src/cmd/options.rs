@@ -196,6 +196,17 @@ pub static SHOW_OPTIONS: Entry = Entry {
 /// such option), or every option.
 fn shown(config: &Config, name: Option<&str>) -> Vec<(String, Option<String>)> {
     match name {
+        // A whole array: each element on its own line, as tmux shows `status-format[0]`.
+        Some(n)
+            if !n.contains('[')
+                && options::find(n).is_some_and(|d| d.kind == options::Kind::Array) =>
+        {
+            config
+                .array_elements(n)
+                .into_iter()
+                .map(|(i, v)| (format!("{n}[{i}]"), Some(v)))
+                .collect()
+        }
         Some(n) => vec![(n.to_string(), config.option_value(n))],
         None => config
             .option_lines()

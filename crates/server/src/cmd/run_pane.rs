@@ -153,7 +153,7 @@ impl RunPane {
         // titles when those are shown.
         let chrome = {
             let config = ctx.config.borrow();
-            u16::from(config.status)
+            config.status_lines()
                 + u16::from(config.pane_border_status != crate::config::BorderStatus::Off)
         };
         let (cols, rows) = weft_protocol::clamp_size(cols, rows.saturating_add(chrome));

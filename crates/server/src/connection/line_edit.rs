@@ -9,8 +9,9 @@ use super::prompt_targets::Targets;
 // What a word is made of in word motions: tmux's default `word-separators`.
 use crate::copy::motion::WORD_SEPARATORS;
 
-/// How many lines the prompt's history keeps (server-wide).
-pub(super) const HISTORY_LINES: usize = 100;
+/// The most lines the prompt's history keeps (server-wide), whatever
+/// `prompt-history-limit` asks: a bound on the memory it takes.
+pub(super) const MAX_HISTORY_LINES: usize = 10_000;
 
 /// What a key did to the line.
 #[derive(Debug, PartialEq, Eq)]

@@ -31,7 +31,7 @@ impl ClientLoop {
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             if history.is_empty() {
-                let kept = super::history_file::load(&path, super::line_edit::HISTORY_LINES);
+                let kept = super::history_file::load(&path, self.history_limit());
                 history.extend(kept);
             }
         }
@@ -46,6 +46,15 @@ impl ClientLoop {
     }
 
     /// The file the prompt's history is kept in (`history-file`), if one is set.
+    /// How many lines the prompt's history keeps: `prompt-history-limit`.
+    fn history_limit(&self) -> usize {
+        let limit = self.config.borrow().option_value("prompt-history-limit");
+        limit
+            .and_then(|v| v.parse::<usize>().ok())
+            .unwrap_or(100)
+            .min(super::line_edit::MAX_HISTORY_LINES)
+    }
+
     fn history_file(&self) -> Option<std::path::PathBuf> {
         super::history_file::path_of(self.config.borrow().option_value("history-file"))
     }
@@ -96,11 +105,12 @@ impl ClientLoop {
                 if text.trim().is_empty() {
                     return After::Continue;
                 }
+                let limit = self.history_limit();
                 if let Ok(mut h) = self.ctx.prompt_history.lock() {
                     if h.back() != Some(&text) {
                         h.push_back(text.clone());
                     }
-                    while h.len() > super::line_edit::HISTORY_LINES {
+                    while h.len() > limit {
                         h.pop_front();
                     }
                 }

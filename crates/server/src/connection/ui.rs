@@ -355,8 +355,11 @@ impl ClientLoop {
                 if self.active_in_copy_mode() {
                     return self.copy_mode_key(&name, &config).await;
                 }
-                if let Some(line) = config.keys.root_table.get(&name) {
-                    return self.run_line(line).await;
+                // The session's `key-table` (root unless set): its keys run, others go on
+                // to the pane, as tmux does.
+                let table = config.option_value("key-table").unwrap_or_default();
+                if let Some(line) = config.keys.table(&table).and_then(|t| t.get(&name)) {
+                    return self.run_line(&line.clone()).await;
                 }
                 self.forward_key(&name, &bytes).await;
             }

@@ -21,6 +21,7 @@
 //! ([`EchoDrawer`]).
 
 mod copy;
+mod dead_note;
 mod order;
 mod pipe;
 mod reader;
@@ -328,6 +329,15 @@ pub(crate) fn passthrough_on(config: &crate::config::Config) -> bool {
 /// Whether the pane's program may use the alternate screen (`alternate-screen`).
 pub(crate) fn alternate_allowed(config: &crate::config::Config) -> bool {
     config.option_value("alternate-screen").as_deref() != Some("off")
+}
+
+/// `cursor-style` as a DECSCUSR number (`default`: 0, the user's terminal's own).
+pub(crate) fn cursor_style(config: &crate::config::Config) -> u16 {
+    let style = config.option_value("cursor-style").unwrap_or_default();
+    crate::options::CURSOR_STYLES
+        .iter()
+        .position(|s| *s == style)
+        .map_or(0, |n| n as u16)
 }
 
 /// Starts the program and the pane's tasks. `exited` gets the pane id and exit status once;

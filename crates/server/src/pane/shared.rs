@@ -387,6 +387,10 @@ impl PaneShared {
             let mut screen = self.screen();
             screen.set_passthrough(super::passthrough_on(&config));
             screen.set_alternate_allowed(super::alternate_allowed(&config));
+            screen.set_default_cursor_style(super::cursor_style(&config));
+            screen.set_scroll_on_clear(
+                config.option_value("scroll-on-clear").as_deref() != Some("off"),
+            );
         }
         *self
             .options

@@ -360,13 +360,10 @@ impl PaneTask {
         self.shared.notify_watchers();
         if self.shared.remain_on_exit.load(Ordering::Acquire) && !ended_on_request {
             // Keep showing the screen, with the status, until the pane is killed.
-            let note = match &status.signal {
-                Some(sig) => format!(
-                    "\r\n\x1b[0mPane is dead (signal {sig}, status {})",
-                    status.code
-                ),
-                None => format!("\r\n\x1b[0mPane is dead (status {})", status.code),
-            };
+            let note = format!(
+                "\r\n\x1b[0m{}",
+                super::dead_note::dead_note(&self.shared.options(), &status)
+            );
             self.apply(note.as_bytes());
             // Never waits: with the session's queue full the hook is missed.
             let _ = self

@@ -7,7 +7,7 @@
 //! a cell would act on the user's terminal (scroll it, clear it) instead of showing.
 
 use super::compose::mouse_modes;
-use super::status::{compose, option_pen, yellow};
+use super::status::{compose, compose_format, option_pen, yellow};
 use super::Overlay;
 use crate::config::Config;
 use crate::session::{StatusLine, View};
@@ -394,12 +394,25 @@ fn draw_status(status: &StatusLine, frame: &mut Frame, config: &Config, theme: T
         }
         _ => None,
     };
-    let line = compose(themed.as_ref().unwrap_or(status), frame.cols());
-    frame.put(row, 0, &line.cells);
+    let status = themed.as_ref().unwrap_or(status);
+    match &status.first {
+        Some(format) => frame.put(row, 0, &compose_format(format, status, frame.cols())),
+        None => frame.put(row, 0, &compose(status, frame.cols()).cells),
+    }
+    for (i, format) in status.more.iter().enumerate() {
+        let row = row + 1 + i;
+        if row < frame.rows() {
+            frame.put(row, 0, &compose_format(format, status, frame.cols()));
+        }
+    }
 }
 
 /// The index of the window whose tab is at column `col` of a status line `cols` wide.
 pub fn status_window_at(status: &StatusLine, cols: usize, col: usize) -> Option<u32> {
+    // A user's own first line has no tabs weft knows the places of.
+    if status.first.is_some() {
+        return None;
+    }
     compose(status, cols)
         .places
         .into_iter()
@@ -454,6 +467,8 @@ mod tests {
                 justify: crate::style::Align::Left,
                 left_length: 40,
                 right_length: 40,
+                first: None,
+                more: Vec::new(),
             }),
             window_name: window.into(),
             generation: 0,

@@ -226,12 +226,6 @@ pub fn compose(status: &StatusLine, cols: usize) -> StatusCells {
             .sum()
     };
     let (left_cols, right_cols) = (edge(&left, Align::Left), edge(&right, Align::Right));
-    let slot = |a: Align| match a {
-        Align::Left | Align::Default => 0,
-        Align::Centre => 1,
-        Align::Right => 2,
-        Align::AbsoluteCentre => 3,
-    };
     for (align, cells) in left.into_iter().chain(right) {
         parts[slot(align)].extend(cells);
     }
@@ -245,23 +239,7 @@ pub fn compose(status: &StatusLine, cols: usize) -> StatusCells {
         parts[list_part].len()
     };
     parts[list_part].splice(list_at..list_at, list.iter().cloned());
-    let widths: Vec<usize> = parts.iter().map(Vec::len).collect();
-    let starts = [
-        0,
-        widths[0]
-            + cols
-                .saturating_sub(widths[0] + widths[2])
-                .saturating_sub(widths[1])
-                / 2,
-        cols.saturating_sub(widths[2]),
-        cols.saturating_sub(widths[3]) / 2,
-    ];
-    let blank = Cell::erased(&base);
-    let mut line = vec![blank.clone(); cols];
-    // The left part wins where parts meet, then the right.
-    for i in [3, 1, 2, 0] {
-        put(&mut line, starts[i], &parts[i], &blank);
-    }
+    let (line, starts) = lay_out(&parts, &base, cols);
     let places = list_places
         .into_iter()
         .map(|(at, width, index)| (starts[list_part] + list_at + at, width, index))
@@ -273,6 +251,53 @@ pub fn compose(status: &StatusLine, cols: usize) -> StatusCells {
         left_cols,
         right_cols: right_cols.min(cols),
     }
+}
+
+/// Which of [`lay_out`]'s parts text aligned so goes to.
+fn slot(align: Align) -> usize {
+    match align {
+        Align::Left | Align::Default => 0,
+        Align::Centre => 1,
+        Align::Right => 2,
+        Align::AbsoluteCentre => 3,
+    }
+}
+
+/// A line of `cols` cells from its parts (left, centre, right, absolute centre), and where
+/// each part starts. The left part wins where parts meet, then the right.
+fn lay_out(parts: &[Vec<Cell>; 4], base: &Pen, cols: usize) -> (Vec<Cell>, [usize; 4]) {
+    let widths: Vec<usize> = parts.iter().map(Vec::len).collect();
+    let starts = [
+        0,
+        widths[0]
+            + cols
+                .saturating_sub(widths[0] + widths[2])
+                .saturating_sub(widths[1])
+                / 2,
+        cols.saturating_sub(widths[2]),
+        cols.saturating_sub(widths[3]) / 2,
+    ];
+    let blank = Cell::erased(base);
+    let mut line = vec![blank.clone(); cols];
+    for i in [3, 1, 2, 0] {
+        put(&mut line, starts[i], &parts[i], &blank);
+    }
+    (line, starts)
+}
+
+/// A status line drawn from a whole format (a user's `status-format[N]`), expanded, for
+/// `cols` columns: its `#[align=...]` runs go left, centre or right over `status-style`.
+pub fn compose_format(text: &str, status: &StatusLine, cols: usize) -> Vec<Cell> {
+    let base = base_pen(status);
+    let mut parts: [Vec<Cell>; 4] = Default::default();
+    for (align, cells) in runs(text, &base, Align::Left) {
+        parts[slot(align)].extend(cells);
+    }
+    for part in &mut parts {
+        // Each part at most a line: a long format costs no more than that to lay out.
+        part.truncate(cols);
+    }
+    lay_out(&parts, &base, cols).0
 }
 
 /// The pen a `*-style` option's text gives over tmux's default cell, or `fallback` when the
@@ -321,6 +346,8 @@ mod tests {
             justify: Align::Left,
             left_length: 10,
             right_length: 40,
+            first: None,
+            more: Vec::new(),
         }
     }
 
@@ -428,5 +455,20 @@ mod tests {
         let c = compose(&s, 10);
         assert_eq!(text(&c).chars().next(), Some('\u{5b57}'));
         assert_eq!(c.cells[2].ch(), ' ', "half a wide character is not drawn");
+    }
+
+    #[test]
+    fn a_format_line_puts_its_aligned_runs_left_centre_and_right() {
+        let status = line("", "", 1, 0);
+        let cells = compose_format("L#[align=centre]C#[align=right]R", &status, 11);
+        let text: String = cells.iter().map(|c| c.text().to_string()).collect();
+        assert_eq!(text, "L    C    R");
+        let red = compose_format("#[fg=red]x", &status, 3);
+        assert_eq!(red[0].pen().fg, Color::Indexed(1));
+        assert_eq!(
+            red[1].pen().bg,
+            base_pen(&status).bg,
+            "blank over status-style"
+        );
     }
 }

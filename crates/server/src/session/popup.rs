@@ -4,7 +4,6 @@
 //! handle on it, and its exit and events go to the client.
 
 use super::{Scope, SessionState};
-use crate::config::StatusPosition;
 use crate::ids::PaneId;
 use crate::layout::placement::{place, Around};
 use crate::layout::Rect;
@@ -121,13 +120,7 @@ impl SessionState {
                 row: r.row + area.row,
                 ..r
             });
-        let status_row = (self.in_force.status && self.rows > 1).then_some(
-            if self.in_force.status_position == StatusPosition::Top {
-                0
-            } else {
-                self.rows - 1
-            },
-        );
+        let status_row = self.status_row();
         let place = Placement {
             cols: self.cols,
             rows: self.rows,

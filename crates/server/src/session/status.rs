@@ -193,7 +193,18 @@ impl SessionState {
         let attached = !self.clients.is_empty();
         // Every variable first: the job cache is borrowed while the formats expand. What only
         // `/proc` tells is read only when a format names it.
-        let templates: Vec<String> = [
+        // `status-format[0]` only when the user's own; then the further lines.
+        let first_format = config
+            .array_element("status-format", 0)
+            .filter(|f| f != crate::option_arrays::STATUS_FORMAT_0);
+        let more_formats: Vec<String> = (1..config.status_lines())
+            .map(|i| {
+                config
+                    .array_element("status-format", usize::from(i))
+                    .unwrap_or_default()
+            })
+            .collect();
+        let mut templates: Vec<String> = [
             "status-left",
             "status-right",
             "window-status-format",
@@ -202,6 +213,7 @@ impl SessionState {
         .iter()
         .map(|name| text(&config, name))
         .collect();
+        templates.extend(first_format.iter().chain(&more_formats).cloned());
         // (and the screen's lock, for the cursor and the history).
         self.status_lists_sessions = templates.iter().any(|t| t.contains("S:"));
         let processes = templates.iter().any(|t| {
@@ -300,6 +312,11 @@ impl SessionState {
                 current: tab.current,
             })
             .collect();
+        let first = first_format.map(|f| expand(&f, session_vars, true));
+        let more: Vec<String> = more_formats
+            .iter()
+            .map(|f| expand(f, session_vars, true))
+            .collect();
         let used_jobs = shared.jobs.into_inner().finish();
         let job_due = if used_jobs {
             self.status_jobs.next_due(every)
@@ -329,6 +346,8 @@ impl SessionState {
             justify: Align::from_word(&text(&config, "status-justify")).unwrap_or(Align::Left),
             left_length: length("status-left-length"),
             right_length: length("status-right-length"),
+            first,
+            more,
         }
     }
 

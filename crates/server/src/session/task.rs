@@ -247,6 +247,14 @@ impl SessionState {
             SessionCommand::ClientGone { client } => {
                 self.clients.remove(&client);
                 self.fire_hook("client-detached", None);
+                if self.clients.is_empty()
+                    && super::status::flag(&self.in_force, "destroy-unattached")
+                {
+                    // Its last client left: the session goes, as `kill-session` would.
+                    for pane in self.panes.values() {
+                        pane.kill();
+                    }
+                }
                 if self.latest.is(client) {
                     if let Some((&id, entry)) = self.clients.iter().find(|(_, e)| !e.read_only) {
                         let (cols, rows) = (entry.cols, entry.rows);

@@ -2,7 +2,6 @@
 //! line, published by the session task on a watch channel.
 
 use super::SessionState;
-use crate::config::StatusPosition;
 use crate::ids::PaneId;
 use crate::layout::Rect;
 use crate::pane::PaneHandle;
@@ -48,6 +47,11 @@ pub struct StatusLine {
     pub left_length: usize,
     /// `status-right-length`: the most columns `right` takes.
     pub right_length: usize,
+    /// The user's own `status-format[0]`, expanded, drawn in place of the line above; `None`
+    /// for tmux's default, which weft draws from the parts above.
+    pub first: Option<String>,
+    /// The further lines (`status 2` and more): `status-format[1]`... expanded, in order.
+    pub more: Vec<String>,
 }
 
 /// What clients draw.
@@ -169,12 +173,7 @@ impl SessionState {
         if self.windows.is_empty() {
             return;
         }
-        let status = if self.in_force.status && self.rows > 1 {
-            let row = if self.in_force.status_position == StatusPosition::Top {
-                0
-            } else {
-                self.rows - 1
-            };
+        let status = if let Some(row) = self.status_row() {
             Some(self.status_line(row))
         } else {
             self.status_due = None;

@@ -41,9 +41,29 @@ impl SessionState {
         self.area_with(self.window_config(wpos).pane_border_status)
     }
 
+    /// The rows the status lines take: `status` (1 to 5) while the session has a row
+    /// to spare for the window.
+    pub fn status_height(&self) -> u16 {
+        self.in_force
+            .status_lines()
+            .min(self.rows.saturating_sub(1))
+    }
+
+    /// The first status line's row, when one shows: the others follow it.
+    pub fn status_row(&self) -> Option<u16> {
+        let height = self.status_height();
+        (height > 0).then(|| {
+            if self.in_force.status_position == StatusPosition::Top {
+                0
+            } else {
+                self.rows - height
+            }
+        })
+    }
+
     /// The window area with a pane-title row as `titles` says.
     fn area_with(&self, titles: crate::config::BorderStatus) -> Rect {
-        let status = u16::from(self.in_force.status && self.rows > 1);
+        let status = self.status_height();
         let row = if self.in_force.status_position == StatusPosition::Top {
             status
         } else {
