@@ -242,3 +242,32 @@ fn a_cleared_screen_is_kept_in_the_history_unless_scroll_on_clear_is_off() {
     );
     assert!(!history.contains("gone-9"), "{history}");
 }
+
+#[test]
+fn capture_pane_keeps_its_text_in_a_buffer_from_a_key_or_with_b() {
+    let server = TestServer::new("capbuf");
+    let mut c = attached_session(&server, "cb", None);
+    c.send_text("echo captured-$((5*5))   \r").unwrap();
+    c.wait_for_text("captured-25").unwrap();
+    // tmux's way from a key: no -p, so the text goes to a new buffer.
+    ok(
+        &server,
+        &["bind-key", "-n", "F7", "capture-pane", "-S", "-"],
+    );
+    c.send_keys("F7").unwrap();
+    c.wait_for(|_| ok(&server, &["list-buffers"]).contains("buffer"))
+        .unwrap();
+    assert!(ok(&server, &["show-buffer"]).contains("captured-25"));
+    // -b names the buffer, from the command line too, and prints nothing.
+    assert_eq!(ok(&server, &["capture-pane", "-b", "mine", "-t", "cb"]), "");
+    assert!(ok(&server, &["show-buffer", "-b", "mine"]).contains("captured-25"));
+    // From the command line without -b, it prints (weft's scripting use).
+    assert!(ok(&server, &["capture-pane", "-t", "cb"]).contains("captured-25"));
+    // -N keeps the trailing spaces of what the program wrote, -C shows controls in octal.
+    c.send_text("printf 'tab\\there  \\n'\r").unwrap();
+    c.wait_for_text("tab").unwrap();
+    let kept = ok(&server, &["capture-pane", "-p", "-N", "-t", "cb"]);
+    assert!(kept.lines().any(|l| l.len() == 80), "{kept}");
+    let out = server.weft(&["capture-pane", "-b", "x", "--json", "-t", "cb"]);
+    assert!(!out.status.success());
+}

@@ -21,6 +21,10 @@ pub struct CaptureOptions {
     pub last_line: Option<i64>,
     /// Soft-wrapped rows as one line.
     pub join_wrapped: bool,
+    /// Text: rows keep their trailing spaces (tmux's `-N`).
+    pub keep_trailing: bool,
+    /// Text: controls and backslashes as octal `\xxx` (tmux's `-C`).
+    pub escape_controls: bool,
     /// The visible screen as an SVG picture (`weft_artifacts::svg`).
     pub svg: bool,
 }
@@ -231,12 +235,15 @@ impl CaptureState {
         let mut text = String::new();
         if self.options.ansi {
             push_ansi_row(&mut text, row, joined);
-        } else if joined {
+        } else if joined || self.options.keep_trailing {
             for cell in row.cells() {
                 cell.push_text(&mut text);
             }
         } else {
             text = row.text();
+        }
+        if self.options.escape_controls {
+            text = escaped(&text);
         }
         // Newlines at the end stay owed until something else follows.
         let body = text.trim_end_matches('\n');
@@ -247,6 +254,19 @@ impl CaptureState {
         }
         self.pending_newlines += text.len() - body.len();
     }
+}
+
+/// `text` with controls and backslashes as octal `\xxx`, as tmux's `capture-pane -C`.
+fn escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c == '\\' || (c.is_control() && c != '\n') {
+            out.push_str(&format!("\\{:03o}", u32::from(c) & 0o777));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Every history line, decoded: for `weft replay`, which works on a screen of its own.
@@ -561,6 +581,28 @@ mod tests {
                 "{options:?}"
             );
         }
+    }
+
+    #[test]
+    fn trailing_spaces_kept_and_controls_in_octal_on_request() {
+        let mut screen = Screen::with_scrollback(6, 2, 10);
+        screen.feed(b"a\\b");
+        let text = |keep_trailing, escape_controls| {
+            let options = CaptureOptions {
+                keep_trailing,
+                escape_controls,
+                ..CaptureOptions::default()
+            };
+            capture(&screen, &options)
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        };
+        assert_eq!(text(false, false), "a\\b");
+        assert_eq!(text(true, false), "a\\b   ");
+        assert_eq!(text(false, true), "a\\134b");
+        assert_eq!(escaped("x\x01y"), "x\\001y");
     }
 
     #[test]

@@ -97,7 +97,8 @@ async fn run_hook(
     for command in commands {
         let words =
             crate::words::tokenize(&command).map_err(|e| format!("hook {}: {e}", event.name))?;
-        match crate::connection::cli_command(ctx, &words, &origin).await {
+        let ran = crate::connection::cli_command(ctx, &words, &origin);
+        match crate::cmd::NOBODY_READS.scope(true, ran).await {
             Ok(output) => {
                 let mut text = output.stdout.trim_end().to_string();
                 if !text.is_empty() {

@@ -1,8 +1,7 @@
-//! Commands that drive a pane from scripts and tests: send-keys, capture-pane (and `wait`,
-//! in `wait.rs`).
+//! Commands that drive a pane from scripts and tests: send-keys (and capture-pane in
+//! `capture_pane.rs`, `wait` in `wait.rs`).
 
-use super::{Action, Entry, Long};
-use crate::capture::CaptureOptions;
+use super::{Action, Entry};
 use crate::context::ServerContext;
 use crate::outcome::{CommandError, Output, TargetKind};
 use crate::pane::PaneHandle;
@@ -122,115 +121,6 @@ fn encode_send_keys(
     }
     Ok(out)
 }
-
-/// `capture-pane`.
-pub static CAPTURE_PANE: Entry = Entry {
-    name: "capture-pane",
-    aliases: &["capture", "capturep"],
-    usage: "[-t target-pane] [--ansi] [--json] [--svg] [--scrollback N] [-S start-line] \
-            [-E end-line] [--join-wrapped]",
-    about: "Print a pane's screen as text, with its escapes (--ansi), as cells (--json) or \
-            as an SVG picture of the visible screen (--svg); the revision goes to standard \
-            error. `weft capture -o FILE` writes it to a file.",
-    flags: "eJpE:S:t:",
-    long: &[
-        Long::alias("ansi", 'e', false),
-        Long::alias("join-wrapped", 'J', false),
-        Long::value("scrollback"),
-        Long::switch("json"),
-        Long::switch("svg"),
-    ],
-    read_only: true,
-    target: Some(TargetKind::Pane),
-    build: |args| {
-        // tmux's -S: `-` the history's start, a negative number lines of history, 0 or
-        // more the first visible row; weft's --scrollback N: N lines of history.
-        let (mut scrollback, mut first_row) = (0, 0);
-        match args.value('S') {
-            Some("-") => scrollback = usize::MAX,
-            Some(n) => match n.parse::<i64>() {
-                Ok(line) if line < 0 => scrollback = line.unsigned_abs() as usize,
-                Ok(line) => first_row = line as usize,
-                Err(_) => return Err(args.usage(format!("-S takes a line number or -, not {n:?}"))),
-            },
-            None => {}
-        }
-        if let Some(n) = args.long_value("scrollback") {
-            scrollback = n
-                .parse()
-                .map_err(|_| args.usage(format!("--scrollback takes a line count, not {n:?}")))?;
-        }
-        // tmux's -E: the last line, as -S numbers them; `-` the screen's last row.
-        let last_line = match args.value('E') {
-            None | Some("-") => None,
-            Some(n) => Some(
-                n.parse::<i64>()
-                    .map_err(|_| args.usage(format!("-E takes a line number or -, not {n:?}")))?,
-            ),
-        };
-        let options = CaptureOptions {
-            ansi: args.has('e'),
-            json: args.json(),
-            scrollback,
-            first_row,
-            last_line,
-            join_wrapped: args.has('J'),
-            svg: args.has_long("svg"),
-        };
-        if options.svg && (options.ansi || options.json || options.scrollback > 0) {
-            return Err(args.usage(
-                "--svg draws the visible screen: it goes with neither --ansi, --json nor \
-                 --scrollback",
-            ));
-        }
-        if options.json && (options.first_row > 0 || options.last_line.is_some()) {
-            return Err(args.usage(
-                "--json captures the screen and --scrollback lines before it: a start on \
-                 the screen (-S 0 or more) or an end (-E) go with text",
-            ));
-        }
-        args.no_arguments()?;
-        Ok(pane_action(move |pane| async move {
-            let state = Box::new(crate::capture::CaptureState::new(options));
-            let (state, first) = pane
-                .capture_piece(state)
-                .await
-                .ok_or(CommandError::PaneGone)?;
-            let stderr = format!("revision {}", state.revision());
-            if state.is_done() {
-                return Ok(Output {
-                    stdout: first,
-                    stderr,
-                    ..Output::default()
-                });
-            }
-            // A long capture: the rest follows piece by piece, each taken when the client has
-            // room for it.
-            let (tx, rx) = tokio::sync::mpsc::channel(crate::outcome::OUTPUT_STREAM_PIECES);
-            tokio::spawn(async move {
-                let mut state = state;
-                let mut piece = first;
-                loop {
-                    if !piece.is_empty() && tx.send(bytes::Bytes::from(piece)).await.is_err() {
-                        return;
-                    }
-                    if state.is_done() {
-                        return;
-                    }
-                    match pane.capture_piece(state).await {
-                        Some((next, more)) => (state, piece) = (next, more),
-                        None => return,
-                    }
-                }
-            });
-            Ok(Output {
-                stream: Some(rx),
-                stderr,
-                ..Output::default()
-            })
-        }))
-    },
-};
 
 /// A pane action from an async closure, boxed.
 pub(super) fn pane_action<F, Fut>(f: F) -> Action

@@ -12,6 +12,7 @@
 mod args;
 mod bind;
 pub mod buffers;
+mod capture_pane;
 mod client;
 pub mod config_lines;
 mod config_shell;
@@ -48,6 +49,7 @@ use crate::context::ServerContext;
 use crate::outcome::{CommandError, Output, TargetKind};
 use crate::pane::PaneHandle;
 use crate::session::SessionAction;
+pub use capture_pane::NOBODY_READS;
 use futures::future::BoxFuture;
 
 /// A command's definition: everything about it, in one place.
@@ -165,7 +167,7 @@ pub static ENTRIES: &[&Entry] = &[
     &environment::SHOW_ENVIRONMENT,
     &options::CONVERT_CONFIG,
     &copy::COPY_MODE,
-    &io::CAPTURE_PANE,
+    &capture_pane::CAPTURE_PANE,
     &pane::CLEAR_HISTORY,
     &wait::WAIT,
     &subscribe::SUBSCRIBE,

@@ -535,7 +535,10 @@ impl ClientLoop {
         let ctx = self.ctx.clone();
         let ran = self
             .server
-            .spawn(async move { execute(&ctx, command, &origin).await })
+            .spawn(async move {
+                let ran = execute(&ctx, command, &origin);
+                crate::cmd::NOBODY_READS.scope(true, ran).await
+            })
             .await;
         match ran {
             Ok(Ok(Ran::Output(output))) => self.show_output(output).await,
