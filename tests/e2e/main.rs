@@ -41,6 +41,7 @@ mod subscribe;
 mod suspend;
 mod terminal;
 mod theme;
+mod tmux_flags;
 mod tmux_options;
 mod wait;
 mod windows;

@@ -45,6 +45,15 @@ fn status_2_draws_a_second_line_from_status_format() {
     );
     c.wait_for(|s| row(s, 23).trim_end().ends_with("R-sl") && row(s, 23).starts_with(' '))
         .unwrap();
+    // Set on the session alone, the array is that session's whole; unset, inherited again.
+    ok(
+        &server,
+        &["set", "-t", "sl", "status-format[1]", "LOCAL-#S"],
+    );
+    c.wait_for(|s| row(s, 23).contains("LOCAL-sl")).unwrap();
+    ok(&server, &["set", "-t", "sl", "-u", "status-format"]);
+    c.wait_for(|s| row(s, 23).trim_end().ends_with("R-sl"))
+        .unwrap();
     // A user's own first line replaces tmux's default one.
     ok(&server, &["set", "-g", "status-format[0]", "FIRST #S"]);
     c.wait_for(|s| row(s, 22).starts_with("FIRST sl")).unwrap();
@@ -101,6 +110,14 @@ fn a_users_command_alias_works_from_the_cli_and_from_a_key() {
         server.weft(&["splitp", "-d"]).status.success(),
         "tmux's alias"
     );
+    // One command an alias: several are refused with what to do instead.
+    let out = server.weft(&[
+        "set",
+        "-s",
+        "command-alias[4]",
+        "two=new-window ; split-window",
+    ]);
+    assert!(stderr_of(&out).contains("several commands"), "{out:?}");
     // A bad alias is refused with what to write; an unknown command is still one.
     let out = server.weft(&["set", "-s", "command-alias[3]", "nonsense"]);
     assert!(stderr_of(&out).contains("NAME=COMMAND"), "{out:?}");
@@ -270,4 +287,18 @@ fn capture_pane_keeps_its_text_in_a_buffer_from_a_key_or_with_b() {
     assert!(kept.lines().any(|l| l.len() == 80), "{kept}");
     let out = server.weft(&["capture-pane", "-b", "x", "--json", "-t", "cb"]);
     assert!(!out.status.success());
+}
+
+#[test]
+fn an_alias_a_configuration_file_sets_works_in_its_later_lines() {
+    let server = TestServer::new("confalias");
+    let conf = weft_tests::write_file(
+        &server,
+        "alias.conf",
+        "set -s command-alias[20] 'mw=new-window -n fromconf'\nbind-key -n F8 mw\n",
+    );
+    let mut c = attached_session(&server, "ca", Some(conf.to_str().unwrap()));
+    c.send_keys("F8").unwrap();
+    c.wait_for(|_| ok(&server, &["list-windows", "-F", "#W"]).contains("fromconf"))
+        .unwrap();
 }

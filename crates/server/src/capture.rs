@@ -203,7 +203,7 @@ impl CaptureState {
         let bottom = self
             .options
             .last_line
-            .map_or(last, |line| (held + line).clamp(0, last));
+            .map_or(last, |line| held.saturating_add(line).clamp(0, last));
         let (top, bottom) = (top.min(bottom), top.max(bottom));
         // History lines `top..` up to the screen, as absolute numbers.
         let base = history.pushed() - held as u64;
@@ -633,7 +633,21 @@ mod tests {
         assert_eq!(lines(0, 1, None), "7 8");
         assert_eq!(lines(0, 1, Some(1)), "7");
         assert_eq!(lines(0, 2, Some(-2)), "4 5 6 7 8", "swapped, as tmux");
-        assert_eq!(lines(0, 99, Some(99)), "", "clamped to the last row");
+        assert_eq!(
+            lines(0, 99, Some(99)),
+            "",
+            "clamped to the last row, empty here"
+        );
+        assert_eq!(
+            lines(0, 2, Some(i64::MAX)),
+            "8",
+            "clamped, without overflow"
+        );
+        assert_eq!(
+            lines(0, 0, Some(i64::MIN)),
+            "0 1 2 3 4 5 6",
+            "from the history's start"
+        );
     }
 
     #[test]

@@ -241,8 +241,8 @@ fn split_args(s: &str) -> Vec<&str> {
     parts
 }
 
-/// Whether a value counts as true in `#{?...}`: not empty and not `0`.
-fn truthy(v: &str) -> bool {
+/// Whether a value counts as true in `#{?...}` and `-f` filters: not empty and not `0`.
+pub fn truthy(v: &str) -> bool {
     !v.is_empty() && v != "0"
 }
 

@@ -142,12 +142,16 @@ impl Config {
         how: SetHow,
     ) -> Result<Applied, String> {
         let name = def.name;
-        if how.only_if_unset && self.options.contains_key(name) {
+        // `-o`: an element that exists, or a whole array changed from its defaults.
+        let set_already = match index {
+            Some(i) => self.array_element(name, i).is_some(),
+            None => self.options.contains_key(name),
+        };
+        if how.only_if_unset && set_already {
             return Ok(Applied::Unchanged);
         }
         if how.unset && index.is_none() {
             self.clear_array(name);
-            self.published(name);
             return Ok(Applied::Now);
         }
         let mut elements: std::collections::BTreeMap<usize, String> =
@@ -165,12 +169,15 @@ impl Config {
                     if !how.append {
                         elements.clear();
                     }
+                    // An empty value leaves the array empty, as tmux.
                     let given: Vec<&str> = match separator(name) {
                         Some(sep) => value.split(sep).filter(|v| !v.is_empty()).collect(),
+                        None if value.is_empty() => Vec::new(),
                         None => vec![value],
                     };
                     for v in given {
-                        let next = elements.keys().next_back().map_or(0, |i| i + 1);
+                        // The first free index, as tmux's `options_array_assign`.
+                        let next = (0..).find(|i| !elements.contains_key(i)).unwrap_or(0);
                         if next > MAX_ARRAY_INDEX {
                             return Err(format!(
                                 "{name}: at most {} elements",
@@ -186,13 +193,21 @@ impl Config {
             }
         }
         // Checked: only now does anything change.
+        self.replace_array(name, elements);
+        Ok(Applied::Now)
+    }
+
+    /// Makes array `name` exactly `elements` (checked already), defaults or not.
+    pub(crate) fn replace_array(
+        &mut self,
+        name: &str,
+        elements: impl IntoIterator<Item = (usize, String)>,
+    ) {
         self.clear_array(name);
         self.options.insert(name.to_string(), String::new());
         for (i, v) in elements {
             self.options.insert(key(name, i), v);
         }
-        self.published(name);
-        Ok(Applied::Now)
     }
 
     /// Forgets every element of `name` and its marker: the defaults again.
@@ -209,13 +224,6 @@ impl Config {
         }
         self.options.remove(name);
     }
-
-    /// Tells the command parser about `command-alias` when it changed.
-    fn published(&self, name: &str) {
-        if name == "command-alias" {
-            publish_aliases(self);
-        }
-    }
 }
 
 /// An element checked for its array: an alias needs its `=`, a value at most
@@ -229,6 +237,16 @@ fn check_element(name: &str, value: &str) -> Result<(), String> {
     }
     if name == "command-alias" {
         match value.split_once('=') {
+            Some((_, command))
+                if command
+                    .split_whitespace()
+                    .any(|w| w == ";" || w.ends_with(";")) =>
+            {
+                return Err(format!(
+                    "command-alias: {value:?} holds several commands; an alias stands for one \
+                     (bind a key to several instead)"
+                ))
+            }
             Some((alias, command)) if !alias.trim().is_empty() && !command.trim().is_empty() => {}
             _ => {
                 return Err(format!(
@@ -244,9 +262,10 @@ fn check_element(name: &str, value: &str) -> Result<(), String> {
 /// The command aliases in force, for the command parser, which has no configuration at hand
 /// (it also runs in the client to check a command before sending it).
 ///
-/// One writer: whatever sets `command-alias` on a configuration (the server's `set-option`,
-/// a configuration file as it loads) publishes the whole table; every parse reads it. `None`
-/// until then: tmux's defaults.
+/// Published whole by the configuration in force when it changes (the registry) and by a
+/// configuration file's `set-option` lines as it loads (before the server listens, so later
+/// lines of the file see the aliases); every parse reads it. `None` until then: tmux's
+/// defaults. Copies of a configuration that are only checked never publish.
 static ALIASES: RwLock<Option<Arc<AliasTable>>> = RwLock::new(None);
 
 /// Each alias and the command line it stands for.

@@ -45,6 +45,13 @@ impl LocalOptions {
         }
         let mut config = Config::clone(above);
         for (name, value) in &self.values {
+            if is_array(name) {
+                // The marker: the elements here replace the array above whole.
+                if !name.contains('[') {
+                    config.replace_array(name, self.elements(name));
+                }
+                continue;
+            }
             // Checked when it was set; an option set here that the level above no longer
             // takes (a TOML reload cannot remove one) is left out rather than failing.
             if let Err(e) = config.set_option(name, Some(value), SetHow::default()) {
@@ -69,8 +76,16 @@ impl LocalOptions {
             if !name.starts_with('@') && crate::options::find(name).is_none() {
                 return Err(format!("unknown option: {name}"));
             }
-            self.values.remove(name);
+            if is_array(name) && !name.contains('[') {
+                // The whole array: inherited again.
+                self.forget_array(name);
+            } else {
+                self.values.remove(name);
+            }
             return Ok(Applied::Now);
+        }
+        if is_array(name) {
+            return self.set_array(above, name, value, how);
         }
         if how.only_if_unset && self.values.contains_key(name) {
             return Ok(Applied::Unchanged);
@@ -90,6 +105,56 @@ impl LocalOptions {
         self.values.insert(name.to_string(), text);
         Ok(applied)
     }
+
+    /// [`LocalOptions::set`] for an array option: the whole array as it comes out is kept
+    /// here, each element under `name[i]` with the marker `name`.
+    fn set_array(
+        &mut self,
+        above: &Arc<Config>,
+        name: &str,
+        value: Option<&str>,
+        how: SetHow,
+    ) -> Result<Applied, String> {
+        let base = name.split_once('[').map_or(name, |(b, _)| b);
+        let mut config = Config::clone(&self.over(above));
+        let applied = config.set_option(name, value, how)?;
+        let elements = config.array_elements(base);
+        if self.values.len() + elements.len() > MAX_LOCAL_OPTIONS {
+            return Err(format!(
+                "at most {MAX_LOCAL_OPTIONS} options are kept on one session, window or pane"
+            ));
+        }
+        self.forget_array(base);
+        self.values.insert(base.to_string(), String::new());
+        for (i, v) in elements {
+            self.values.insert(format!("{base}[{i}]"), v);
+        }
+        Ok(applied)
+    }
+
+    /// The elements of array `name` kept here, by index.
+    fn elements(&self, name: &str) -> Vec<(usize, String)> {
+        let prefix = format!("{name}[");
+        self.values
+            .iter()
+            .filter_map(|(k, v)| {
+                let index = k.strip_prefix(&prefix)?.strip_suffix(']')?.parse().ok()?;
+                Some((index, v.clone()))
+            })
+            .collect()
+    }
+
+    /// Forgets array `name` here: its marker and every element.
+    fn forget_array(&mut self, name: &str) {
+        let prefix = format!("{name}[");
+        self.values
+            .retain(|k, _| k != name && !k.starts_with(&prefix));
+    }
+}
+
+/// Whether `name` (or the array an element `name[i]` is of) is an array option.
+fn is_array(name: &str) -> bool {
+    crate::options::find(name).is_some_and(|d| d.kind == crate::options::Kind::Array)
 }
 
 #[cfg(test)]
@@ -182,5 +247,51 @@ mod tests {
         local.set(&global, "mouse", None, unset).unwrap();
         assert_eq!(local.get("mouse"), None);
         assert!(!local.over(&global).mouse, "inherited again");
+    }
+
+    #[test]
+    fn an_array_set_on_a_level_replaces_the_one_above_whole() {
+        let global = Arc::new(Config::default());
+        let mut session = LocalOptions::default();
+        let append = SetHow {
+            append: true,
+            ..SetHow::default()
+        };
+        session
+            .set(&global, "status-format", Some("#S"), append)
+            .unwrap();
+        let in_force = session.over(&global);
+        let formats = in_force.array_elements("status-format");
+        assert_eq!(formats.len(), 3, "the defaults and the one appended");
+        assert_eq!(formats[2].1, "#S");
+        session
+            .set(
+                &global,
+                "status-format[1]",
+                None,
+                SetHow {
+                    unset: true,
+                    ..SetHow::default()
+                },
+            )
+            .unwrap();
+        let in_force = session.over(&global);
+        assert_eq!(in_force.array_element("status-format", 1), None);
+        assert_eq!(
+            in_force.array_element("status-format", 2).as_deref(),
+            Some("#S")
+        );
+        session
+            .set(
+                &global,
+                "status-format",
+                None,
+                SetHow {
+                    unset: true,
+                    ..SetHow::default()
+                },
+            )
+            .unwrap();
+        assert!(session.is_empty(), "the whole array unset: inherited again");
     }
 }

@@ -79,7 +79,7 @@ impl Screen {
                 self.row_mut(r).erase(0, col + 1, &pen, selective);
             }
             EraseScope::All => {
-                if self.scroll_on_clear && !self.alt_active {
+                if self.scroll_on_clear && !self.alt_active && !selective {
                     // Up to the last row in use, as tmux's `grid_view_clear_history`.
                     let used = (0..self.rows).rev().find(|&r| self.grid[r].used_len() > 0);
                     for row in 0..used.map_or(0, |last| last + 1) {

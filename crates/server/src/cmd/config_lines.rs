@@ -49,6 +49,20 @@ pub(super) fn run_line(
         return Ok(last);
     }
     let (name, rest) = words.split_first().ok_or("empty line")?;
+    if lookup(name).is_none() {
+        // A `command-alias`: its command's words, then the line's arguments.
+        if let Some(command) = crate::option_arrays::alias(name) {
+            let mut expanded = crate::words::tokenize(&command).map_err(|e| e.to_string())?;
+            // Once: an alias naming another alias is not followed.
+            if expanded
+                .first()
+                .is_some_and(|first| lookup(first).is_some())
+            {
+                expanded.extend_from_slice(rest);
+                return run_line(config, &expanded, serving);
+            }
+        }
+    }
     let entry = lookup(name).ok_or_else(|| format!("unknown command: {name}"))?;
     let args = Args::parse(entry, rest).map_err(|e| e.to_string())?;
     match entry.name {
@@ -60,7 +74,12 @@ pub(super) fn run_line(
                 Some(v) if args.has('F') => Some(super::options::expand_global(&v, config)),
                 v => v,
             };
-            match config.set_option(&option, value.as_deref(), how) {
+            let set = config.set_option(&option, value.as_deref(), how);
+            if option.starts_with("command-alias") && !serving {
+                // The file's later lines (a binding to an alias) see it at once.
+                crate::option_arrays::publish_aliases(config);
+            }
+            match set {
                 Ok(Applied::Stored) => Ok(LineEffect::Note(format!(
                     "{option} is kept but weft does not use it yet"
                 ))),

@@ -2,9 +2,10 @@
 //! of the session.
 
 use super::{on_session, Action, Args, Entry};
+use crate::ids::PaneId;
 use crate::layout::{Dir, SplitSize};
 use crate::outcome::{CommandError, Output, TargetKind};
-use crate::session::Scope;
+use crate::session::{Scope, SessionState};
 
 /// Reads join-pane's flags into what it does.
 fn build(args: &Args) -> Result<Action, CommandError> {
@@ -32,26 +33,7 @@ fn build(args: &Args) -> Result<Action, CommandError> {
                 )
             })?,
         };
-        // `session:window.pane` must be in this session; `%N` is found by id.
-        let local = match source.split_once(':') {
-            Some((session, rest))
-                if session.is_empty() || session == s.name || session == s.id.to_string() =>
-            {
-                rest.to_string()
-            }
-            Some(_) => {
-                return Err(CommandError::failed(format!(
-                    "{source}: panes move only within their session for now; name a pane of \
-                     session {}",
-                    s.name
-                )))
-            }
-            None => source.clone(),
-        };
-        let (_, src) = s.find_pane(&Scope {
-            target: Some(local),
-            from: None,
-        })?;
+        let (_, src) = local_pane(s, &source)?;
         if src == dst {
             return Err(CommandError::failed(
                 "the source and target are the same pane; name two panes",
@@ -119,3 +101,27 @@ pub static MOVE_PANE: Entry = Entry {
     target: Some(TargetKind::Pane),
     build,
 };
+
+/// The pane `source` names in session `s` (`session:window.pane` must be in this session;
+/// `%N` is found by id): its window's position and id.
+pub(super) fn local_pane(s: &SessionState, source: &str) -> Result<(usize, PaneId), CommandError> {
+    let local = match source.split_once(':') {
+        Some((session, rest))
+            if session.is_empty() || session == s.name || session == s.id.to_string() =>
+        {
+            rest.to_string()
+        }
+        Some(_) => {
+            return Err(CommandError::failed(format!(
+                "{source}: panes move only within their session for now; name a pane of \
+                 session {}",
+                s.name
+            )))
+        }
+        None => source.to_string(),
+    };
+    s.find_pane(&Scope {
+        target: Some(local),
+        from: None,
+    })
+}

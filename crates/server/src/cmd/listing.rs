@@ -13,45 +13,74 @@ pub(super) struct Listing {
     pub(super) json: bool,
     /// `-F`: a format per item.
     pub(super) format: Option<String>,
+    /// `-f`: a format that leaves out the items it is false for (tmux's filter).
+    pub(super) filter: Option<String>,
+}
+
+/// Keeps the items `keep` says to, in order (one flag per item).
+fn kept<T>(items: Vec<T>, keep: &[bool]) -> Vec<T> {
+    items
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(item, &k)| k.then_some(item))
+        .collect()
 }
 
 impl Listing {
+    /// Whether an item passes `-f`, with its format variables `vars`.
+    fn passes(&self, vars: &dyn crate::format::Vars) -> bool {
+        self.filter
+            .as_ref()
+            .is_none_or(|f| crate::format::truthy(&crate::format::expand(f, vars)))
+    }
+
     /// The panes of the windows at `wposes`, each line after `prefix` (`name:` with `-a`).
     pub(super) fn panes(&self, s: &SessionState, wposes: &[usize], prefix: &str) -> Output {
+        let panes: Vec<(usize, crate::ids::PaneId)> = wposes
+            .iter()
+            .filter(|&&w| w < s.windows.len())
+            .flat_map(|&w| {
+                let rects = s.windows[w].layout.rects();
+                rects.into_iter().map(move |(p, _)| (w, p))
+            })
+            .collect();
+        let keep: Vec<bool> = panes
+            .iter()
+            .map(|&(w, p)| self.passes(&s.format_context(w, p)))
+            .collect();
         if let Some(f) = &self.format {
-            let lines: Vec<String> = wposes
-                .iter()
-                .flat_map(|&w| {
-                    s.windows[w]
-                        .layout
-                        .panes()
-                        .into_iter()
-                        .map(move |p| crate::format::expand(f, &s.format_context(w, p)))
-                })
+            let lines: Vec<String> = kept(panes, &keep)
+                .into_iter()
+                .map(|(w, p)| crate::format::expand(f, &s.format_context(w, p)))
                 .collect();
             return Output::text(lines.join("\n"));
         }
         let (lines, items) = s.pane_listing(wposes, prefix);
         if self.json {
-            return Output::text(serde_json::Value::Array(items).to_string());
+            return Output::text(serde_json::Value::Array(kept(items, &keep)).to_string());
         }
-        Output::text(lines.join("\n"))
+        Output::text(kept(lines, &keep).join("\n"))
     }
 
     /// The session's windows, each line after `prefix`.
     pub(super) fn windows(&self, s: &SessionState, prefix: &str) -> Output {
+        let keep: Vec<bool> = (0..s.windows.len())
+            .map(|w| self.passes(&s.format_context(w, s.windows[w].active)))
+            .collect();
         if let Some(f) = &self.format {
             let lines: Vec<String> = (0..s.windows.len())
+                .filter(|&w| keep[w])
                 .map(|w| crate::format::expand(f, &s.format_context(w, s.windows[w].active)))
                 .collect();
             return Output::text(lines.join("\n"));
         }
         let text = s.list_windows(self.json);
-        if self.json || prefix.is_empty() {
-            return Output::text(text);
+        if self.json {
+            let items: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap_or_default();
+            return Output::text(serde_json::Value::Array(kept(items, &keep)).to_string());
         }
         let lines: Vec<String> = text.lines().map(|l| format!("{prefix}{l}")).collect();
-        Output::text(lines.join("\n"))
+        Output::text(kept(lines, &keep).join("\n"))
     }
 }
 

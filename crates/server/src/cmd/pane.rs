@@ -373,17 +373,38 @@ pub static ROTATE_WINDOW: Entry = Entry {
 pub static BREAK_PANE: Entry = Entry {
     name: "break-pane",
     aliases: &["breakp"],
-    usage: "[-d] [-t target-pane]",
-    about: "Move a pane into a window of its own.",
-    flags: "dt:",
+    usage: "[-abdP] [-F format] [-n window-name] [-s src-pane] [-t target]",
+    about: "Move a pane into a window of its own: the -s pane (else the -t pane, else the \
+            current one); with -s, -t is the new window's index (as tmux), -a/-b puts it \
+            after or before the current window. -n names it, -d leaves the focus where it \
+            is, -P prints the new window (-F a format).",
+    flags: "abdPF:n:s:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Pane),
     build: |args| {
         args.no_arguments()?;
         let detached = args.has('d');
+        let source = args.value('s').map(str::to_string);
+        let name = args.value('n').map(crate::names::clean_name);
+        let print = print_format(args, "#{session_name}:#{window_index}.#{pane_index}");
+        let (after, before) = (args.has('a'), args.has('b'));
         Ok(on_session(move |s, scope| {
-            let (wpos, pane) = s.find_pane(scope)?;
+            // With -s, -t names where the window goes; else the pane to move.
+            let (wpos, pane) = match &source {
+                Some(src) => super::join::local_pane(s, src)?,
+                None => s.find_pane(scope)?,
+            };
+            let index = match (
+                source.is_some().then(|| scope.target()).flatten(),
+                after,
+                before,
+            ) {
+                (_, true, _) => Some(super::window::index_after_current(s)),
+                (_, _, true) => Some(super::window::index_before_current(s)),
+                (Some(t), _, _) => Some(super::window::free_index(s, t)?),
+                _ => None,
+            };
             if s.windows[wpos].layout.panes().len() < 2 {
                 return Err(CommandError::failed(
                     "can't break a window's only pane into a window of its own",
@@ -396,13 +417,16 @@ pub static BREAK_PANE: Entry = Entry {
                 w.active = w.layout.panes()[0];
             }
             s.resize_panes_of(wpos);
-            let name = s
+            let auto_name = s
                 .panes
                 .get(&pane)
                 .map(|p| crate::names::clean_name(&p.shared.title()))
                 .filter(|t| !t.is_empty())
                 .unwrap_or_else(|| s.default_window_name(&[]));
-            let (_, pos) = s.insert_window(pane, name);
+            let (_, pos) = s.insert_window_at(pane, name.clone().unwrap_or(auto_name), index);
+            if name.is_some() {
+                s.windows[pos].auto_name = false;
+            }
             s.resize_panes_of(pos);
             // Its own options came with it; the rest are its new window's.
             s.hand_options(pane);
@@ -410,7 +434,10 @@ pub static BREAK_PANE: Entry = Entry {
                 s.select_window_at(pos);
             }
             s.generation += 1;
-            Ok(Output::none())
+            Ok(match print {
+                Some(f) => Output::text(crate::format::expand(&f, &s.format_context(pos, pane))),
+                None => Output::none(),
+            })
         }))
     },
 };
@@ -419,10 +446,11 @@ pub static BREAK_PANE: Entry = Entry {
 pub static LIST_PANES: Entry = Entry {
     name: "list-panes",
     aliases: &["lsp"],
-    usage: "[-as] [--json] [-F format] [-t target]",
+    usage: "[-as] [--json] [-F format] [-f filter] [-t target]",
     about: "List a window's panes (-s: the session's, -a: every session's), with their ids, \
-            sizes and programs; -F a format per pane.",
-    flags: "asF:t:",
+            sizes and programs; -F a format per pane; -f only the panes a format is true for \
+            (-f '#{pane_active}').",
+    flags: "asF:f:t:",
     long: &[Long::switch("json")],
     read_only: true,
     target: Some(TargetKind::Window),
@@ -431,6 +459,7 @@ pub static LIST_PANES: Entry = Entry {
         let listing = super::listing::Listing {
             json: args.json(),
             format: args.value('F').map(str::to_string),
+            filter: args.value('f').map(str::to_string),
         };
         if args.has('a') {
             return Ok(super::listing::every_session(listing.json, move |s| {

@@ -9,10 +9,11 @@ use futures::FutureExt;
 pub static LIST_SESSIONS: Entry = Entry {
     name: "list-sessions",
     aliases: &["ls"],
-    usage: "[--json] [-F format]",
+    usage: "[--json] [-F format] [-f filter]",
     about: "List the sessions; -F a format per session (#{session_name}, #{session_windows}, \
-            #{session_attached}, #{session_created}, ...).",
-    flags: "F:",
+            #{session_attached}, #{session_created}, ...); -f only the sessions a format is \
+            true for (-f '#{session_attached}').",
+    flags: "F:f:",
     long: &[Long::switch("json")],
     read_only: true,
     target: None,
@@ -20,27 +21,54 @@ pub static LIST_SESSIONS: Entry = Entry {
         args.no_arguments()?;
         let json = args.json();
         let format = args.value('F').map(str::to_string);
+        let filter = args.value('f').map(str::to_string);
         Ok(Action::Server(Box::new(move |ctx| {
             async move {
-                if let Some(f) = &format {
-                    // Expanded in each session, where its windows, panes and options are.
-                    let mut lines = Vec::new();
-                    for handle in ctx.registry.all().await {
-                        let f = f.clone();
-                        let action =
-                            Box::new(move |s: &mut crate::session::SessionState, _: &_| {
-                                Ok(Output::text(match s.current_format_context() {
-                                    Some(context) => crate::format::expand(&f, &context),
-                                    None => crate::format::expand(&f, &session_vars(&s.info())),
-                                }))
-                            });
-                        if let Ok(out) = handle.run(action, Default::default()).await {
-                            lines.push(out.stdout);
+                // Expanded in each session, where its windows, panes and options are: the
+                // format's line, or `-f`'s verdict (`1`), for each.
+                let in_each = |f: String| {
+                    let ctx = ctx.clone();
+                    async move {
+                        let mut out = Vec::new();
+                        for handle in ctx.registry.all().await {
+                            let f = f.clone();
+                            let action =
+                                Box::new(move |s: &mut crate::session::SessionState, _: &_| {
+                                    Ok(Output::text(match s.current_format_context() {
+                                        Some(context) => crate::format::expand(&f, &context),
+                                        None => crate::format::expand(&f, &session_vars(&s.info())),
+                                    }))
+                                });
+                            if let Ok(done) = handle.run(action, Default::default()).await {
+                                out.push((handle.id.to_string(), done.stdout));
+                            }
                         }
+                        out
                     }
+                };
+                let passing: Option<Vec<String>> = match &filter {
+                    Some(f) => Some(
+                        in_each(f.clone())
+                            .await
+                            .into_iter()
+                            .filter(|(_, v)| crate::format::truthy(v))
+                            .map(|(id, _)| id)
+                            .collect(),
+                    ),
+                    None => None,
+                };
+                let passes = |id: &str| passing.as_ref().is_none_or(|p| p.iter().any(|k| k == id));
+                if let Some(f) = &format {
+                    let lines: Vec<String> = in_each(f.clone())
+                        .await
+                        .into_iter()
+                        .filter(|(id, _)| passes(id))
+                        .map(|(_, line)| line)
+                        .collect();
                     return Ok(Output::text(lines.join("\n")));
                 }
-                let sessions = ctx.registry.list().await;
+                let mut sessions = ctx.registry.list().await;
+                sessions.retain(|s| passes(&s.id));
                 if json {
                     let text = serde_json::to_string(&sessions)
                         .map_err(|e| CommandError::failed(format!("cannot list sessions: {e}")))?;
@@ -85,15 +113,42 @@ pub(super) fn created(secs: u64) -> String {
 pub static KILL_SESSION: Entry = Entry {
     name: "kill-session",
     aliases: &[],
-    usage: "[-t target-session]",
-    about: "End a session and its programs (without -t: the current one); from the command \
-            line, returns once the session is gone.",
-    flags: "t:",
+    usage: "[-aC] [-t target-session]",
+    about: "End a session and its programs (without -t: the current one); -a every session \
+            but that one; -C instead clears its windows' alerts. From the command line, \
+            returns once the sessions are gone.",
+    flags: "aCt:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Session),
     build: |args| {
         args.no_arguments()?;
+        if args.has('C') {
+            return Ok(super::on_session(|s, _| {
+                s.clear_alerts();
+                Ok(Output::none())
+            }));
+        }
+        if args.has('a') {
+            // Every session but the one the target's pane (else the command's) is in.
+            return Ok(super::io::pane_server_action(|pane, ctx| async move {
+                let keep = ctx.registry.find_pane(pane.id()).await.map(|h| h.id);
+                let others: Vec<_> = ctx
+                    .registry
+                    .all()
+                    .await
+                    .into_iter()
+                    .filter(|h| Some(h.id) != keep)
+                    .collect();
+                for session in &others {
+                    session.send(crate::session::SessionCommand::Kill).await;
+                }
+                for session in others {
+                    let _ = tokio::time::timeout(KILL_SESSION_WAIT, session.gone()).await;
+                }
+                Ok(Output::none())
+            }));
+        }
         let Some(target) = args.target() else {
             // The session the command comes from, as tmux: its programs are hung up, and the
             // session ends with the last of them.

@@ -61,13 +61,24 @@ pub static NEW_WINDOW: Entry = Entry {
     },
 };
 
-/// `new-window -a`: the index after the current window's, made free by moving the windows
-/// from there up to the first gap up by one, as tmux does.
-fn index_after_current(s: &mut SessionState) -> u32 {
+/// `-a`: the index after the current window's, made free by moving the windows from there
+/// up to the first gap up by one, as tmux does.
+pub(super) fn index_after_current(s: &mut SessionState) -> u32 {
+    free_index_near_current(s, 1)
+}
+
+/// `-b`: the current window's index, made free the same way (it moves up too).
+pub(super) fn index_before_current(s: &mut SessionState) -> u32 {
+    free_index_near_current(s, 0)
+}
+
+/// The current window's index plus `offset`, made free by moving the windows from there up
+/// to the first gap up by one.
+fn free_index_near_current(s: &mut SessionState, offset: u32) -> u32 {
     let Some(current) = s.windows.get(s.current).map(|w| w.index) else {
         return s.base_index();
     };
-    let wanted = current.saturating_add(1);
+    let wanted = current.saturating_add(offset);
     let mut gap = wanted;
     while s.windows.iter().any(|w| w.index == gap) {
         gap = gap.saturating_add(1);
@@ -81,7 +92,7 @@ fn index_after_current(s: &mut SessionState) -> u32 {
 }
 
 /// The free window index a `new-window` target names (`:N` or `N`).
-fn free_index(s: &SessionState, target: &str) -> Result<u32, CommandError> {
+pub(super) fn free_index(s: &SessionState, target: &str) -> Result<u32, CommandError> {
     let t = target.strip_prefix(':').unwrap_or(target);
     let index: u32 = t
         .parse()
@@ -317,10 +328,10 @@ pub static RESIZE_WINDOW: Entry = Entry {
 pub static LIST_WINDOWS: Entry = Entry {
     name: "list-windows",
     aliases: &["lsw"],
-    usage: "[-a] [--json] [-F format] [-t target-session]",
+    usage: "[-a] [--json] [-F format] [-f filter] [-t target-session]",
     about: "List a session's windows (-a: every session's), with their ids; -F a format per \
-            window.",
-    flags: "aF:t:",
+            window; -f only the windows a format is true for (-f '#{window_bell_flag}').",
+    flags: "aF:f:t:",
     long: &[Long::switch("json")],
     read_only: true,
     target: Some(TargetKind::Session),
@@ -329,6 +340,7 @@ pub static LIST_WINDOWS: Entry = Entry {
         let listing = super::listing::Listing {
             json: args.json(),
             format: args.value('F').map(str::to_string),
+            filter: args.value('f').map(str::to_string),
         };
         if args.has('a') {
             return Ok(super::listing::every_session(listing.json, move |s| {

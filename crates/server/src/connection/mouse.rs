@@ -102,8 +102,8 @@ impl ClientLoop {
         }
         // A click on a window's tab in the status line selects that window. The tabs are
         // placed for the session's width (the most recently active client's).
-        if let Some(status) = view.status.as_ref().filter(|s| s.row == event.row) {
-            if event.is_left_press() && !self.read_only {
+        if let Some(status) = view.status.as_ref().filter(|s| s.covers(event.row)) {
+            if event.is_left_press() && !self.read_only && status.row == event.row {
                 let cols = usize::from(view.cols);
                 let col = usize::from(event.col);
                 if let Some(index) = crate::render::status_window_at(status, cols, col) {

@@ -122,9 +122,11 @@ impl ClientLoop {
     /// itself.
     pub(super) async fn mouse_binding(&mut self, event: &MouseEvent) -> (bool, After) {
         let view = self.view.borrow().clone();
-        let on_status = view.status.as_ref().filter(|s| s.row == event.row);
+        let on_status = view.status.as_ref().filter(|s| s.covers(event.row));
         let under = view.pane_at(event.col, event.row);
         let (place, window) = match (&under, on_status) {
+            // A further status line (`status 2`) has no tabs or parts weft places.
+            (_, Some(status)) if status.row != event.row => (Place::Status, None),
             (_, Some(status)) => status_place(status, view.cols, event.col),
             (Some(_), None) => (Place::Pane, None),
             (None, None) => (Place::Border, None),

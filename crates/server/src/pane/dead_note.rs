@@ -11,7 +11,7 @@ const MAX_NOTE_CHARS: usize = 1024;
 /// `remain-on-exit-format` for a program that ended with `status`, as plain text: styles
 /// (`#[...]`) are left out and controls shown as `_`, since the text goes through the pane's
 /// own terminal.
-pub fn dead_note(config: &Config, status: &ExitStatus) -> String {
+pub fn dead_note(config: &Config, status: &ExitStatus, pane: crate::ids::PaneId) -> String {
     let template = config
         .option_value("remain-on-exit-format")
         .unwrap_or_default();
@@ -20,6 +20,7 @@ pub fn dead_note(config: &Config, status: &ExitStatus) -> String {
         .map_or(0, |d| d.as_secs());
     let mut vars: HashMap<String, String> = HashMap::new();
     vars.insert("pane_dead".into(), "1".into());
+    vars.insert("pane_id".into(), pane.to_string());
     // tmux: a status for a program that exited, a signal for one that was killed.
     let (code, signal) = match &status.signal {
         Some(sig) => (String::new(), sig.clone()),
@@ -59,6 +60,8 @@ mod tests {
     use super::*;
     use crate::options::SetHow;
 
+    const PANE: crate::ids::PaneId = crate::ids::PaneId(3);
+
     #[test]
     fn the_default_says_the_status_or_the_signal() {
         let config = Config::default();
@@ -66,20 +69,20 @@ mod tests {
             code: 3,
             signal: None,
         };
-        let note = dead_note(&config, &exited);
+        let note = dead_note(&config, &exited, PANE);
         assert!(note.starts_with("Pane is dead (status 3, "), "{note}");
         let killed = ExitStatus {
             code: 137,
             signal: Some("SIGKILL".into()),
         };
-        let note = dead_note(&config, &killed);
+        let note = dead_note(&config, &killed, PANE);
         assert!(note.starts_with("Pane is dead (signal SIGKILL, "), "{note}");
     }
 
     #[test]
     fn a_users_format_is_plain_text() {
         let mut config = Config::default();
-        let format = "#[fg=red]gone: #{pane_dead_status}\x1b[2J ##";
+        let format = "#[fg=red]#{pane_id} gone: #{pane_dead_status}\x1b[2J ##";
         config
             .set_option("remain-on-exit-format", Some(format), SetHow::default())
             .unwrap();
@@ -89,7 +92,8 @@ mod tests {
                 code: 1,
                 signal: None,
             },
+            PANE,
         );
-        assert_eq!(note, "gone: 1_[2J #");
+        assert_eq!(note, "%3 gone: 1_[2J #");
     }
 }

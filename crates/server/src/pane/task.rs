@@ -362,7 +362,7 @@ impl PaneTask {
             // Keep showing the screen, with the status, until the pane is killed.
             let note = format!(
                 "\r\n\x1b[0m{}",
-                super::dead_note::dead_note(&self.shared.options(), &status)
+                super::dead_note::dead_note(&self.shared.options(), &status, self.id)
             );
             self.apply(note.as_bytes());
             // Never waits: with the session's queue full the hook is missed.

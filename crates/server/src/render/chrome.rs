@@ -198,11 +198,13 @@ fn draw_titles(view: &View, frame: &mut Frame, place: crate::config::BorderStatu
     }
 }
 
-/// The row prompts and messages use: the status line's, else the last.
+/// The row prompts and messages use: the last status line's (as tmux 3.3), else the last.
 fn status_row(view: &View, frame: &Frame) -> usize {
     view.status
         .as_ref()
-        .map_or(frame.rows().saturating_sub(1), |s| usize::from(s.row))
+        .map_or(frame.rows().saturating_sub(1), |s| {
+            usize::from(s.row) + s.more.len()
+        })
         .min(frame.rows().saturating_sub(1))
 }
 

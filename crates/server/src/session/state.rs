@@ -374,7 +374,7 @@ impl SessionState {
     }
 
     /// [`SessionState::insert_window`] at `index` when given.
-    fn insert_window_at(
+    pub fn insert_window_at(
         &mut self,
         pane: PaneId,
         name: String,
@@ -418,6 +418,16 @@ impl SessionState {
             self.current += 1;
         }
         (id, pos)
+    }
+
+    /// Clears every window's bell, activity and silence flags (`kill-session -C`).
+    pub fn clear_alerts(&mut self) {
+        for w in &mut self.windows {
+            w.bell = false;
+            w.activity = false;
+            w.silence = false;
+        }
+        self.generation += 1;
     }
 
     /// Makes the window at `pos` current (the one before becomes the last window).

@@ -197,7 +197,7 @@ impl SessionState {
         let first_format = config
             .array_element("status-format", 0)
             .filter(|f| f != crate::option_arrays::STATUS_FORMAT_0);
-        let more_formats: Vec<String> = (1..config.status_lines())
+        let more_formats: Vec<String> = (1..self.status_height())
             .map(|i| {
                 config
                     .array_element("status-format", usize::from(i))

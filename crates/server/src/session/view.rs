@@ -54,6 +54,13 @@ pub struct StatusLine {
     pub more: Vec<String>,
 }
 
+impl StatusLine {
+    /// Whether `row` is one of the status lines: the first or a further one.
+    pub fn covers(&self, row: u16) -> bool {
+        row >= self.row && usize::from(row - self.row) <= self.more.len()
+    }
+}
+
 /// What clients draw.
 #[derive(Clone, Debug)]
 pub struct View {
