@@ -30,7 +30,7 @@ fn help_and_the_command_list_come_from_the_table() {
     assert!(out.status.success(), "{out:?}");
     let help = stdout_of(&out);
     assert!(
-        help.contains("usage: weft split-window [-bdfhvP] [-c start-directory]")
+        help.contains("usage: weft split-window [-bdfhvPZ] [-c start-directory]")
             && help.contains("splitw"),
         "{help}"
     );

@@ -150,3 +150,140 @@ fn listings_filter_with_f() {
     let none = ok(&server, &["list-panes", "-t", "beta", "-f", "0"]);
     assert_eq!(none.trim(), "");
 }
+
+#[test]
+fn new_windows_and_panes_take_e_b_k_and_z() {
+    let server = TestServer::new("neww-flags");
+    detached_session(&server, "n");
+    ok(&server, &["new-window", "-d", "-t", "n:3", "-n", "three"]);
+    // -e: a variable for the program alone.
+    let pane = ok(
+        &server,
+        &[
+            "new-window",
+            "-d",
+            "-P",
+            "-F",
+            "#D",
+            "-e",
+            "GREETING=hello-env",
+            "-t",
+            "n:5",
+            "--",
+            "sh",
+            "-c",
+            "echo $GREETING; exec sleep 60",
+        ],
+    );
+    let out = server.weft(&["wait", "-t", pane.trim(), "--text", "hello-env"]);
+    assert!(out.status.success(), "{out:?}");
+    let out = server.weft(&["new-window", "-e", "NOEQUALS", "-t", "n"]);
+    assert!(stderr_of(&out).contains("NAME=VALUE"), "{out:?}");
+    // -k replaces the window at the index.
+    ok(
+        &server,
+        &["new-window", "-d", "-k", "-t", "n:3", "-n", "replaced"],
+    );
+    let names = ok(&server, &["list-windows", "-t", "n", "-F", "#I:#W"]);
+    assert!(
+        names.contains("3:replaced") && !names.contains("three"),
+        "{names}"
+    );
+    // -b: before the current window (0), which moves up.
+    ok(
+        &server,
+        &["new-window", "-d", "-b", "-t", "n", "-n", "first"],
+    );
+    let names = ok(&server, &["list-windows", "-t", "n", "-F", "#I:#W"]);
+    assert!(names.starts_with("0:first"), "{names}");
+    // split-window -Z zooms the new pane; -e reaches its program.
+    let split = ok(
+        &server,
+        &[
+            "split-window",
+            "-Z",
+            "-P",
+            "-F",
+            "#D",
+            "-e",
+            "SPLITVAR=zoomed-env",
+            "-t",
+            "n:1",
+            "--",
+            "sh",
+            "-c",
+            "echo $SPLITVAR; exec sleep 60",
+        ],
+    );
+    let out = server.weft(&["wait", "-t", split.trim(), "--text", "zoomed-env"]);
+    assert!(out.status.success(), "{out:?}");
+    let zoomed = ok(
+        &server,
+        &["display", "-p", "-t", split.trim(), "#{window_zoomed_flag}"],
+    );
+    assert_eq!(zoomed.trim(), "1");
+}
+
+#[test]
+fn focus_moves_keep_zoom_with_z_and_select_window_t_toggles() {
+    let server = TestServer::new("zoomkeep");
+    detached_session(&server, "z");
+    let second = split_pane(&server, &["-t", "z"]);
+    ok(&server, &["resize-pane", "-Z", "-t", &second]);
+    let flag = |server: &TestServer| {
+        ok(
+            server,
+            &["display", "-p", "-t", "z", "#{window_zoomed_flag}:#D"],
+        )
+    };
+    ok(&server, &["last-pane", "-Z", "-t", "z"]);
+    let after = flag(&server);
+    assert!(
+        after.starts_with("1:") && !after.contains(&second),
+        "{after}"
+    );
+    ok(&server, &["select-pane", "-Z", "-t", &second]);
+    assert_eq!(flag(&server).trim(), format!("1:{second}"));
+    ok(&server, &["last-pane", "-t", "z"]);
+    assert!(flag(&server).starts_with("0:"), "without -Z the zoom ends");
+    // -d turns the last pane's input off.
+    ok(&server, &["last-pane", "-d", "-t", "z"]);
+    let off = ok(
+        &server,
+        &["display", "-p", "-t", &second, "#{pane_input_off}"],
+    );
+    assert_eq!(off.trim(), "1");
+    // select-window -T: the target again goes back to the last window.
+    ok(&server, &["new-window", "-t", "z"]);
+    let index = |server: &TestServer| {
+        ok(server, &["display", "-p", "-t", "z", "#I"])
+            .trim()
+            .to_string()
+    };
+    assert_eq!(index(&server), "1");
+    ok(&server, &["select-window", "-T", "-t", "z:1"]);
+    assert_eq!(index(&server), "0");
+    ok(&server, &["select-window", "-T", "-t", "z:1"]);
+    assert_eq!(index(&server), "1");
+}
+
+#[test]
+fn move_window_after_a_window_or_over_one() {
+    let server = TestServer::new("movew-flags");
+    detached_session(&server, "m");
+    for name in ["a", "b", "c"] {
+        ok(&server, &["new-window", "-d", "-t", "m", "-n", name]);
+    }
+    // Windows 0 (shell), 1 a, 2 b, 3 c: c goes right after 0, the others move up.
+    ok(&server, &["move-window", "-a", "-s", "m:3", "-t", "m:0"]);
+    let names = ok(&server, &["list-windows", "-t", "m", "-F", "#I:#W"]);
+    let order: Vec<&str> = names.split_whitespace().collect();
+    assert_eq!(order[1], "1:c", "{names}");
+    // -k: over the window at an index in use.
+    ok(&server, &["move-window", "-k", "-s", "m:1", "-t", "m:3"]);
+    let names = ok(&server, &["list-windows", "-t", "m", "-F", "#I:#W"]);
+    assert!(
+        names.contains("3:c") && names.lines().count() == 3,
+        "{names}"
+    );
+}

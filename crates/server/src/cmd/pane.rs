@@ -28,14 +28,15 @@ fn side_flag(args: &Args) -> Option<Side> {
 pub static SPLIT_WINDOW: Entry = Entry {
     name: "split-window",
     aliases: &["splitw"],
-    usage: "[-bdfhvP] [-c start-directory] [-F format] [-l size[%]] [-p percentage] \
-            [-t target-pane] [-- command ...]",
+    usage: "[-bdfhvPZ] [-c start-directory] [-e name=value] [-F format] [-l size[%]] \
+            [-p percentage] [-t target-pane] [-- command ...]",
     about:
         "Split a pane in two: side by side (-h) or stacked (-v, the default); the new pane \
             takes -l cells (or N%) or -p percent, goes before the pane with -b, and spans the \
             whole window's height or width with -f; -c is a format (`-c \"#{pane_current_path}\"`); \
-            -P prints the new pane (-F a format, `#{pane_id}`).",
-    flags: "bdfhvPc:F:l:p:t:",
+            -P prints the new pane (-F a format, `#{pane_id}`); -e sets a variable for its \
+            program; -Z zooms it.",
+    flags: "bdfhvPZc:e:F:l:p:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Pane),
@@ -55,6 +56,8 @@ pub static SPLIT_WINDOW: Entry = Entry {
         let cwd = args.value('c').map(str::to_string);
         let command = args.positional.clone();
         let print = print_format(args, "#{session_name}:#{window_index}.#{pane_index}");
+        let env = env_values(args)?;
+        let zoom = args.has('Z');
         Ok(on_session(move |s, scope| {
             let (wpos, pane) = s.find_pane(scope)?;
             let layout = &s.windows[wpos].layout;
@@ -77,6 +80,7 @@ pub static SPLIT_WINDOW: Entry = Entry {
                 .map_or((rect.cols, rect.rows), |r| (r.cols, r.rows));
             let cwd = cwd.and_then(|c| crate::format::start_directory(&c, &s.format_vars(wpos, pane)));
             let config = s.window_config(wpos);
+            s.pending_env = env;
             let new = s.spawn(command, cwd, (cols, rows), &config)?;
             let w = &mut s.windows[wpos];
             w.zoomed = false;
@@ -84,6 +88,10 @@ pub static SPLIT_WINDOW: Entry = Entry {
             s.resize_panes_of(wpos);
             if !detached {
                 s.focus(wpos, new.id());
+            }
+            if zoom {
+                s.windows[wpos].zoomed = true;
+                s.resize_panes_of(wpos);
             }
             s.generation += 1;
             Ok(match print {
@@ -98,12 +106,13 @@ pub static SPLIT_WINDOW: Entry = Entry {
 pub static SELECT_PANE: Entry = Entry {
     name: "select-pane",
     aliases: &["selectp"],
-    usage: "[-DdeLlMmRU] [-T title] [-t target-pane]",
+    usage: "[-DdeLlMmRUZ] [-T title] [-t target-pane]",
     about: "Focus a pane, the one beside it in a direction (the most recently used one; at \
             the edge, round to the other side), or the last one (-l); -T sets its title instead; \
             -d turns its input off (typed and sent keys are dropped), -e on again; -m marks \
-            it (join-pane's source; again: unmarks), -M clears the mark.",
-    flags: "DdeLlMmRUT:t:",
+            it (join-pane's source; again: unmarks), -M clears the mark; -Z keeps a zoomed \
+            window zoomed.",
+    flags: "DdeLlMmRUZT:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Pane),
@@ -111,8 +120,9 @@ pub static SELECT_PANE: Entry = Entry {
         args.no_arguments()?;
         let side = side_flag(args);
         let title = args.value('T').map(str::to_string);
+        let keep_zoom = args.has('Z');
         if args.has('l') {
-            return Ok(last_pane());
+            return Ok(last_pane(keep_zoom));
         }
         let (mark, unmark) = (args.has('m'), args.has('M'));
         // As in tmux, -e wins over -d.
@@ -159,7 +169,11 @@ pub static SELECT_PANE: Entry = Entry {
                 }
                 None => pane,
             };
-            s.focus(wpos, pane);
+            if keep_zoom {
+                s.focus_keeping_zoom(wpos, pane);
+            } else {
+                s.focus(wpos, pane);
+            }
             Ok(Output::none())
         }))
     },
@@ -486,6 +500,17 @@ pub(super) fn print_format(args: &Args, default: &str) -> Option<String> {
         .then(|| args.value('F').unwrap_or(default).to_string())
 }
 
+/// The `-e NAME=VALUE` variables a new pane's program gets, over the session's environment.
+pub(super) fn env_values(args: &Args) -> Result<Vec<(String, String)>, CommandError> {
+    args.values('e')
+        .into_iter()
+        .map(|entry| match entry.split_once('=') {
+            Some((name, value)) if !name.is_empty() => Ok((name.to_string(), value.to_string())),
+            _ => Err(args.usage(format!("-e takes NAME=VALUE, not {entry:?}"))),
+        })
+        .collect()
+}
+
 /// A size as `-l`, `-x` and `-y` take it: cells (`30`) or a percentage (`30%`).
 pub(super) fn size_value(args: &Args, flag: char, value: &str) -> Result<SplitSize, CommandError> {
     let bad = || {
@@ -546,15 +571,19 @@ fn resize_to(
 }
 
 /// Focuses the window's last pane (`last-pane`, `select-pane -l`).
-fn last_pane() -> super::Action {
-    on_session(|s, scope| {
+fn last_pane(keep_zoom: bool) -> super::Action {
+    on_session(move |s, scope| {
         let wpos = s.scope_window(scope)?;
         let w = &s.windows[wpos];
         let last = w
             .last_pane
             .filter(|p| w.layout.panes().contains(p))
             .ok_or_else(|| CommandError::failed("no last pane: this window has used one pane"))?;
-        s.focus(wpos, last);
+        if keep_zoom {
+            s.focus_keeping_zoom(wpos, last);
+        } else {
+            s.focus(wpos, last);
+        }
         Ok(Output::none())
     })
 }
@@ -563,14 +592,34 @@ fn last_pane() -> super::Action {
 pub static LAST_PANE: Entry = Entry {
     name: "last-pane",
     aliases: &["lastp"],
-    usage: "[-t target-window]",
-    about: "Focus the pane that had focus before the current one.",
-    flags: "t:",
+    usage: "[-deZ] [-t target-window]",
+    about: "Focus the pane that had focus before the current one; -Z keeps a zoomed window \
+            zoomed; -d turns the pane's input off, -e on again.",
+    flags: "deZt:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Window),
     build: |args| {
         args.no_arguments()?;
-        Ok(last_pane())
+        // As in tmux, -d and -e act on the last pane's input instead of moving to it.
+        if args.has('d') || args.has('e') {
+            let on = args.has('e');
+            return Ok(on_session(move |s, scope| {
+                let wpos = s.scope_window(scope)?;
+                let w = &s.windows[wpos];
+                let last = w
+                    .last_pane
+                    .filter(|p| w.layout.panes().contains(p))
+                    .ok_or_else(|| {
+                        CommandError::failed("no last pane: this window has used one pane")
+                    })?;
+                if let Some(p) = s.panes.get(&last) {
+                    p.shared.input_off.store(!on, Ordering::Relaxed);
+                }
+                s.generation += 1;
+                Ok(Output::none())
+            }));
+        }
+        Ok(last_pane(args.has('Z')))
     },
 };

@@ -9,13 +9,14 @@ use crate::session::{Scope, SessionState};
 pub static NEW_WINDOW: Entry = Entry {
     name: "new-window",
     aliases: &["neww"],
-    usage: "[-adPS] [-c start-directory] [-F format] [-n window-name] [-t target-window] \
-            [-- command ...]",
-    about: "Create a window (at the target's index when it names a free one; -a: at the index \
-            after the current window, moving the windows after it up); -c is a format \
-            (`-c \"#{pane_current_path}\"`); -P prints the new window (-F a format, \
-            `#{pane_id}` for its pane); -S with -n selects a window of that name if there is one.",
-    flags: "adPSc:F:n:t:",
+    usage: "[-abdkPS] [-c start-directory] [-e name=value] [-F format] [-n window-name] \
+            [-t target-window] [-- command ...]",
+    about: "Create a window (at the target's index when it names a free one, -k: replacing \
+            the window there; -a/-b: after or before the current window, moving the windows \
+            after it up); -c is a format (`-c \"#{pane_current_path}\"`); -e sets a variable \
+            for its program; -P prints the new window (-F a format, `#{pane_id}` for its \
+            pane); -S with -n selects a window of that name if there is one.",
+    flags: "abdkPSc:e:F:n:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Window),
@@ -25,8 +26,9 @@ pub static NEW_WINDOW: Entry = Entry {
         let command = args.positional.clone();
         let cwd = args.value('c').map(str::to_string);
         let print = super::pane::print_format(args, "#{session_name}:#{window_index}");
-        let after = args.has('a');
+        let (after, before, replace) = (args.has('a'), args.has('b'), args.has('k'));
         let select_existing = args.has('S');
+        let env = super::pane::env_values(args)?;
         Ok(on_session(move |s, scope| {
             // `-S -n NAME`: a window of that name is selected instead of making another.
             if let Some(wpos) = name
@@ -41,9 +43,18 @@ pub static NEW_WINDOW: Entry = Entry {
             }
             let index = match scope.target() {
                 _ if after => Some(index_after_current(s)),
+                _ if before => Some(index_before_current(s)),
                 None => None,
+                Some(t) if replace => {
+                    // `-k`: the window at that index goes first, as tmux.
+                    let t = t.strip_prefix(':').unwrap_or(t);
+                    let index: u32 = t.parse().map_err(|_| not_found(TargetKind::Window, t))?;
+                    close_window_at_index(s, index);
+                    Some(free_index(s, t)?)
+                }
                 Some(t) => Some(free_index(s, t)?),
             };
+            s.pending_env = env;
             let cwd = cwd.and_then(|c| {
                 let w = s.windows.get(s.current)?;
                 crate::format::start_directory(&c, &s.format_vars(s.current, w.active))
@@ -64,21 +75,24 @@ pub static NEW_WINDOW: Entry = Entry {
 /// `-a`: the index after the current window's, made free by moving the windows from there
 /// up to the first gap up by one, as tmux does.
 pub(super) fn index_after_current(s: &mut SessionState) -> u32 {
-    free_index_near_current(s, 1)
+    match s.windows.get(s.current).map(|w| w.index) {
+        Some(current) => free_index_near(s, current, 1),
+        None => s.base_index(),
+    }
 }
 
 /// `-b`: the current window's index, made free the same way (it moves up too).
 pub(super) fn index_before_current(s: &mut SessionState) -> u32 {
-    free_index_near_current(s, 0)
+    match s.windows.get(s.current).map(|w| w.index) {
+        Some(current) => free_index_near(s, current, 0),
+        None => s.base_index(),
+    }
 }
 
-/// The current window's index plus `offset`, made free by moving the windows from there up
-/// to the first gap up by one.
-fn free_index_near_current(s: &mut SessionState, offset: u32) -> u32 {
-    let Some(current) = s.windows.get(s.current).map(|w| w.index) else {
-        return s.base_index();
-    };
-    let wanted = current.saturating_add(offset);
+/// Index `index` plus `offset`, made free by moving the windows from there up to the first
+/// gap up by one.
+fn free_index_near(s: &mut SessionState, index: u32, offset: u32) -> u32 {
+    let wanted = index.saturating_add(offset);
     let mut gap = wanted;
     while s.windows.iter().any(|w| w.index == gap) {
         gap = gap.saturating_add(1);
@@ -89,6 +103,19 @@ fn free_index_near_current(s: &mut SessionState, offset: u32) -> u32 {
         }
     }
     wanted
+}
+
+/// Closes the window at `index`, if there is one (`-k`), and its panes' programs.
+fn close_window_at_index(s: &mut SessionState, index: u32) {
+    let doomed: Vec<_> = s
+        .windows
+        .iter()
+        .filter(|w| w.index == index)
+        .flat_map(|w| w.layout.panes())
+        .collect();
+    for id in doomed {
+        s.close_pane(id);
+    }
 }
 
 /// The free window index a `new-window` target names (`:N` or `N`).
@@ -109,9 +136,10 @@ pub(super) fn free_index(s: &SessionState, target: &str) -> Result<u32, CommandE
 pub static SELECT_WINDOW: Entry = Entry {
     name: "select-window",
     aliases: &["selectw"],
-    usage: "[-lnp] [-t target-window]",
-    about: "Show a window: the target, or the next (-n), previous (-p) or last (-l) one.",
-    flags: "lnpt:",
+    usage: "[-lnpT] [-t target-window]",
+    about: "Show a window: the target, or the next (-n), previous (-p) or last (-l) one; \
+            -T: the last one when the target is shown already.",
+    flags: "lnpTt:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Window),
@@ -124,9 +152,16 @@ pub static SELECT_WINDOW: Entry = Entry {
         } else if args.has('l') {
             step(Step::Last)
         } else {
-            on_session(|s, scope| {
+            let toggle = args.has('T');
+            on_session(move |s, scope| {
                 let pos = s.scope_window(scope)?;
-                s.select_window_at(pos);
+                let last = s
+                    .last_window
+                    .and_then(|id| s.windows.iter().position(|w| w.id == id));
+                match last {
+                    Some(last) if toggle && pos == s.current => s.select_window_at(last),
+                    _ => s.select_window_at(pos),
+                }
                 Ok(Output::none())
             })
         })
@@ -378,10 +413,11 @@ fn local<'a>(s: &SessionState, target: Option<&'a str>) -> Result<Option<&'a str
 pub static MOVE_WINDOW: Entry = Entry {
     name: "move-window",
     aliases: &["movew"],
-    usage: "[-r] [-s src-window] [-t :dst-index]",
-    about: "Move a window (the current one, or -s) to a free index (-t :N); -r renumbers the \
-            session's windows from base-index with no gaps.",
-    flags: "drs:t:",
+    usage: "[-abdkr] [-s src-window] [-t :dst-index]",
+    about: "Move a window (the current one, or -s) to a free index (-t :N; -k replaces the \
+            window there; -a/-b: just after or before that window, moving the windows after \
+            it up); -r renumbers the session's windows from base-index with no gaps.",
+    flags: "abdkrs:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Window),
@@ -392,6 +428,7 @@ pub static MOVE_WINDOW: Entry = Entry {
         if !renumber && args.target().is_none() {
             return Err(args.usage("-t :index (or -r) is needed"));
         }
+        let (after, before, replace) = (args.has('a'), args.has('b'), args.has('k'));
         Ok(on_session(move |s, scope| {
             if let Some(t) = scope.target() {
                 let from = s.find_window(local(s, source.as_deref())?)?;
@@ -401,6 +438,21 @@ pub static MOVE_WINDOW: Entry = Entry {
                         "move-window: {t:?} is not a window index; give -t :N"
                     ))
                 })?;
+                let from_id = s.windows[from].id;
+                let index = if after || before {
+                    free_index_near(s, index, u32::from(after))
+                } else {
+                    if replace && s.windows[from].index != index {
+                        close_window_at_index(s, index);
+                    }
+                    index
+                };
+                // Closing or moving windows may have moved it in the list.
+                let from = s
+                    .windows
+                    .iter()
+                    .position(|w| w.id == from_id)
+                    .ok_or_else(|| CommandError::failed("move-window: the window is gone"))?;
                 s.move_window(from, index)?;
             }
             if renumber {

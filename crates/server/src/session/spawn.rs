@@ -76,7 +76,12 @@ impl SessionState {
         config: &Arc<crate::config::Config>,
     ) -> Result<PaneHandle, CommandError> {
         let id = self.ids.pane();
-        let spawn = self.spawn_options(command, cwd, (cols, rows), config, id);
+        let mut spawn = self.spawn_options(command, cwd, (cols, rows), config, id);
+        for (name, value) in std::mem::take(&mut self.pending_env) {
+            spawn.env.retain(|(k, _)| *k != *name);
+            spawn.env_remove.retain(|k| *k != *name);
+            spawn.env.push((name.into(), value.into()));
+        }
         let mut spec = self.pane_spec(id, spawn, config.clone());
         spec.remain_on_exit = self.pending_remain.unwrap_or(config.remain_on_exit);
         let pane = spawn_pane(spec, self.exits.clone(), self.events.clone())

@@ -106,6 +106,9 @@ pub struct SessionState {
     /// `remain-on-exit` for the pane being started, when its command sets it for that pane
     /// alone (see [`SessionState::new_window_remaining`]).
     pub(super) pending_remain: Option<bool>,
+    /// Variables (`-e NAME=VALUE`) the next pane started gets over the session's
+    /// environment; taken by [`SessionState::spawn`].
+    pub pending_env: Vec<(String, String)>,
     /// Options set on this session (`set-option` without `-g`), over the global ones.
     pub(super) local_options: crate::option_scopes::LocalOptions,
     /// Options set on one pane (`set-option -p`), over its window's. Kept by the session, so
@@ -240,6 +243,7 @@ impl SessionState {
             local_options: crate::option_scopes::LocalOptions::default(),
             pane_options: HashMap::new(),
             pending_remain: None,
+            pending_env: Vec::new(),
             in_force: global,
             environment: std::collections::BTreeMap::new(),
             exits,
@@ -556,6 +560,16 @@ impl SessionState {
             }
         }
         self.select_window_at(wpos);
+    }
+
+    /// [`SessionState::focus`], a zoomed window staying zoomed on the new pane (tmux's `-Z`).
+    pub fn focus_keeping_zoom(&mut self, wpos: usize, pane: PaneId) {
+        let zoomed = self.windows[wpos].zoomed;
+        self.focus(wpos, pane);
+        if zoomed && !self.windows[wpos].zoomed {
+            self.windows[wpos].zoomed = true;
+            self.resize_panes_of(wpos);
+        }
     }
 
     /// Acts on an event from pane `pane`'s screen.
