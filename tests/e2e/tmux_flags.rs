@@ -287,3 +287,47 @@ fn move_window_after_a_window_or_over_one() {
         "{names}"
     );
 }
+
+#[test]
+fn new_session_takes_a_command_without_dashes_print_and_env() {
+    let server = TestServer::new("new-flags");
+    // tmux's `new -d -s NAME COMMAND`: no `--` needed.
+    ok(
+        &server,
+        &[
+            "new",
+            "-d",
+            "-s",
+            "plain",
+            "sh",
+            "-c",
+            "echo plain-$((4*4)); exec sleep 60",
+        ],
+    );
+    let out = server.weft(&["wait", "-t", "plain", "--text", "plain-16"]);
+    assert!(out.status.success(), "{out:?}");
+    // -P prints the new session with -F's format; -e reaches its program.
+    let printed = ok(
+        &server,
+        &[
+            "new",
+            "-d",
+            "-s",
+            "printed",
+            "-P",
+            "-F",
+            "#{session_name}/#{window_index}",
+            "-e",
+            "SESSIONVAR=from-e",
+            "--",
+            "sh",
+            "-c",
+            "echo $SESSIONVAR; exec sleep 60",
+        ],
+    );
+    assert_eq!(printed.trim(), "printed/0");
+    let out = server.weft(&["wait", "-t", "printed", "--text", "from-e"]);
+    assert!(out.status.success(), "{out:?}");
+    let out = server.weft(&["new", "-d", "-e", "BROKEN"]);
+    assert!(stderr_of(&out).contains("NAME=VALUE"), "{out:?}");
+}

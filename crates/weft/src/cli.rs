@@ -89,8 +89,29 @@ pub struct NewArgs {
     /// Name of the first window (else it is named after its program).
     #[arg(short = 'n', value_name = "WINDOW")]
     pub window_name: Option<String>,
-    /// Program and arguments (after --); the default shell without.
-    #[arg(last = true, value_name = "CMD")]
+    /// A variable for the session's programs: NAME=VALUE (again for more).
+    #[arg(short = 'e', value_name = "NAME=VALUE")]
+    pub env: Vec<String>,
+    /// Print the new session (with -d): -F's format, else `#{session_name}:`.
+    #[arg(short = 'P')]
+    pub print: bool,
+    /// The format -P prints.
+    #[arg(short = 'F', value_name = "FORMAT")]
+    pub format: Option<String>,
+    /// With -A: detach the session's other clients (-X: the same).
+    #[arg(short = 'D', visible_short_alias = 'X')]
+    pub detach_others: bool,
+    /// Accepted for tmux: the attaching client's environment is not copied (weft copies it only
+    /// for `update-environment`'s variables).
+    #[arg(short = 'E', hide = true)]
+    pub no_update_env: bool,
+    /// Program and arguments, after -- or not (`weft new -s work htop`); one word with spaces
+    /// runs through the shell. The default shell without.
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "CMD"
+    )]
     pub command: Vec<String>,
 }
 

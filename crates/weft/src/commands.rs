@@ -257,6 +257,36 @@ fn stop_until_continued() {
     }
 }
 
+/// `new -dP`: makes the session, then prints `format` expanded in it, as tmux's `-P`.
+async fn print_new_session(
+    conn: &mut Conn,
+    request: Request,
+    format: &str,
+    socket: &std::path::Path,
+) -> Result<u8, ClientError> {
+    let (reply, _) = crate::client::request_streamed(conn, request, &mut std::io::sink()).await?;
+    let name = match reply {
+        Reply::Text { text } => text,
+        Reply::Error { message, code } => return Err(ClientError::Refused { message, code }),
+        _ => String::new(),
+    };
+    let mut conn = crate::client::connect(socket, VERSION).await?;
+    let args = [
+        "display-message",
+        "-p",
+        "-t",
+        &format!("{name}:"),
+        "--",
+        format,
+    ];
+    let request = Request::Command {
+        args: args.map(str::to_string).to_vec(),
+        pane: None,
+        session: None,
+    };
+    simple(&mut conn, request).await
+}
+
 async fn simple(conn: &mut Conn, request: Request) -> Result<u8, ClientError> {
     simple_output(conn, request, false, None).await
 }
@@ -473,18 +503,41 @@ fn session_request(cli: &Cli) -> Result<Option<Request>, ClientError> {
                 ),
                 None => here(),
             };
+            let mut env = Vec::new();
+            for entry in &args.env {
+                match entry.split_once('=') {
+                    Some((name, value)) if !name.is_empty() => {
+                        env.push((name.to_string(), value.to_string()));
+                    }
+                    _ => {
+                        return Err(ClientError::Refused {
+                            message: format!("new: -e takes NAME=VALUE, not {entry:?}"),
+                            code: 2,
+                        })
+                    }
+                }
+            }
+            let command = match args.command.as_slice() {
+                // `weft new -- cmd`: clap keeps the `--` when nothing came before it.
+                [dash, rest @ ..] if dash == "--" => rest.to_vec(),
+                all => all.to_vec(),
+            };
             let session = NewSession {
                 name: args.name.clone(),
                 detached: args.detached,
                 cols: args.cols,
                 rows: args.rows,
                 cwd,
-                command: args.command.clone(),
-                env: Vec::new(),
+                command,
+                env,
                 attach_existing: args.attach_existing,
                 window_name: args.window_name.clone(),
             };
-            let attach = (!args.detached).then(|| attach_params(None, false));
+            let attach = (!args.detached).then(|| {
+                let mut attach = attach_params(None, false);
+                attach.detach_others = args.detach_others;
+                attach
+            });
             Ok(Some(Request::NewSession { session, attach }))
         }
         Some(_) => Ok(None),
@@ -499,7 +552,15 @@ async fn dispatch(
     if let Some(request) = session_request {
         let mut conn = start_or_connect(cli, &socket).await?;
         return match request {
-            Request::NewSession { attach: None, .. } => simple(&mut conn, request).await,
+            Request::NewSession { attach: None, .. } => {
+                if let Some(Command::New(args)) = &cli.command {
+                    if args.print {
+                        let format = args.format.as_deref().unwrap_or("#{session_name}:");
+                        return print_new_session(&mut conn, request, format, &socket).await;
+                    }
+                }
+                simple(&mut conn, request).await
+            }
             request => attach_and_run(conn, request, &socket).await,
         };
     }
