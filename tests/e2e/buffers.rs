@@ -273,12 +273,7 @@ fn a_programs_osc52_becomes_a_buffer_and_reaches_the_terminal() {
     std::fs::write(&conf, "set-clipboard = \"on\"\n").unwrap();
     ok(&server.weft(&["source-file", conf.to_str().unwrap()]));
     write("hello", "DONE2");
-    let event = c
-        .wait_for_event(|e| matches!(e, Event::ClipboardWrite { .. }))
-        .unwrap();
-    let Event::ClipboardWrite { base64, .. } = event else {
-        unreachable!()
-    };
+    let base64 = next_clipboard_write(&mut c);
     assert_eq!(base64, b"aGVsbG8=", "the first write the terminal saw");
     wait_text(&server, "o:2", "DONE2");
     let list = buffers(&server);
@@ -394,4 +389,36 @@ fn paste_buffer_takes_a_separator_raw_line_feeds_and_deletes() {
         "{screen}"
     );
     assert!(buffers(&server).is_empty(), "-d kept the buffer");
+}
+
+#[test]
+fn set_buffer_and_load_buffer_w_reach_the_terminals_clipboard() {
+    let server = TestServer::new("bufw");
+    let mut args = vec!["new", "-s", "w", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let mut c = server.client(&args, 80, 24);
+    c.wait_for_text("$").unwrap();
+    ok(&server.weft(&["set-buffer", "-w", "-b", "named", "to-clip"]));
+    let base64 = next_clipboard_write(&mut c);
+    assert_eq!(base64, b"dG8tY2xpcA==", "base64 of to-clip");
+    assert_eq!(
+        ok(&server.weft(&["show-buffer", "-b", "named"])),
+        "to-clip\n"
+    );
+    let file = server.dir.join("clip.txt");
+    std::fs::write(&file, "from-file").unwrap();
+    ok(&server.weft(&["load-buffer", "-w", file.to_str().unwrap()]));
+    let base64 = next_clipboard_write(&mut c);
+    assert_eq!(base64, b"ZnJvbS1maWxl", "base64 of from-file");
+}
+
+/// The base64 text of the next clipboard write (OSC 52) the client's terminal receives.
+fn next_clipboard_write(c: &mut weft_testkit::TestTerminal) -> Vec<u8> {
+    let event = c
+        .wait_for_event(|e| matches!(e, Event::ClipboardWrite { .. }))
+        .unwrap();
+    let Event::ClipboardWrite { base64, .. } = event else {
+        unreachable!()
+    };
+    base64
 }

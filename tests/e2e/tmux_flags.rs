@@ -331,3 +331,86 @@ fn new_session_takes_a_command_without_dashes_print_and_env() {
     let out = server.weft(&["new", "-d", "-e", "BROKEN"]);
     assert!(stderr_of(&out).contains("NAME=VALUE"), "{out:?}");
 }
+
+#[test]
+fn prompts_take_n_and_f_and_buffers_filter() {
+    let server = TestServer::new("promptnf");
+    let mut args = vec!["new", "-s", "p", "--"];
+    args.extend_from_slice(weft_tests::TEST_SHELL);
+    let mut c = server.client(&args, 80, 24);
+    c.wait_for_text("$").unwrap();
+    // -N: only digits go in; -F: the template is a format of the pane first.
+    ok(
+        &server,
+        &[
+            "bind-key",
+            "-n",
+            "F9",
+            "command-prompt",
+            "-N",
+            "-F",
+            "-p",
+            "n",
+            "rename-window '#{session_name}-%%'",
+        ],
+    );
+    c.send_keys("F9").unwrap();
+    c.wait_for(|s| s.row(23).is_some_and(|r| r.text() == "n"))
+        .unwrap();
+    c.send_text("4x2").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|_| ok(&server, &["display", "-p", "-t", "p", "#W"]).trim() == "p-42")
+        .unwrap();
+    // set-buffer and list-buffers -f.
+    ok(&server, &["set-buffer", "-b", "keep", "kept text"]);
+    ok(&server, &["set-buffer", "-b", "other", "x"]);
+    let names = ok(
+        &server,
+        &[
+            "list-buffers",
+            "-F",
+            "#{buffer_name}",
+            "-f",
+            "#{==:#{buffer_name},keep}",
+        ],
+    );
+    assert_eq!(names.trim(), "keep");
+    // swap-pane -Z keeps the window zoomed.
+    let second = split_pane(&server, &["-t", "p"]);
+    ok(&server, &["resize-pane", "-Z", "-t", &second]);
+    ok(&server, &["swap-pane", "-Z", "-s", &second, "-t", "p:0.0"]);
+    let zoomed = ok(
+        &server,
+        &["display", "-p", "-t", "p", "#{window_zoomed_flag}"],
+    );
+    assert_eq!(zoomed.trim(), "1");
+    // respawn-pane -e (the pane in the same place; weft gives it a new id).
+    let index = ok(
+        &server,
+        &[
+            "display",
+            "-p",
+            "-t",
+            &second,
+            "#{window_index}.#{pane_index}",
+        ],
+    );
+    let place = format!("p:{}", index.trim());
+    ok(
+        &server,
+        &[
+            "respawn-pane",
+            "-k",
+            "-e",
+            "AGAIN=respawned-env",
+            "-t",
+            &second,
+            "--",
+            "sh",
+            "-c",
+            "echo $AGAIN; exec sleep 60",
+        ],
+    );
+    let out = server.weft(&["wait", "-t", &place, "--text", "respawned-env"]);
+    assert!(out.status.success(), "{out:?}");
+}

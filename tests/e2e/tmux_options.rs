@@ -302,3 +302,27 @@ fn an_alias_a_configuration_file_sets_works_in_its_later_lines() {
     c.wait_for(|_| ok(&server, &["list-windows", "-F", "#W"]).contains("fromconf"))
         .unwrap();
 }
+
+#[test]
+fn source_file_f_finds_a_file_beside_the_one_being_read() {
+    let server = TestServer::new("sourcef");
+    let dir = server.dir.join("conf.d");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("keys.conf"), "set -g @beside loaded-beside\n").unwrap();
+    std::fs::write(
+        dir.join("main.conf"),
+        "source-file -F '#{d:current_file}/keys.conf'\n",
+    )
+    .unwrap();
+    let main = dir.join("main.conf");
+    let _c = attached_session(&server, "sf", Some(main.to_str().unwrap()));
+    assert_eq!(
+        ok(&server, &["show", "-gv", "@beside"]).trim(),
+        "loaded-beside"
+    );
+    // From the command line, a format of the options in force.
+    ok(&server, &["set", "-g", "@dir", dir.to_str().unwrap()]);
+    std::fs::write(dir.join("more.conf"), "set -g @more yes\n").unwrap();
+    ok(&server, &["source-file", "-F", "#{@dir}/more.conf"]);
+    assert_eq!(ok(&server, &["show", "-gv", "@more"]).trim(), "yes");
+}

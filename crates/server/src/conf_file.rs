@@ -28,6 +28,8 @@ pub enum LineEffect {
         patterns: Vec<String>,
         /// `-q`.
         quiet: bool,
+        /// `-F`: each pattern is a format first (`#{d:current_file}/keys.conf`).
+        format: bool,
     },
 }
 
@@ -132,13 +134,25 @@ fn apply_nested(
         match run(config, &words) {
             Ok(LineEffect::Done) => {}
             Ok(LineEffect::Note(note)) => warnings.push(format!("{at}: {note}")),
-            Ok(LineEffect::Source { patterns, quiet }) => {
+            Ok(LineEffect::Source {
+                patterns,
+                quiet,
+                format,
+            }) => {
                 if depth >= MAX_SOURCE_DEPTH {
                     warnings.push(format!("{at}: source-file nested too deep; skipped"));
                     continue;
                 }
                 let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+                let mut vars = config_format_vars(config);
+                vars.insert("current_file".into(), path.display().to_string());
                 for pattern in &patterns {
+                    let pattern = if format {
+                        crate::format::expand(pattern, &vars)
+                    } else {
+                        pattern.clone()
+                    };
+                    let pattern = &pattern;
                     let found = expand(pattern, &base);
                     if found.is_empty() && !quiet {
                         warnings.push(format!("{at}: no file matches {pattern}"));

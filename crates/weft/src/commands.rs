@@ -307,7 +307,9 @@ fn buffer_words(words: &[String]) -> Result<Vec<String>, String> {
             .iter()
             .enumerate()
             .map(|(i, w)| {
-                let relative = i > 0 && !w.starts_with('-') && !w.starts_with('~');
+                // A format (`-F '#{@dir}/keys.conf'`) is the server's to expand.
+                let relative =
+                    i > 0 && !w.starts_with('-') && !w.starts_with('~') && !w.contains("#{");
                 if relative && std::path::Path::new(w).is_relative() {
                     dir.join(w).display().to_string()
                 } else {

@@ -34,11 +34,11 @@ impl From<BufferError> for CommandError {
 pub static LIST_BUFFERS: Entry = Entry {
     name: "list-buffers",
     aliases: &["lsb"],
-    usage: "[--json] [-F format]",
+    usage: "[--json] [-F format] [-f filter]",
     about: "List the paste buffers, newest first: name, size and the start of the text; -F a \
             format per buffer (#{buffer_name}, #{buffer_size}, #{buffer_sample}, \
-            #{buffer_created}).",
-    flags: "F:",
+            #{buffer_created}); -f only those a format is true for.",
+    flags: "F:f:",
     long: &[Long::switch("json")],
     read_only: true,
     target: None,
@@ -46,8 +46,19 @@ pub static LIST_BUFFERS: Entry = Entry {
         args.no_arguments()?;
         let json = args.json();
         let format = args.value('F').map(str::to_string);
+        let filter = args.value('f').map(str::to_string);
         Ok(server(move |ctx| async move {
-            let buffers = ctx.buffers.list();
+            let mut buffers = ctx.buffers.list();
+            if let Some(f) = &filter {
+                let config = ctx.config.borrow().clone();
+                buffers.retain(|b| {
+                    let vars = crate::session::VarsWithOptions {
+                        vars: buffer_vars(b),
+                        config: &config,
+                    };
+                    crate::format::truthy(&crate::format::expand(f, &vars))
+                });
+            }
             if let Some(f) = &format {
                 let config = ctx.config.borrow().clone();
                 let lines: Vec<String> = buffers
@@ -162,10 +173,10 @@ fn visible(data: &[u8]) -> String {
 pub static SET_BUFFER: Entry = Entry {
     name: "set-buffer",
     aliases: &["setb"],
-    usage: "[-a] [-b buffer-name] [-n new-buffer-name] data",
+    usage: "[-aw] [-b buffer-name] [-n new-buffer-name] [-t target-client] data",
     about: "Set a buffer's text (a new automatic buffer without -b), append to it (-a), or \
-            rename it (-n).",
-    flags: "ab:n:",
+            rename it (-n); -w also sends it to the attached terminals' clipboards (OSC 52).",
+    flags: "awb:n:t:",
     long: &[],
     read_only: false,
     target: None,
@@ -184,20 +195,28 @@ pub static SET_BUFFER: Entry = Entry {
             [] => return Err(args.usage("the buffer's text is needed")),
             [_, extra, ..] => return Err(args.usage(format!("unexpected argument {extra:?}"))),
         };
+        let clipboard = args.has('w');
         Ok(server(move |ctx| async move {
-            store(&ctx, name.as_deref(), data.into_bytes(), append)?;
+            store(&ctx, name.as_deref(), data.into_bytes(), append, clipboard)?;
             Ok(Output::none())
         }))
     },
 };
 
-/// Puts `data` in buffer `name` (or a new automatic one), or appends it.
+/// Puts `data` in buffer `name` (or a new automatic one), or appends it; with `clipboard`
+/// (`-w`), also sends the text to the attached terminals' clipboards.
 fn store(
     ctx: &ServerContext,
     name: Option<&str>,
     data: Vec<u8>,
     append: bool,
+    clipboard: bool,
 ) -> Result<(), CommandError> {
+    if clipboard && !ctx.buffers.to_clients(&data) {
+        return Err(CommandError::failed(
+            "the text is too large for the terminals' clipboards; it was not stored either",
+        ));
+    }
     match (name, append) {
         (_, true) => ctx.buffers.append(name, &data).map(drop),
         (Some(n), false) => ctx.buffers.set(n, Bytes::from(data)),
@@ -210,15 +229,17 @@ fn store(
 pub static LOAD_BUFFER: Entry = Entry {
     name: "load-buffer",
     aliases: &["loadb"],
-    usage: "[-b buffer-name] path",
+    usage: "[-w] [-b buffer-name] [-t target-client] path",
     about: "Load a file into a buffer (a new automatic buffer without -b); `-` reads standard \
-            input (from the command line only).",
-    flags: "b:",
+            input (from the command line only); -w also sends it to the attached terminals' \
+            clipboards (OSC 52).",
+    flags: "wb:t:",
     long: &[],
     read_only: false,
     target: None,
     build: |args| {
         let name = args.value('b').map(str::to_string);
+        let clipboard = args.has('w');
         let path = one_path(args)?;
         Ok(server(move |ctx| async move {
             let Some(path) = path else {
@@ -229,7 +250,7 @@ pub static LOAD_BUFFER: Entry = Entry {
                 ));
             };
             let data = read_file(&full_path(&path)?).await?;
-            store(&ctx, name.as_deref(), data, false)?;
+            store(&ctx, name.as_deref(), data, false, clipboard)?;
             Ok(Output::none())
         }))
     },

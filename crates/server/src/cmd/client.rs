@@ -53,6 +53,10 @@ pub enum ClientRequest {
         /// The command runs as the input changes, not only on Enter (`-i`: a search as you
         /// type); Escape runs it once more with empty input, to undo.
         incremental: bool,
+        /// Only digits may be typed (`-N`).
+        numeric: bool,
+        /// The template is a format of the current pane, expanded first (`-F`).
+        format: bool,
     },
     /// Show the paste buffers to choose one from (`choose-buffer`): Enter pastes it, or runs
     /// the template with `%%` standing for its name.
@@ -222,12 +226,13 @@ pub enum OneKey {
 pub static COMMAND_PROMPT: Entry = Entry {
     name: "command-prompt",
     aliases: &[],
-    usage: "[-1bik] [-I initial] [-p prompt] [-T prompt-type] [template]",
+    usage: "[-1bFikN] [-I initial] [-p prompt] [-T prompt-type] [template]",
     about: "Read a command in the status line and run it; with a template, the input replaces \
-            %% in it. -1 takes one key as the character it types, -k as its name (C-b, \
-            Enter); -i runs the template as the input changes. -b and -T are taken for tmux's \
-            sake: the prompt never holds up other commands, and completes every kind.",
-    flags: "1bikI:p:t:T:",
+            %% in it (-F: the template is a format of the current pane first). -1 takes one \
+            key as the character it types, -k as its name (C-b, Enter); -N takes digits only; \
+            -i runs the template as the input changes. -b and -T are taken for tmux's sake: \
+            the prompt never holds up other commands, and completes every kind.",
+    flags: "1bFikNI:p:t:T:",
     long: &[],
     read_only: true,
     target: None,
@@ -244,6 +249,8 @@ pub static COMMAND_PROMPT: Entry = Entry {
                 OneKey::No
             },
             incremental: args.has('i'),
+            numeric: args.has('N'),
+            format: args.has('F'),
         }))
     },
 };
@@ -344,9 +351,10 @@ pub static LOCK_CLIENT: Entry = Entry {
 pub static CONFIRM_BEFORE: Entry = Entry {
     name: "confirm-before",
     aliases: &["confirm"],
-    usage: "[-p prompt] command",
-    about: "Ask y/n in the status line, then run the command on y.",
-    flags: "p:",
+    usage: "[-b] [-p prompt] [-t target-client] command",
+    about: "Ask y/n in the status line, then run the command on y. -b is taken for tmux's \
+            sake: the question never holds up other commands.",
+    flags: "bp:t:",
     long: &[],
     read_only: true,
     target: None,

@@ -124,6 +124,7 @@ pub(super) fn run_line(
         "source-file" => Ok(LineEffect::Source {
             patterns: args.positional.clone(),
             quiet: args.has('q'),
+            format: args.has('F'),
         }),
         "if-shell" => {
             // Configurations choose lines by platform or version: `if 'uname | grep -q Darwin'

@@ -349,18 +349,20 @@ pub static CONVERT_CONFIG: Entry = Entry {
 pub static SOURCE_FILE: Entry = Entry {
     name: "source-file",
     aliases: &["source"],
-    usage: "[-nq] [path ...]",
+    usage: "[-Fnq] [path ...]",
     about: "Run a configuration file's commands (tmux's syntax) on the configuration in force, \
             as tmux does; `~` and `*` work, -q says nothing of a missing file, -n only checks \
-            the lines, running nothing. Without a path, the configuration file read at start. \
+            the lines, running nothing, -F expands each path as a format first (in a file, \
+            #{current_file} is that file). Without a path, the configuration file read at start. \
             A TOML file replaces the configuration. A bad line is reported with its place and \
             the rest still applies.",
-    flags: "qnv",
+    flags: "Fqnv",
     long: &[],
     read_only: false,
     target: None,
     build: |args| {
         let patterns = args.positional.clone();
+        let format = args.has('F');
         let quiet = args.has('q');
         let check_only = args.has('n');
         Ok(Action::Server(Box::new(move |ctx| {
@@ -380,6 +382,12 @@ pub static SOURCE_FILE: Entry = Entry {
                     let base = std::env::current_dir().unwrap_or_default();
                     let mut found = Vec::new();
                     for p in &patterns {
+                        // -F: the path is a format of the options in force first.
+                        let p = &if format {
+                            expand_global(p, &ctx.config.borrow())
+                        } else {
+                            p.clone()
+                        };
                         let matched = crate::conf_file::expand(p, &base);
                         if matched.is_empty() && !quiet {
                             return Err(CommandError::failed(format!(

@@ -291,17 +291,19 @@ pub static CLEAR_HISTORY: Entry = Entry {
 pub static SWAP_PANE: Entry = Entry {
     name: "swap-pane",
     aliases: &["swapp"],
-    usage: "[-dDU] [-s src-pane] [-t dst-pane]",
+    usage: "[-dDUZ] [-s src-pane] [-t dst-pane]",
     about: "Swap two panes' places, in one window or two: -t (the current pane) with -s (else \
             the marked pane, else the current one), or with the previous (-U) or next (-D) pane \
-            of its window. The pane named by -t keeps the focus unless -d.",
-    flags: "dDUs:t:",
+            of its window. The pane named by -t keeps the focus unless -d; -Z keeps zoomed \
+            windows zoomed.",
+    flags: "dDUZs:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Pane),
     build: |args| {
         args.no_arguments()?;
         let (up, down, detached) = (args.has('U'), args.has('D'), args.has('d'));
+        let keep_zoom = args.has('Z');
         let source = args.value('s').map(str::to_string);
         Ok(on_session(move |s, scope| {
             let (wpos, dst) = s.find_pane(scope)?;
@@ -330,7 +332,22 @@ pub static SWAP_PANE: Entry = Entry {
                     }
                 }
             };
+            let zoomed: Vec<crate::ids::WindowId> = if keep_zoom {
+                s.windows
+                    .iter()
+                    .filter(|w| w.zoomed)
+                    .map(|w| w.id)
+                    .collect()
+            } else {
+                Vec::new()
+            };
             s.swap_panes(src, dst, detached)?;
+            for wpos in 0..s.windows.len() {
+                if zoomed.contains(&s.windows[wpos].id) && !s.windows[wpos].zoomed {
+                    s.windows[wpos].zoomed = true;
+                    s.resize_panes_of(wpos);
+                }
+            }
             Ok(Output::none())
         }))
     },

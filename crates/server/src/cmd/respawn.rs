@@ -15,6 +15,7 @@ fn respawn(
     kill: bool,
     command: Vec<String>,
     cwd: Option<String>,
+    env: Vec<(String, String)>,
 ) -> Result<(), CommandError> {
     let running = s.panes.get(&old).is_some_and(|p| p.exit_code().is_none());
     if running && !kill {
@@ -27,6 +28,7 @@ fn respawn(
         .rect_of(old)
         .ok_or_else(|| CommandError::failed("the pane is not in its window's layout"))?;
     let config = s.pane_config(wpos, old);
+    s.pending_env = env;
     let new = s.spawn(command, cwd, (rect.cols, rect.rows), &config)?.id();
     // The pane's own options go on with it.
     if let Some(local) = s.pane_options.remove(&old) {
@@ -54,10 +56,11 @@ fn respawn(
 pub static RESPAWN_PANE: Entry = Entry {
     name: "respawn-pane",
     aliases: &["respawnp"],
-    usage: "[-k] [-c start-directory] [-t target-pane] [-- command ...]",
+    usage: "[-k] [-c start-directory] [-e name=value] [-t target-pane] [-- command ...]",
     about: "Start a pane's program again (the command given, else the shell) in the same \
-            place; -k kills the program first if it is still running.",
-    flags: "kc:t:",
+            place; -k kills the program first if it is still running; -e sets a variable \
+            for it.",
+    flags: "kc:e:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Pane),
@@ -65,9 +68,10 @@ pub static RESPAWN_PANE: Entry = Entry {
         let kill = args.has('k');
         let command = args.positional.clone();
         let cwd = args.value('c').map(str::to_string);
+        let env = super::pane::env_values(args)?;
         Ok(on_session(move |s, scope| {
             let (wpos, pane) = s.find_pane(scope)?;
-            respawn(s, wpos, pane, kill, command, cwd)?;
+            respawn(s, wpos, pane, kill, command, cwd, env)?;
             Ok(Output::none())
         }))
     },
@@ -77,10 +81,10 @@ pub static RESPAWN_PANE: Entry = Entry {
 pub static RESPAWN_WINDOW: Entry = Entry {
     name: "respawn-window",
     aliases: &["respawnw"],
-    usage: "[-k] [-c start-directory] [-t target-window] [-- command ...]",
+    usage: "[-k] [-c start-directory] [-e name=value] [-t target-window] [-- command ...]",
     about: "Start a window again as one pane running the command given (else the shell); -k \
-            kills the programs still running first.",
-    flags: "kc:t:",
+            kills the programs still running first; -e sets a variable for it.",
+    flags: "kc:e:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Window),
@@ -88,6 +92,7 @@ pub static RESPAWN_WINDOW: Entry = Entry {
         let kill = args.has('k');
         let command = args.positional.clone();
         let cwd = args.value('c').map(str::to_string);
+        let env = super::pane::env_values(args)?;
         Ok(on_session(move |s, scope| {
             let wpos = s.scope_window(scope)?;
             let panes = s.windows[wpos].layout.panes();
@@ -111,7 +116,7 @@ pub static RESPAWN_WINDOW: Entry = Entry {
             }
             s.windows[wpos].last_pane = None;
             s.windows[wpos].zoomed = false;
-            respawn(s, wpos, keep, true, command, cwd)?;
+            respawn(s, wpos, keep, true, command, cwd, env)?;
             Ok(Output::none())
         }))
     },

@@ -19,6 +19,8 @@ pub(super) struct Prompt {
     pub(super) one_key: crate::cmd::OneKey,
     /// The template runs as the input changes.
     pub(super) incremental: bool,
+    /// Only digits may be typed (`command-prompt -N`).
+    pub(super) numeric: bool,
 }
 
 impl ClientLoop {
@@ -65,6 +67,14 @@ impl ClientLoop {
             self.ui = Ui::Prompt(prompt);
             return After::Continue;
         };
+        // `-N`: a character that is not a digit types nothing.
+        if prompt.numeric
+            && name.chars().count() == 1
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+        {
+            self.ui = Ui::Prompt(prompt);
+            return After::Continue;
+        }
         if prompt.one_key != crate::cmd::OneKey::No {
             self.overlay(None).await;
             let text = match name.as_str() {

@@ -51,14 +51,22 @@ impl ClientLoop {
                 template,
                 one_key,
                 incremental,
+                numeric,
+                format,
             } => {
                 let line = super::line_edit::LineEditor::new(self.expand(&initial));
+                let template = if format {
+                    self.expand_format(&template).await
+                } else {
+                    template
+                };
                 self.start_prompt(Prompt {
                     label,
                     line,
                     template,
                     one_key,
                     incremental,
+                    numeric,
                 })
                 .await;
             }
@@ -119,6 +127,26 @@ impl ClientLoop {
             }
         }
         After::Continue
+    }
+
+    /// `text` as a format of this client's current pane (`command-prompt -F`), as
+    /// `display-message -p` expands it; unchanged when that fails.
+    async fn expand_format(&self, text: &str) -> String {
+        // display-message also reads `%` as strftime's; tmux's -F does not, so each `%` is
+        // kept literal (`%%` in a template is the input's place).
+        let kept = text.replace('%', "#{l:%}");
+        let words = ["display-message", "-p", "--", &kept].map(str::to_string);
+        let Ok(parsed) = crate::cmd::parse(&words) else {
+            return text.to_string();
+        };
+        match crate::cmd::run::execute(&self.ctx, parsed, &self.origin()).await {
+            Ok(crate::cmd::run::Ran::Output(out)) => out
+                .stdout
+                .strip_suffix('\n')
+                .unwrap_or(&out.stdout)
+                .to_string(),
+            _ => text.to_string(),
+        }
     }
 
     /// A prompt's initial text with `#W` (the window's name) and `#S` (the session's) filled in.
