@@ -326,3 +326,53 @@ fn source_file_f_finds_a_file_beside_the_one_being_read() {
     ok(&server, &["source-file", "-F", "#{@dir}/more.conf"]);
     assert_eq!(ok(&server, &["show", "-gv", "@more"]).trim(), "yes");
 }
+
+#[test]
+fn exit_unattached_ends_the_server_when_its_last_client_leaves() {
+    let server = TestServer::new("exitun");
+    let mut c = attached_session(&server, "eu", None);
+    ok(&server, &["set", "-s", "exit-unattached", "on"]);
+    detached_session(&server, "other");
+    let pid = weft_tests::server_pid(&server);
+    c.send_keys("C-b d").unwrap();
+    c.wait_exit().unwrap();
+    // The server goes though a session is left.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while std::path::Path::new(&format!("/proc/{pid}")).exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server is still running"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20)); // deadline-ok: polling the server's exit
+    }
+    assert!(!server
+        .weft(&["has-session", "-t", "other"])
+        .status
+        .success());
+}
+
+#[test]
+fn set_environment_f_expands_the_value() {
+    let server = TestServer::new("setenvf");
+    detached_session(&server, "se");
+    ok(
+        &server,
+        &[
+            "set-environment",
+            "-F",
+            "-t",
+            "se",
+            "FROM_FORMAT",
+            "in-#{session_name}",
+        ],
+    );
+    let shown = ok(&server, &["show-environment", "-t", "se", "FROM_FORMAT"]);
+    assert_eq!(shown.trim(), "FROM_FORMAT=in-se");
+    ok(&server, &["set", "-g", "@where", "global-value"]);
+    ok(
+        &server,
+        &["set-environment", "-gF", "GLOBAL_FORMAT", "#{@where}"],
+    );
+    let shown = ok(&server, &["show-environment", "-g", "GLOBAL_FORMAT"]);
+    assert_eq!(shown.trim(), "GLOBAL_FORMAT=global-value");
+}

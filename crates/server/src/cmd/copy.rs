@@ -57,6 +57,7 @@ pub fn copy_settings(config: &crate::config::Config) -> crate::copy::Settings {
         mode: colours("mode-style", d.mode),
         matched: colours("copy-mode-match-style", d.matched),
         current: colours("copy-mode-current-match-style", d.current),
+        mark: colours("copy-mode-mark-style", d.mark),
     };
     crate::copy::Settings {
         vi: config.mode_keys_vi,

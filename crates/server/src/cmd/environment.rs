@@ -15,9 +15,10 @@ const MAX_VARIABLES: usize = 4096;
 pub static SET_ENVIRONMENT: Entry = Entry {
     name: "set-environment",
     aliases: &["setenv"],
-    usage: "[-gru] [-t target-session] name [value]",
+    usage: "[-Fgru] [-t target-session] name [value]",
     about: "Set a variable for programs started in new panes: of the session, or -g of every \
-            session. -u unsets the change, -r removes the variable from new panes.",
+            session. -u unsets the change, -r removes the variable from new panes; -F \
+            expands the value as a format first.",
     flags: "gruhFt:",
     long: &[],
     read_only: false,
@@ -43,11 +44,17 @@ pub static SET_ENVIRONMENT: Entry = Entry {
             (false, false, Some(v)) => Change::Set(Some(v)),
             (false, false, None) => return Err(args.usage("a value is needed (or -u, -r)")),
         };
+        let format = args.has('F');
         if args.has('g') {
             return Ok(Action::Server(Box::new(move |ctx| {
                 async move {
                     ctx.registry
                         .update_config(move |c| {
+                            let change = if format {
+                                change.expanded(|v| super::options::expand_global(v, c))
+                            } else {
+                                change
+                            };
                             change
                                 .apply(&mut c.environment, name)
                                 .map(|()| String::new())
@@ -61,11 +68,25 @@ pub static SET_ENVIRONMENT: Entry = Entry {
             })));
         }
         Ok(on_session(move |s, _| {
+            let change = match s.current_format_context() {
+                Some(context) if format => change.expanded(|v| crate::format::expand(v, &context)),
+                _ => change,
+            };
             change.apply(&mut s.environment, name)?;
             Ok(Output::none())
         }))
     },
 };
+
+impl Change {
+    /// The value, if any, through `expand` (`-F`).
+    fn expanded(self, expand: impl FnOnce(&str) -> String) -> Change {
+        match self {
+            Change::Set(Some(v)) => Change::Set(Some(expand(&v))),
+            other => other,
+        }
+    }
+}
 
 /// What `set-environment` does to one variable.
 #[derive(Clone)]

@@ -51,10 +51,22 @@ pub(super) async fn attached(
     made_for_client: bool,
 ) {
     let server = tokio::runtime::Handle::current();
+    let (terminals, registry) = (ctx.terminals.clone(), ctx.registry.clone());
+    let exit_unattached = ctx.config.clone();
     crate::client_runtime::run_on_clients::<_, Message, _, _>(conn, move |conn| {
         attached_loop(conn, ctx, session, attach, made_for_client, server)
     })
     .await;
+    // `exit-unattached`: the server ends when its last client has left.
+    let on = exit_unattached
+        .borrow()
+        .option_value("exit-unattached")
+        .as_deref()
+        == Some("on");
+    if on && terminals.is_empty() {
+        registry.kill_server().await;
+        return;
+    }
     crate::memory::return_freed_memory();
 }
 

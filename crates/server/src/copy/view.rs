@@ -16,13 +16,16 @@ pub struct CopyStyles {
     pub matched: (Color, Color),
     /// The match the cursor went to (`copy-mode-current-match-style`).
     pub current: (Color, Color),
+    /// The line of the mark (`set-mark`; `copy-mode-mark-style`).
+    pub mark: (Color, Color),
 }
 
-/// tmux's defaults: black on yellow, on cyan, on magenta.
+/// tmux's defaults: black on yellow, on cyan, on magenta, on red.
 pub const COPY_STYLES: CopyStyles = CopyStyles {
     mode: (Color::Indexed(0), Color::Indexed(3)),
     matched: (Color::Indexed(0), Color::Indexed(6)),
     current: (Color::Indexed(0), Color::Indexed(5)),
+    mark: (Color::Indexed(0), Color::Indexed(1)),
 };
 
 /// The view: rows of cells and the cursor's row and column in it.
@@ -57,6 +60,10 @@ pub fn render(mode: &CopyMode, lines: &Lines) -> Rendered {
         let line = mode.top + r as u64;
         let mut cells = lines.cells(line);
         cells.resize(cols, Cell::BLANK);
+        // The mark's line first: matches and the selection show over it.
+        if mode.mark.is_some_and(|m| m.line == line) {
+            paint(&mut cells, 0, cols - 1, mode.styles.mark);
+        }
         for m in visible
             .iter()
             .filter(|(s, e)| s.line <= line && e.line >= line)
@@ -156,5 +163,23 @@ mod tests {
         assert!(top_row(&mode, &s).trim_end().ends_with("[0/0]"));
         mode.hide_position = true;
         assert_eq!(top_row(&mode, &s).trim_end(), "one");
+    }
+
+    #[test]
+    fn the_marks_line_shows_in_the_mark_style() {
+        let mut s = Screen::with_scrollback(10, 3, 10);
+        s.feed(b"one\r\ntwo");
+        let mut mode = CopyMode::enter(&s, true, false);
+        mode.hide_position = true;
+        let lines = Lines::new(&s);
+        let bg = |mode: &CopyMode, row: usize| render(mode, &lines).rows[row][5].pen().bg;
+        assert_eq!(bg(&mode, 1), Color::Default);
+        mode.mark = Some(Pos::new(mode.top + 1, 0));
+        assert_eq!(
+            bg(&mode, 1),
+            COPY_STYLES.mark.1,
+            "the whole line, past its text"
+        );
+        assert_eq!(bg(&mode, 0), Color::Default);
     }
 }

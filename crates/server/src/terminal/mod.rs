@@ -106,6 +106,13 @@ impl Terminals {
         }
     }
 
+    /// Whether no client is attached.
+    pub fn is_empty(&self) -> bool {
+        self.clients
+            .lock()
+            .map_or(true, |clients| clients.is_empty())
+    }
+
     /// The client left.
     pub fn remove(&self, client: ClientId) {
         if let Ok(mut clients) = self.clients.lock() {
