@@ -179,16 +179,18 @@ fn new_windows_and_panes_take_e_b_k_and_z() {
     assert!(out.status.success(), "{out:?}");
     let out = server.weft(&["new-window", "-e", "NOEQUALS", "-t", "n"]);
     assert!(stderr_of(&out).contains("NAME=VALUE"), "{out:?}");
-    // -k replaces the window at the index.
+    // -k replaces the window at the index, the others keeping theirs with renumber-windows.
+    ok(&server, &["set", "-g", "renumber-windows", "on"]);
     ok(
         &server,
         &["new-window", "-d", "-k", "-t", "n:3", "-n", "replaced"],
     );
     let names = ok(&server, &["list-windows", "-t", "n", "-F", "#I:#W"]);
     assert!(
-        names.contains("3:replaced") && !names.contains("three"),
+        names.contains("3:replaced") && !names.contains("three") && names.contains("5:"),
         "{names}"
     );
+    ok(&server, &["set", "-g", "renumber-windows", "off"]);
     // -b: before the current window (0), which moves up.
     ok(
         &server,
@@ -357,8 +359,8 @@ fn prompts_take_n_and_f_and_buffers_filter() {
     c.send_keys("F9").unwrap();
     c.wait_for(|s| s.row(23).is_some_and(|r| r.text() == "n"))
         .unwrap();
-    c.send_text("4x2").unwrap();
-    c.send_keys("Enter").unwrap();
+    // Digits type; any other key ends the input, as tmux.
+    c.send_text("42x").unwrap();
     c.wait_for(|_| ok(&server, &["display", "-p", "-t", "p", "#W"]).trim() == "p-42")
         .unwrap();
     // set-buffer and list-buffers -f.

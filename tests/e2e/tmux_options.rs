@@ -240,8 +240,8 @@ fn a_cleared_screen_is_kept_in_the_history_unless_scroll_on_clear_is_off() {
         assert!(out.status.success(), "{out:?}");
     };
     run(
-        "echo before-$((2*21)); printf '\\033[H\\033[2J'; echo after",
-        "after",
+        "echo before-$((2*21)); printf '\\033[H\\033[2J'; echo after-$((2*2))",
+        "after-4",
     );
     let history = ok(
         &server,
@@ -250,8 +250,8 @@ fn a_cleared_screen_is_kept_in_the_history_unless_scroll_on_clear_is_off() {
     assert!(history.contains("before-42"), "{history}");
     ok(&server, &["set", "-g", "scroll-on-clear", "off"]);
     run(
-        "echo gone-$((3*3)); printf '\\033[H\\033[2J'; echo cleared",
-        "cleared",
+        "echo gone-$((3*3)); printf '\\033[H\\033[2J'; echo cleared-$((3*2))",
+        "cleared-6",
     );
     let history = ok(
         &server,
@@ -285,6 +285,10 @@ fn capture_pane_keeps_its_text_in_a_buffer_from_a_key_or_with_b() {
     c.wait_for_text("tab").unwrap();
     let kept = ok(&server, &["capture-pane", "-p", "-N", "-t", "cb"]);
     assert!(kept.lines().any(|l| l.len() == 80), "{kept}");
+    c.send_text("echo 'back\\slash'\r").unwrap();
+    c.wait_for_text("back\\slash").unwrap();
+    let escaped = ok(&server, &["capture-pane", "-p", "-C", "-t", "cb"]);
+    assert!(escaped.contains("back\\\\slash"), "{escaped}");
     let out = server.weft(&["capture-pane", "-b", "x", "--json", "-t", "cb"]);
     assert!(!out.status.success());
 }

@@ -23,7 +23,7 @@ pub struct CaptureOptions {
     pub join_wrapped: bool,
     /// Text: rows keep their trailing spaces (tmux's `-N`).
     pub keep_trailing: bool,
-    /// Text: controls and backslashes as octal `\xxx` (tmux's `-C`).
+    /// Text: controls as octal `\xxx` and a backslash doubled (tmux's `-C`).
     pub escape_controls: bool,
     /// The visible screen as an SVG picture (`weft_artifacts::svg`).
     pub svg: bool,
@@ -256,11 +256,14 @@ impl CaptureState {
     }
 }
 
-/// `text` with controls and backslashes as octal `\xxx`, as tmux's `capture-pane -C`.
+/// `text` with controls as octal `\xxx` and a backslash doubled, as tmux's
+/// `capture-pane -C`.
 fn escaped(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if c == '\\' || (c.is_control() && c != '\n') {
+        if c == '\\' {
+            out.push_str("\\\\");
+        } else if c.is_control() && c != '\n' {
             out.push_str(&format!("\\{:03o}", u32::from(c) & 0o777));
         } else {
             out.push(c);
@@ -601,7 +604,7 @@ mod tests {
         };
         assert_eq!(text(false, false), "a\\b");
         assert_eq!(text(true, false), "a\\b   ");
-        assert_eq!(text(false, true), "a\\134b");
+        assert_eq!(text(false, true), "a\\\\b");
         assert_eq!(escaped("x\x01y"), "x\\001y");
     }
 

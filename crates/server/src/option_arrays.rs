@@ -284,6 +284,17 @@ pub fn publish_aliases(config: &Config) {
     *ALIASES.write().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(table));
 }
 
+/// The command `config`'s `command-alias` says `name` stands for, if it is an alias there.
+pub fn alias_in(config: &Config, name: &str) -> Option<String> {
+    config
+        .array_elements("command-alias")
+        .into_iter()
+        .find_map(|(_, entry)| {
+            let (alias, command) = entry.split_once('=')?;
+            (alias.trim() == name).then(|| command.trim().to_string())
+        })
+}
+
 /// The command an alias stands for (`splitp` → `split-window`), if `name` is one.
 pub fn alias(name: &str) -> Option<String> {
     let published = ALIASES

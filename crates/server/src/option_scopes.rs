@@ -118,8 +118,13 @@ impl LocalOptions {
         let base = name.split_once('[').map_or(name, |(b, _)| b);
         let mut config = Config::clone(&self.over(above));
         let applied = config.set_option(name, value, how)?;
+        if applied == Applied::Unchanged {
+            // `-o` on what is set already: nothing is copied to this level.
+            return Ok(applied);
+        }
         let elements = config.array_elements(base);
-        if self.values.len() + elements.len() > MAX_LOCAL_OPTIONS {
+        let here = self.elements(base).len() + usize::from(self.values.contains_key(base));
+        if self.values.len() - here + elements.len() + 1 > MAX_LOCAL_OPTIONS {
             return Err(format!(
                 "at most {MAX_LOCAL_OPTIONS} options are kept on one session, window or pane"
             ));

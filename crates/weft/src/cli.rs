@@ -107,11 +107,7 @@ pub struct NewArgs {
     pub no_update_env: bool,
     /// Program and arguments, after -- or not (`weft new -s work htop`); one word with spaces
     /// runs through the shell. The default shell without.
-    #[arg(
-        trailing_var_arg = true,
-        allow_hyphen_values = true,
-        value_name = "CMD"
-    )]
+    #[arg(trailing_var_arg = true, value_name = "CMD")]
     pub command: Vec<String>,
 }
 

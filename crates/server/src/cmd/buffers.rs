@@ -212,17 +212,25 @@ fn store(
     append: bool,
     clipboard: bool,
 ) -> Result<(), CommandError> {
-    if clipboard && !ctx.buffers.to_clients(&data) {
+    let stored = match (name, append) {
+        (_, true) => ctx.buffers.append(name, &data),
+        (Some(n), false) => ctx
+            .buffers
+            .set(n, Bytes::from(data))
+            .map(|()| n.to_string()),
+        (None, false) => ctx.buffers.add(Bytes::from(data), None),
+    }?;
+    // The whole buffer, an appended one too, as tmux sends it.
+    if clipboard
+        && !ctx
+            .buffers
+            .to_clients(&ctx.buffers.get(Some(&stored))?.data)
+    {
         return Err(CommandError::failed(
-            "the text is too large for the terminals' clipboards; it was not stored either",
+            "the buffer is kept, but it is too large for the terminals' clipboards",
         ));
     }
-    match (name, append) {
-        (_, true) => ctx.buffers.append(name, &data).map(drop),
-        (Some(n), false) => ctx.buffers.set(n, Bytes::from(data)),
-        (None, false) => ctx.buffers.add(Bytes::from(data), None).map(drop),
-    }
-    .map_err(Into::into)
+    Ok(())
 }
 
 /// `load-buffer`.

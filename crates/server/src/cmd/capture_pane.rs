@@ -29,9 +29,9 @@ pub static CAPTURE_PANE: Entry = Entry {
     about: "Print a pane's screen as text, with its escapes (-e, --ansi), as cells (--json) \
             or as an SVG picture of the visible screen (--svg); the revision goes to standard \
             error. -S/-E: lines from 0 at the screen's top, negative into the history, - its \
-            start or the screen's end. -b keeps the text in that paste buffer instead, as \
-            does a binding without -p. -N keeps trailing spaces, -C writes controls and \
-            backslashes as octal \\xxx. `weft capture -o FILE` writes it to a file.",
+            start or the screen's end. -b keeps the text in that paste buffer instead (-p \
+            prints it still), as does a binding without -p. -N keeps trailing spaces, -C \
+            writes controls as octal \\xxx. `weft capture -o FILE` writes it to a file.",
     flags: "b:CeJNpPqTE:S:t:",
     long: &[
         Long::alias("ansi", 'e', false),
@@ -92,8 +92,9 @@ pub static CAPTURE_PANE: Entry = Entry {
             ));
         }
         args.no_arguments()?;
-        let buffer = args.value('b').map(str::to_string);
         let printed = args.has('p');
+        // With -p it prints, -b or not, as tmux.
+        let buffer = args.value('b').filter(|_| !printed).map(str::to_string);
         if buffer.is_some() || !printed {
             if options.json || options.svg {
                 if buffer.is_some() {

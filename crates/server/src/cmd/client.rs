@@ -229,7 +229,8 @@ pub static COMMAND_PROMPT: Entry = Entry {
     usage: "[-1bFikN] [-I initial] [-p prompt] [-T prompt-type] [template]",
     about: "Read a command in the status line and run it; with a template, the input replaces \
             %% in it (-F: the template is a format of the current pane first). -1 takes one \
-            key as the character it types, -k as its name (C-b, Enter); -N takes digits only; \
+            key as the character it types, -k as its name (C-b, Enter); -N takes digits (any \
+            other key ends the input); \
             -i runs the template as the input changes. -b and -T are taken for tmux's sake: \
             the prompt never holds up other commands, and completes every kind.",
     flags: "1bFikNI:p:t:T:",

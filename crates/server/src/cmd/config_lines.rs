@@ -36,6 +36,17 @@ pub(super) fn run_line(
     words: &[String],
     serving: bool,
 ) -> Result<LineEffect, String> {
+    run_words(config, words, serving, true)
+}
+
+/// [`run_line`], its first word looked up as a `command-alias` too when `aliases` (once: the
+/// words an alias stands for are not expanded again).
+fn run_words(
+    config: &mut Config,
+    words: &[String],
+    serving: bool,
+    aliases: bool,
+) -> Result<LineEffect, String> {
     // `bind x a \; b` binds a sequence; elsewhere `\;` separates commands of the line.
     let is_bind = words
         .first()
@@ -49,19 +60,15 @@ pub(super) fn run_line(
         return Ok(last);
     }
     let (name, rest) = words.split_first().ok_or("empty line")?;
-    if lookup(name).is_none() {
-        // A `command-alias`: its command's words, then the line's arguments.
-        if let Some(command) = crate::option_arrays::alias(name) {
-            let mut expanded = crate::words::tokenize(&command).map_err(|e| e.to_string())?;
-            // Once: an alias naming another alias is not followed.
-            if expanded
-                .first()
-                .is_some_and(|first| lookup(first).is_some())
-            {
-                expanded.extend_from_slice(rest);
-                return run_line(config, &expanded, serving);
-            }
-        }
+    // A `command-alias` (of the configuration being read), before the commands' own names
+    // as in tmux: its command's words, then the line's arguments.
+    if let Some(command) = aliases
+        .then(|| crate::option_arrays::alias_in(config, name))
+        .flatten()
+    {
+        let mut expanded = crate::words::tokenize(&command).map_err(|e| e.to_string())?;
+        expanded.extend_from_slice(rest);
+        return run_words(config, &expanded, serving, false);
     }
     let entry = lookup(name).ok_or_else(|| format!("unknown command: {name}"))?;
     let args = Args::parse(entry, rest).map_err(|e| e.to_string())?;
@@ -75,8 +82,9 @@ pub(super) fn run_line(
                 v => v,
             };
             let set = config.set_option(&option, value.as_deref(), how);
-            if option.starts_with("command-alias") && !serving {
-                // The file's later lines (a binding to an alias) see it at once.
+            if option.starts_with("command-alias") {
+                // The file's later lines (a binding to an alias) see it at once; a running
+                // server's copy is put in force once the file is read, and published again.
                 crate::option_arrays::publish_aliases(config);
             }
             match set {

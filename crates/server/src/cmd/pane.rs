@@ -4,7 +4,7 @@
 use super::{on_session, Args, Entry, Long};
 use crate::ids::PaneId;
 use crate::layout::{Dir, Side, SplitSize};
-use crate::outcome::{CommandError, Output, TargetKind};
+use crate::outcome::{not_found, CommandError, Output, TargetKind};
 use std::sync::atomic::Ordering;
 
 /// Stands for the new pane in the trial split that sizes it before it exists: no real pane has
@@ -426,13 +426,24 @@ pub static BREAK_PANE: Entry = Entry {
                 Some(src) => super::join::local_pane(s, src)?,
                 None => s.find_pane(scope)?,
             };
-            let index = match (
-                source.is_some().then(|| scope.target()).flatten(),
-                after,
-                before,
-            ) {
-                (_, true, _) => Some(super::window::index_after_current(s)),
-                (_, _, true) => Some(super::window::index_before_current(s)),
+            if s.windows[wpos].layout.panes().len() < 2 {
+                return Err(CommandError::failed(
+                    "can't break a window's only pane into a window of its own",
+                ));
+            }
+            let dst = source.is_some().then(|| scope.target()).flatten();
+            // -a/-b: beside the -t window (with -s), else beside the pane's own window.
+            let beside = match dst {
+                Some(t) => t
+                    .strip_prefix(':')
+                    .unwrap_or(t)
+                    .parse::<u32>()
+                    .map_err(|_| not_found(TargetKind::Window, t))?,
+                None => s.windows[wpos].index,
+            };
+            let index = match (dst, after, before) {
+                (_, true, _) => Some(super::window::free_index_near(s, beside, 1)),
+                (_, _, true) => Some(super::window::free_index_near(s, beside, 0)),
                 (Some(t), _, _) => Some(super::window::free_index(s, t)?),
                 _ => None,
             };

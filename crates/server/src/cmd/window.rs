@@ -41,16 +41,21 @@ pub static NEW_WINDOW: Entry = Entry {
                 }
                 return Ok(Output::none());
             }
+            // `-k` on an index in use: the window there is replaced, once the new one exists.
+            let mut replacing = None;
             let index = match scope.target() {
                 _ if after => Some(index_after_current(s)),
                 _ if before => Some(index_before_current(s)),
                 None => None,
                 Some(t) if replace => {
-                    // `-k`: the window at that index goes first, as tmux.
                     let t = t.strip_prefix(':').unwrap_or(t);
                     let index: u32 = t.parse().map_err(|_| not_found(TargetKind::Window, t))?;
-                    close_window_at_index(s, index);
-                    Some(free_index(s, t)?)
+                    if s.windows.iter().any(|w| w.index == index) {
+                        replacing = Some(index);
+                        None
+                    } else {
+                        Some(index)
+                    }
                 }
                 Some(t) => Some(free_index(s, t)?),
             };
@@ -60,6 +65,14 @@ pub static NEW_WINDOW: Entry = Entry {
                 crate::format::start_directory(&c, &s.format_vars(s.current, w.active))
             });
             let id = s.new_window_at(index, name, command, cwd, detached)?;
+            if let Some(index) = replacing {
+                // Made first, so the session never loses its last window; the others keep
+                // their indexes meanwhile.
+                close_window_at_index(s, index);
+                if let Some(from) = s.windows.iter().position(|w| w.id == id) {
+                    s.move_window(from, index)?;
+                }
+            }
             let wpos = s.windows.iter().position(|w| w.id == id);
             Ok(match (print, wpos) {
                 (Some(f), Some(w)) => {
@@ -91,7 +104,7 @@ pub(super) fn index_before_current(s: &mut SessionState) -> u32 {
 
 /// Index `index` plus `offset`, made free by moving the windows from there up to the first
 /// gap up by one.
-fn free_index_near(s: &mut SessionState, index: u32, offset: u32) -> u32 {
+pub(super) fn free_index_near(s: &mut SessionState, index: u32, offset: u32) -> u32 {
     let wanted = index.saturating_add(offset);
     let mut gap = wanted;
     while s.windows.iter().any(|w| w.index == gap) {
@@ -105,7 +118,8 @@ fn free_index_near(s: &mut SessionState, index: u32, offset: u32) -> u32 {
     wanted
 }
 
-/// Closes the window at `index`, if there is one (`-k`), and its panes' programs.
+/// Closes the window at `index`, if there is one (`-k`), and its panes' programs, without
+/// renumbering the others (`renumber-windows`) meanwhile: `-k` takes its index.
 fn close_window_at_index(s: &mut SessionState, index: u32) {
     let doomed: Vec<_> = s
         .windows
@@ -113,9 +127,11 @@ fn close_window_at_index(s: &mut SessionState, index: u32) {
         .filter(|w| w.index == index)
         .flat_map(|w| w.layout.panes())
         .collect();
+    s.hold_renumbering = true;
     for id in doomed {
         s.close_pane(id);
     }
+    s.hold_renumbering = false;
 }
 
 /// The free window index a `new-window` target names (`:N` or `N`).

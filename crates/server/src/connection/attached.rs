@@ -24,6 +24,7 @@ use crate::session::{
 use crate::terminal::{TerminalInfo, Terminals};
 use bytes::Bytes;
 use futures::{SinkExt, StreamExt};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -53,17 +54,22 @@ pub(super) async fn attached(
     let server = tokio::runtime::Handle::current();
     let (terminals, registry) = (ctx.terminals.clone(), ctx.registry.clone());
     let exit_unattached = ctx.config.clone();
+    let attaching = ctx.terminals.attaching();
+    // Left for good: not suspended or locked, which come back as a new attach.
+    let gone = Arc::new(AtomicBool::new(true));
+    let left = gone.clone();
     crate::client_runtime::run_on_clients::<_, Message, _, _>(conn, move |conn| {
-        attached_loop(conn, ctx, session, attach, made_for_client, server)
+        attached_loop(conn, ctx, session, attach, made_for_client, server, left)
     })
     .await;
+    drop(attaching);
     // `exit-unattached`: the server ends when its last client has left.
     let on = exit_unattached
         .borrow()
         .option_value("exit-unattached")
         .as_deref()
         == Some("on");
-    if on && terminals.is_empty() {
+    if on && gone.load(Ordering::Acquire) && terminals.is_empty() {
         registry.kill_server().await;
         return;
     }
@@ -77,6 +83,7 @@ async fn attached_loop(
     attach: Attach,
     made_for_client: bool,
     server: tokio::runtime::Handle,
+    gone: Arc<AtomicBool>,
 ) {
     let client = ctx.ids.client();
     let (control_tx, mut control_rx) = mpsc::channel(CLIENT_CONTROL_CAPACITY);
@@ -467,6 +474,7 @@ async fn attached_loop(
                     .send(SessionCommand::ClientGone { client })
                     .await;
                 let back = !matches!(after, After::Detach);
+                gone.store(!back, Ordering::Release);
                 let lock = matches!(after, After::Lock).then(|| {
                     state
                         .options()

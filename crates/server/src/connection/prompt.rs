@@ -67,13 +67,11 @@ impl ClientLoop {
             self.ui = Ui::Prompt(prompt);
             return After::Continue;
         };
-        // `-N`: a character that is not a digit types nothing.
-        if prompt.numeric
-            && name.chars().count() == 1
-            && !name.starts_with(|c: char| c.is_ascii_digit())
-        {
-            self.ui = Ui::Prompt(prompt);
-            return After::Continue;
+        // `-N`: digits type; any other key ends the input, as tmux.
+        if prompt.numeric && !(name.len() == 1 && name.starts_with(|c: char| c.is_ascii_digit())) {
+            self.overlay(None).await;
+            let line = crate::cmd::fill_template(&prompt.template, prompt.line.text());
+            return self.run_line(&line).await;
         }
         if prompt.one_key != crate::cmd::OneKey::No {
             self.overlay(None).await;
@@ -146,7 +144,8 @@ impl ClientLoop {
             if let Ok(command) = crate::cmd::parse_line(&line) {
                 // Errors while typing (no match yet) are not shown over the prompt.
                 let origin = self.origin();
-                let _ = execute(&self.ctx, command, &origin).await;
+                let ran = execute(&self.ctx, command, &origin);
+                let _ = crate::cmd::NOBODY_READS.scope(true, ran).await;
             }
         }
         self.start_prompt(prompt).await;

@@ -282,7 +282,10 @@ impl ClientLoop {
             mouse_window: None,
         };
         let result = match crate::cmd::parse_line(line) {
-            Ok(command) => execute(&self.ctx, command, &origin).await.map(drop),
+            Ok(command) => {
+                let ran = execute(&self.ctx, command, &origin);
+                crate::cmd::NOBODY_READS.scope(true, ran).await.map(drop)
+            }
             Err(e) => Err(e),
         };
         if let Err(e) = result {

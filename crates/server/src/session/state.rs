@@ -109,6 +109,8 @@ pub struct SessionState {
     /// Variables (`-e NAME=VALUE`) the next pane started gets over the session's
     /// environment; taken by [`SessionState::spawn`].
     pub pending_env: Vec<(String, String)>,
+    /// A window closing leaves the others' indexes alone while set (`-k` replacing one).
+    pub hold_renumbering: bool,
     /// Options set on this session (`set-option` without `-g`), over the global ones.
     pub(super) local_options: crate::option_scopes::LocalOptions,
     /// Options set on one pane (`set-option -p`), over its window's. Kept by the session, so
@@ -244,6 +246,7 @@ impl SessionState {
             pane_options: HashMap::new(),
             pending_remain: None,
             pending_env: Vec::new(),
+            hold_renumbering: false,
             in_force: global,
             environment: std::collections::BTreeMap::new(),
             exits,
@@ -489,7 +492,7 @@ impl SessionState {
             if wpos < self.current || self.current >= self.windows.len() {
                 self.current = self.current.saturating_sub(1);
             }
-            if self.renumber_on_close() {
+            if self.renumber_on_close() && !self.hold_renumbering {
                 self.renumber();
             }
             self.generation += 1;

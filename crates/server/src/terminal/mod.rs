@@ -12,7 +12,7 @@ pub use overrides::{forced, Forced};
 pub use reports::{ColorSlot, Filtered, Report, ReportFilter};
 
 use crate::ids::ClientId;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::watch;
 use weft_screen_model::palette::HostColors;
@@ -56,11 +56,23 @@ pub struct Terminals {
     /// The most recently active client, read without the lock on every keystroke.
     latest: AtomicU64,
     colors: watch::Sender<Arc<HostColors>>,
+    /// Clients between the start of their attach and its end (see [`Terminals::attaching`]).
+    attaching: AtomicUsize,
+}
+
+/// Counts a client as attaching while it lives ([`Terminals::attaching`]).
+pub struct AttachingGuard(Arc<Terminals>);
+
+impl Drop for AttachingGuard {
+    fn drop(&mut self) {
+        self.0.attaching.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 impl Default for Terminals {
     fn default() -> Self {
         Terminals {
+            attaching: AtomicUsize::new(0),
             clients: Mutex::new(Vec::new()),
             latest: AtomicU64::new(0),
             colors: watch::Sender::new(Arc::default()),
@@ -106,11 +118,21 @@ impl Terminals {
         }
     }
 
-    /// Whether no client is attached.
+    /// Whether no client is attached or on its way to attaching (see [`Terminals::attaching`]).
     pub fn is_empty(&self) -> bool {
-        self.clients
-            .lock()
-            .map_or(true, |clients| clients.is_empty())
+        self.attaching.load(Ordering::Acquire) == 0
+            && self
+                .clients
+                .lock()
+                .map_or(true, |clients| clients.is_empty())
+    }
+
+    /// A client on its way to being attached, counted until the guard goes (its terminal is
+    /// added only once asked about): so a client leaving meanwhile (`attach -d` detaching it)
+    /// does not find the server empty.
+    pub fn attaching(self: &Arc<Self>) -> AttachingGuard {
+        self.attaching.fetch_add(1, Ordering::AcqRel);
+        AttachingGuard(self.clone())
     }
 
     /// The client left.
