@@ -28,3 +28,38 @@ fn the_prompts_history_outlives_the_server_in_history_file() {
         .unwrap();
     c.send_keys("Escape").unwrap();
 }
+
+#[test]
+fn searches_and_commands_keep_histories_of_their_own() {
+    let server = TestServer::new("histkinds");
+    let mut c = attached_session(&server, "k", None);
+    c.send_keys("C-b :").unwrap();
+    c.send_text("rename-window typed-command").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for_text("0:typed-command").unwrap();
+    // A search in copy mode (C-s with emacs keys) goes to the search history.
+    c.send_keys("C-b [").unwrap();
+    c.send_keys("C-s").unwrap();
+    c.wait_for_text("(search down)").unwrap();
+    c.send_text("zzsearched").unwrap();
+    c.send_keys("Enter").unwrap();
+    c.wait_for(|s| !s.text().contains("(search down)")).unwrap();
+    // Keys are handled in order: once `q` has left copy mode, Enter's work is done.
+    c.send_keys("q").unwrap();
+    c.wait_for(|s| !s.text().contains("/0]")).unwrap();
+    let out = server.weft(&["show-prompt-history", "-T", "search"]);
+    let searches = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(searches.contains("1: zzsearched"), "{searches}");
+    let out = server.weft(&["show-prompt-history", "-T", "command"]);
+    let commands = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        commands.contains("typed-command") && !commands.contains("zzsearched"),
+        "{commands}"
+    );
+    // Up at the `:` prompt brings back the command, not the search.
+    c.send_keys("C-b :").unwrap();
+    c.send_keys("Up").unwrap();
+    c.wait_for_text(":rename-window typed-command").unwrap();
+    let out = server.weft(&["show-prompt-history", "-T", "nonsense"]);
+    assert!(!out.status.success());
+}

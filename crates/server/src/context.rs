@@ -17,8 +17,8 @@ pub struct ServerContext {
     pub version: String,
     /// The configuration in force (replaced by `source-file`).
     pub config: watch::Receiver<Arc<Config>>,
-    /// Lines run at the `:` prompt, oldest first (server-wide, as tmux keeps them).
-    pub prompt_history: Arc<std::sync::Mutex<std::collections::VecDeque<String>>>,
+    /// Lines entered at prompts, one history per kind (server-wide, as tmux keeps them).
+    pub prompt_history: Arc<std::sync::Mutex<crate::prompt_history::PromptHistories>>,
     /// The messages shown to clients, for `show-messages`.
     pub messages: Arc<crate::message_log::MessageLog>,
     /// Warnings from the configuration read at start, until a client attaches and shows them.

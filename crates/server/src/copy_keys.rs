@@ -101,11 +101,11 @@ const VI: &[(&str, &str)] = &[
     ),
     (
         "/",
-        "command-prompt -i -p \"(search down)\" \"send-keys -X search-forward-incremental \\\"%%\\\"\"",
+        "command-prompt -T search -i -p \"(search down)\" \"send-keys -X search-forward-incremental \\\"%%\\\"\"",
     ),
     (
         "?",
-        "command-prompt -i -p \"(search up)\" \"send-keys -X search-backward-incremental \\\"%%\\\"\"",
+        "command-prompt -T search -i -p \"(search up)\" \"send-keys -X search-backward-incremental \\\"%%\\\"\"",
     ),
 ];
 
@@ -152,11 +152,11 @@ const EMACS: &[(&str, &str)] = &[
     ),
     (
         "C-s",
-        "command-prompt -i -p \"(search down)\" \"send-keys -X search-forward-incremental \\\"%%\\\"\"",
+        "command-prompt -T search -i -p \"(search down)\" \"send-keys -X search-forward-incremental \\\"%%\\\"\"",
     ),
     (
         "C-r",
-        "command-prompt -i -p \"(search up)\" \"send-keys -X search-backward-incremental \\\"%%\\\"\"",
+        "command-prompt -T search -i -p \"(search up)\" \"send-keys -X search-backward-incremental \\\"%%\\\"\"",
     ),
 ];
 

@@ -52,6 +52,7 @@ pub mod pane;
 pub mod pane_keys;
 pub mod panics;
 pub mod priority;
+pub mod prompt_history;
 pub mod registry;
 pub mod render;
 pub mod sched;

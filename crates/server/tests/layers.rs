@@ -31,6 +31,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("lease", 0),
     ("names", 0),
     ("words", 0),
+    ("prompt_history", 0),
     ("format", 0),
     ("style", 0),
     ("panics", 0),

@@ -57,6 +57,9 @@ pub enum ClientRequest {
         numeric: bool,
         /// The template is a format of the current pane, expanded first (`-F`).
         format: bool,
+        /// Whose history Up and Down go through (`-T`: command, search, target,
+        /// window-target).
+        kind: crate::prompt_history::PromptType,
     },
     /// Show the paste buffers to choose one from (`choose-buffer`): Enter pastes it, or runs
     /// the template with `%%` standing for its name.
@@ -231,8 +234,9 @@ pub static COMMAND_PROMPT: Entry = Entry {
             %% in it (-F: the template is a format of the current pane first). -1 takes one \
             key as the character it types, -k as its name (C-b, Enter); -N takes digits (any \
             other key ends the input); \
-            -i runs the template as the input changes. -b and -T are taken for tmux's sake: \
-            the prompt never holds up other commands, and completes every kind.",
+            -i runs the template as the input changes; -T says whose history Up goes through \
+            (command, search, target, window-target). -b is taken for tmux's sake: the \
+            prompt never holds up other commands.",
     flags: "1bFikNI:p:t:T:",
     long: &[],
     read_only: true,
@@ -252,9 +256,24 @@ pub static COMMAND_PROMPT: Entry = Entry {
             incremental: args.has('i'),
             numeric: args.has('N'),
             format: args.has('F'),
+            kind: prompt_type(args)?,
         }))
     },
 };
+
+/// The prompt type `-T` names (`command` without it).
+pub(super) fn prompt_type(
+    args: &super::Args,
+) -> Result<crate::prompt_history::PromptType, crate::outcome::CommandError> {
+    match args.value('T') {
+        None => Ok(Default::default()),
+        Some(word) => crate::prompt_history::PromptType::parse(word).ok_or_else(|| {
+            args.usage(format!(
+                "-T takes command, search, target or window-target, not {word:?}"
+            ))
+        }),
+    }
+}
 
 /// `choose-client`.
 pub static CHOOSE_CLIENT: Entry = Entry {

@@ -2,7 +2,7 @@
 //! clear-prompt-history, start-server.
 
 use super::{Action, Entry};
-use crate::outcome::Output;
+use crate::outcome::{CommandError, Output};
 use futures::FutureExt;
 
 /// `show-messages`.
@@ -45,28 +45,36 @@ pub static SHOW_PROMPT_HISTORY: Entry = Entry {
     name: "show-prompt-history",
     aliases: &["showphist"],
     usage: "[-T prompt-type]",
-    about: "Print the lines run at the : prompt, oldest first (one history, server-wide: \
-            -T command, or any type, shows it).",
+    about: "Print the lines entered at prompts, oldest first: each kind's history (command, \
+            search, target, window-target), or -T one kind's.",
     flags: "T:",
     long: &[],
     read_only: true,
     target: None,
     build: |args| {
         args.no_arguments()?;
-        Ok(Action::Server(Box::new(|ctx| {
+        let kinds = prompt_kinds(args)?;
+        Ok(Action::Server(Box::new(move |ctx| {
             async move {
-                let history: Vec<String> = ctx
-                    .prompt_history
-                    .lock()
-                    .map(|h| h.iter().cloned().collect())
-                    .unwrap_or_default();
-                let mut lines = vec!["History for command:".to_string(), String::new()];
-                lines.extend(
-                    history
-                        .iter()
-                        .enumerate()
-                        .map(|(i, line)| format!("{}: {line}", i + 1)),
-                );
+                let mut lines = Vec::new();
+                for kind in kinds {
+                    let history: Vec<String> = ctx
+                        .prompt_history
+                        .lock()
+                        .map(|h| h.of(kind).iter().cloned().collect())
+                        .unwrap_or_default();
+                    if !lines.is_empty() {
+                        lines.push(String::new());
+                    }
+                    lines.push(format!("History for {}:", kind.name()));
+                    lines.push(String::new());
+                    lines.extend(
+                        history
+                            .iter()
+                            .enumerate()
+                            .map(|(i, line)| format!("{}: {line}", i + 1)),
+                    );
+                }
                 Ok(Output::text(lines.join("\n")))
             }
             .boxed()
@@ -79,17 +87,21 @@ pub static CLEAR_PROMPT_HISTORY: Entry = Entry {
     name: "clear-prompt-history",
     aliases: &["clearphist"],
     usage: "[-T prompt-type]",
-    about: "Forget the lines run at the : prompt (Up no longer brings them back).",
+    about: "Forget the lines entered at prompts (Up no longer brings them back): every \
+            kind's, or -T one kind's.",
     flags: "T:",
     long: &[],
     read_only: false,
     target: None,
     build: |args| {
         args.no_arguments()?;
-        Ok(Action::Server(Box::new(|ctx| {
+        let kinds = prompt_kinds(args)?;
+        Ok(Action::Server(Box::new(move |ctx| {
             async move {
                 if let Ok(mut history) = ctx.prompt_history.lock() {
-                    history.clear();
+                    for kind in kinds {
+                        history.of_mut(kind).clear();
+                    }
                 }
                 Ok(Output::none())
             }
@@ -97,6 +109,16 @@ pub static CLEAR_PROMPT_HISTORY: Entry = Entry {
         })))
     },
 };
+
+/// The kinds of prompt `-T` names: one, or all of them without it.
+fn prompt_kinds(
+    args: &super::Args,
+) -> Result<Vec<crate::prompt_history::PromptType>, CommandError> {
+    Ok(match args.value('T') {
+        None => crate::prompt_history::PromptType::ALL.to_vec(),
+        Some(_) => vec![super::client::prompt_type(args)?],
+    })
+}
 
 /// `start-server`.
 pub static START_SERVER: Entry = Entry {

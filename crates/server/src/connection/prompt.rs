@@ -21,6 +21,8 @@ pub(super) struct Prompt {
     pub(super) incremental: bool,
     /// Only digits may be typed (`command-prompt -N`).
     pub(super) numeric: bool,
+    /// Whose history Up and Down go through (`command-prompt -T`).
+    pub(super) kind: crate::prompt_history::PromptType,
 }
 
 impl ClientLoop {
@@ -32,9 +34,10 @@ impl ClientLoop {
                 .prompt_history
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            if history.is_empty() {
+            let commands = history.of_mut(crate::prompt_history::PromptType::Command);
+            if commands.is_empty() {
                 let kept = super::history_file::load(&path, self.history_limit());
-                history.extend(kept);
+                commands.extend(kept);
             }
         }
         self.overlay(Some(Overlay::Prompt {
@@ -90,7 +93,7 @@ impl ClientLoop {
             .ctx
             .prompt_history
             .lock()
-            .map(|h| h.iter().rev().cloned().collect())
+            .map(|h| h.of(prompt.kind).iter().rev().cloned().collect())
             .unwrap_or_default();
         // Only a command line completes command, option and target names; the targets are
         // gathered only when Tab asks for them.
@@ -115,14 +118,11 @@ impl ClientLoop {
                 }
                 let limit = self.history_limit();
                 if let Ok(mut h) = self.ctx.prompt_history.lock() {
-                    if h.back() != Some(&text) {
-                        h.push_back(text.clone());
-                    }
-                    while h.len() > limit {
-                        h.pop_front();
-                    }
+                    h.add(prompt.kind, &text, limit);
                 }
-                if let Some(path) = self.history_file() {
+                // The file keeps the command lines.
+                let command = prompt.kind == crate::prompt_history::PromptType::Command;
+                if let Some(path) = self.history_file().filter(|_| command) {
                     super::history_file::append(&path, &text);
                 }
                 let line = crate::cmd::fill_template(&prompt.template, &text);

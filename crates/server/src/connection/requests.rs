@@ -53,6 +53,7 @@ impl ClientLoop {
                 incremental,
                 numeric,
                 format,
+                kind,
             } => {
                 let line = super::line_edit::LineEditor::new(self.expand(&initial));
                 let template = if format {
@@ -67,6 +68,7 @@ impl ClientLoop {
                     one_key,
                     incremental,
                     numeric,
+                    kind,
                 })
                 .await;
             }

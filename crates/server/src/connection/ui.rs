@@ -357,8 +357,12 @@ impl ClientLoop {
                 }
                 // The session's `key-table` (root unless set): its keys run, others go on
                 // to the pane, as tmux does.
-                let table = config.option_value("key-table").unwrap_or_default();
-                if let Some(line) = config.keys.table(&table).and_then(|t| t.get(&name)) {
+                // Read from the set values alone: this runs on every key typed.
+                let table = config
+                    .options
+                    .get("key-table")
+                    .map_or("root", String::as_str);
+                if let Some(line) = config.keys.table(table).and_then(|t| t.get(&name)) {
                     return self.run_line(&line.clone()).await;
                 }
                 self.forward_key(&name, &bytes).await;
