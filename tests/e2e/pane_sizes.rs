@@ -98,6 +98,10 @@ fn respawn_pane_and_window_start_the_program_again() {
     );
     ok(&server, &["wait", "-t", "p", "--text", "before-2"]);
     let first = active(&server);
+    let pid = |server: &TestServer| {
+        weft_tests::stdout_of(&server.weft(&["display", "-p", "-t", "p", "#{pane_pid}"]))
+    };
+    let first_pid = pid(&server);
 
     let refused = server.weft(&["respawn-pane", "-t", &first]);
     assert!(!refused.status.success());
@@ -123,7 +127,8 @@ fn respawn_pane_and_window_start_the_program_again() {
     ok(&server, &["wait", "-t", "p", "--text", "respawned-6"]);
     let list = panes(&server);
     assert_eq!(list.len(), 1, "{list:?}");
-    assert_ne!(list[0].0, first, "a new program in the same place");
+    assert_eq!(list[0].0, first, "the same pane, as tmux keeps it");
+    assert_ne!(pid(&server), first_pid, "a new program in it");
     let screen = weft_tests::stdout_of(&server.weft(&["capture-pane", "-p", "-t", "p"]));
     assert!(!screen.contains("before-2"), "{screen}");
 

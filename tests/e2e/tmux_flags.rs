@@ -386,7 +386,7 @@ fn prompts_take_n_and_f_and_buffers_filter() {
         &["display", "-p", "-t", "p", "#{window_zoomed_flag}"],
     );
     assert_eq!(zoomed.trim(), "1");
-    // respawn-pane -e (the pane in the same place; weft gives it a new id).
+    // respawn-pane -e: the pane keeps its place and its id, as in tmux.
     let index = ok(
         &server,
         &[
@@ -415,4 +415,23 @@ fn prompts_take_n_and_f_and_buffers_filter() {
     );
     let out = server.weft(&["wait", "-t", &place, "--text", "respawned-env"]);
     assert!(out.status.success(), "{out:?}");
+    let id = ok(&server, &["display", "-p", "-t", &place, "#D"]);
+    assert_eq!(id.trim(), second, "the same id");
+    // Again by that id, as scripts do; the pane lives on with the new program.
+    ok(
+        &server,
+        &[
+            "respawn-pane",
+            "-k",
+            "-t",
+            &second,
+            "--",
+            "sh",
+            "-c",
+            "echo again-$((5*5)); exec sleep 60",
+        ],
+    );
+    let out = server.weft(&["wait", "-t", &second, "--text", "again-25"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(ok(&server, &["list-panes", "-t", "p", "-F", "#D"]).contains(&second));
 }

@@ -5,9 +5,9 @@ use crate::ids::PaneId;
 use crate::outcome::{CommandError, Output, TargetKind};
 use crate::session::SessionState;
 
-/// Starts `command` (the shell when empty) in place of pane `old` of window `wpos`: a new pane
-/// takes its place in the layout and its focus; the old one's program, if still running, is
-/// killed when `kill`, else the respawn is refused.
+/// Starts `command` (the shell when empty) in pane `old` of window `wpos`: a new pane takes
+/// its id (so its place, focus and options stay), and the old one's program, if still
+/// running, is killed when `kill`, else the respawn is refused.
 fn respawn(
     s: &mut SessionState,
     wpos: usize,
@@ -29,21 +29,14 @@ fn respawn(
         .ok_or_else(|| CommandError::failed("the pane is not in its window's layout"))?;
     let config = s.pane_config(wpos, old);
     s.pending_env = env;
-    let new = s.spawn(command, cwd, (rect.cols, rect.rows), &config)?.id();
-    // The pane's own options go on with it.
-    if let Some(local) = s.pane_options.remove(&old) {
-        s.pane_options.insert(new, local);
-    }
-    let w = &mut s.windows[wpos];
-    w.layout.replace(old, new);
-    if w.active == old {
-        w.active = new;
-    }
-    if w.last_pane == Some(old) {
-        w.last_pane = Some(new);
-    }
-    // The old pane is out of the layout: when its program ends, nothing else changes.
-    if let Some(p) = s.panes.remove(&old) {
+    // The new program keeps the pane's id, place and options, as tmux's respawn does.
+    let before = s.panes.get(&old).cloned();
+    s.spawn_as(old, command, cwd, (rect.cols, rect.rows), &config)?;
+    // The old program's end is not reported: the id is the new one's now.
+    if let Some(p) = before {
+        p.shared
+            .replaced
+            .store(true, std::sync::atomic::Ordering::Release);
         p.kill();
     }
     s.pane_meta.remove(&old);
@@ -57,9 +50,9 @@ pub static RESPAWN_PANE: Entry = Entry {
     name: "respawn-pane",
     aliases: &["respawnp"],
     usage: "[-k] [-c start-directory] [-e name=value] [-t target-pane] [-- command ...]",
-    about: "Start a pane's program again (the command given, else the shell) in the same \
-            place; -k kills the program first if it is still running; -e sets a variable \
-            for it.",
+    about: "Start a pane's program again (the command given, else the shell), the pane \
+            keeping its place and id; -k kills the program first if it is still running; -e \
+            sets a variable for it.",
     flags: "kc:e:t:",
     long: &[],
     read_only: false,

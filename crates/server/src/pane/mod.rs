@@ -372,6 +372,7 @@ pub fn spawn_pane(
         input_off: AtomicBool::new(false),
         alternate_screen: AtomicBool::new(false),
         exit_code: std::sync::atomic::AtomicI64::new(-1),
+        replaced: AtomicBool::new(false),
         commands_finished: AtomicU64::new(0),
         last_command_end: AtomicU64::new(0),
         input_revision: AtomicU64::new(0),

@@ -55,6 +55,8 @@ pub struct PaneShared {
     pub alternate_screen: AtomicBool,
     /// The program's exit code once it exited, else -1.
     pub exit_code: std::sync::atomic::AtomicI64,
+    /// A new program took this pane's id (`respawn-pane`): this one's end is not reported.
+    pub replaced: AtomicBool,
     /// Commands the shell reported finished (OSC 133 `D`), for `wait --command-finished`.
     pub commands_finished: AtomicU64,
     /// The screen revision the last of them came in.

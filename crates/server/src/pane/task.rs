@@ -381,7 +381,10 @@ impl PaneTask {
                 }
             }
         }
-        let _ = exited.send((self.id, status)).await;
+        // Respawned: the id is the new program's, whose end is its own to report.
+        if !self.shared.replaced.load(Ordering::Acquire) {
+            let _ = exited.send((self.id, status)).await;
+        }
     }
 
     /// Gives up on the unterminated string `serial` if the output is still stuck in it: later

@@ -72,10 +72,23 @@ impl SessionState {
         &mut self,
         command: Vec<String>,
         cwd: Option<String>,
-        (cols, rows): (u16, u16),
+        size: (u16, u16),
         config: &Arc<crate::config::Config>,
     ) -> Result<PaneHandle, CommandError> {
         let id = self.ids.pane();
+        self.spawn_as(id, command, cwd, size, config)
+    }
+
+    /// [`SessionState::spawn`] under id `id` (`respawn-pane` keeps the pane's id, as tmux):
+    /// the pane map holds the new pane there once it started.
+    pub fn spawn_as(
+        &mut self,
+        id: PaneId,
+        command: Vec<String>,
+        cwd: Option<String>,
+        (cols, rows): (u16, u16),
+        config: &Arc<crate::config::Config>,
+    ) -> Result<PaneHandle, CommandError> {
         let mut spawn = self.spawn_options(command, cwd, (cols, rows), config, id);
         for (name, value) in std::mem::take(&mut self.pending_env) {
             spawn.env.retain(|(k, _)| *k != *name);

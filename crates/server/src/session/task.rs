@@ -61,6 +61,10 @@ impl SessionState {
                 },
                 exit = exits.recv() => {
                     let Some((pane, status)) = exit else { break };
+                    // An end reported for an id a respawned program has taken since: stale.
+                    if self.panes.get(&pane).is_some_and(|p| p.exit_code().is_none()) {
+                        continue;
+                    }
                     // Its commands run in the session: the pane is gone.
                     self.fire_hook("pane-exited", None);
                     self.publish_exit(pane, status);
