@@ -380,3 +380,22 @@ fn set_environment_f_expands_the_value() {
     let shown = ok(&server, &["show-environment", "-g", "GLOBAL_FORMAT"]);
     assert_eq!(shown.trim(), "GLOBAL_FORMAT=global-value");
 }
+
+#[test]
+fn a_format_expanded_for_a_command_keeps_its_percent_signs() {
+    let server = TestServer::new("pctkept");
+    detached_session(&server, "pc");
+    // The shell test is a format of the pane (#{session_name}), and its `%s` stays printf's,
+    // as tmux's format_single leaves it.
+    ok(
+        &server,
+        &[
+            "if-shell",
+            "-t",
+            "pc",
+            "printf '%s' '#{session_name}' | grep -qx pc",
+            "set -g @pct kept",
+        ],
+    );
+    assert_eq!(ok(&server, &["show", "-gv", "@pct"]).trim(), "kept");
+}

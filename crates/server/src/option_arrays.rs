@@ -8,6 +8,7 @@
 
 use crate::config::Config;
 use crate::options::{Applied, OptionDef, SetHow, MAX_OPTION_BYTES};
+use std::collections::BTreeMap;
 use std::sync::{Arc, PoisonError, RwLock};
 
 /// The highest index an element may have, and so the most elements an array holds: tmux
@@ -111,18 +112,7 @@ impl Config {
                 .map(|(i, v)| (i, v.to_string()))
                 .collect();
         }
-        let prefix = format!("{name}[");
-        let mut elements: Vec<(usize, String)> = self
-            .options
-            .range(prefix.clone()..)
-            .take_while(|(k, _)| k.starts_with(&prefix))
-            .filter_map(|(k, v)| {
-                let index = k[prefix.len()..].strip_suffix(']')?.parse().ok()?;
-                Some((index, v.clone()))
-            })
-            .collect();
-        elements.sort_by_key(|(i, _)| *i);
-        elements
+        stored_elements(&self.options, name)
     }
 
     /// Element `index` of array option `name`, when it has one.
@@ -154,8 +144,7 @@ impl Config {
             self.clear_array(name);
             return Ok(Applied::Now);
         }
-        let mut elements: std::collections::BTreeMap<usize, String> =
-            self.array_elements(name).into_iter().collect();
+        let mut elements: BTreeMap<usize, String> = self.array_elements(name).into_iter().collect();
         if how.unset {
             elements.remove(&index.unwrap_or_default());
         } else {
@@ -212,18 +201,39 @@ impl Config {
 
     /// Forgets every element of `name` and its marker: the defaults again.
     fn clear_array(&mut self, name: &str) {
-        let prefix = format!("{name}[");
-        let keys: Vec<String> = self
-            .options
-            .range(prefix.clone()..)
-            .take_while(|(k, _)| k.starts_with(&prefix))
-            .map(|(k, _)| k.clone())
-            .collect();
-        for k in keys {
-            self.options.remove(&k);
-        }
-        self.options.remove(name);
+        forget(&mut self.options, name);
     }
+}
+
+/// The elements of array `name` kept in `values` (under `name[i]`), by index: a
+/// configuration's, or one level's (`option_scopes`).
+pub(crate) fn stored_elements(
+    values: &BTreeMap<String, String>,
+    name: &str,
+) -> Vec<(usize, String)> {
+    let prefix = format!("{name}[");
+    let mut elements: Vec<(usize, String)> = values
+        .range(prefix.clone()..)
+        .take_while(|(k, _)| k.starts_with(&prefix))
+        .filter_map(|(k, v)| {
+            let index = k[prefix.len()..].strip_suffix(']')?.parse().ok()?;
+            Some((index, v.clone()))
+        })
+        .collect();
+    elements.sort_by_key(|(i, _)| *i);
+    elements
+}
+
+/// Removes array `name` from `values`: its marker and every element.
+pub(crate) fn forget(values: &mut BTreeMap<String, String>, name: &str) {
+    let prefix = format!("{name}[");
+    values.retain(|k, _| k != name && !k.starts_with(&prefix));
+}
+
+/// An alias entry (`NAME=COMMAND`) as its name and command, trimmed.
+fn split_alias(entry: &str) -> Option<(&str, &str)> {
+    let (alias, command) = entry.split_once('=')?;
+    Some((alias.trim(), command.trim()))
 }
 
 /// An element checked for its array: an alias needs its `=`, a value at most
@@ -277,8 +287,8 @@ pub fn publish_aliases(config: &Config) {
         .array_elements("command-alias")
         .into_iter()
         .filter_map(|(_, v)| {
-            let (alias, command) = v.split_once('=')?;
-            Some((alias.trim().to_string(), command.trim().to_string()))
+            let (alias, command) = split_alias(&v)?;
+            Some((alias.to_string(), command.to_string()))
         })
         .collect();
     *ALIASES.write().unwrap_or_else(PoisonError::into_inner) = Some(Arc::new(table));
@@ -290,8 +300,8 @@ pub fn alias_in(config: &Config, name: &str) -> Option<String> {
         .array_elements("command-alias")
         .into_iter()
         .find_map(|(_, entry)| {
-            let (alias, command) = entry.split_once('=')?;
-            (alias.trim() == name).then(|| command.trim().to_string())
+            let (alias, command) = split_alias(&entry)?;
+            (alias == name).then(|| command.to_string())
         })
 }
 
@@ -307,7 +317,7 @@ pub fn alias(name: &str) -> Option<String> {
             .find(|(a, _)| a == name)
             .map(|(_, c)| c.clone()),
         None => COMMAND_ALIASES.iter().find_map(|entry| {
-            let (alias, command) = entry.split_once('=')?;
+            let (alias, command) = split_alias(entry)?;
             (alias == name).then(|| command.to_string())
         }),
     }

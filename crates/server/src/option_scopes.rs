@@ -139,21 +139,12 @@ impl LocalOptions {
 
     /// The elements of array `name` kept here, by index.
     fn elements(&self, name: &str) -> Vec<(usize, String)> {
-        let prefix = format!("{name}[");
-        self.values
-            .iter()
-            .filter_map(|(k, v)| {
-                let index = k.strip_prefix(&prefix)?.strip_suffix(']')?.parse().ok()?;
-                Some((index, v.clone()))
-            })
-            .collect()
+        crate::option_arrays::stored_elements(&self.values, name)
     }
 
     /// Forgets array `name` here: its marker and every element.
     fn forget_array(&mut self, name: &str) {
-        let prefix = format!("{name}[");
-        self.values
-            .retain(|k, _| k != name && !k.starts_with(&prefix));
+        crate::option_arrays::forget(&mut self.values, name);
     }
 }
 

@@ -507,11 +507,9 @@ fn session_request(cli: &Cli) -> Result<Option<Request>, ClientError> {
             };
             let mut env = Vec::new();
             for entry in &args.env {
-                match entry.split_once('=') {
-                    Some((name, value)) if !name.is_empty() => {
-                        env.push((name.to_string(), value.to_string()));
-                    }
-                    _ => {
+                match weft_server::words::assignment(entry) {
+                    Some((name, value)) => env.push((name.to_string(), value.to_string())),
+                    None => {
                         return Err(ClientError::Refused {
                             message: format!("new: -e takes NAME=VALUE, not {entry:?}"),
                             code: 2,
@@ -519,18 +517,13 @@ fn session_request(cli: &Cli) -> Result<Option<Request>, ClientError> {
                     }
                 }
             }
-            let command = match args.command.as_slice() {
-                // `weft new -- cmd`: clap keeps the `--` when nothing came before it.
-                [dash, rest @ ..] if dash == "--" => rest.to_vec(),
-                all => all.to_vec(),
-            };
             let session = NewSession {
                 name: args.name.clone(),
                 detached: args.detached,
                 cols: args.cols,
                 rows: args.rows,
                 cwd,
-                command,
+                command: args.command.clone(),
                 env,
                 attach_existing: args.attach_existing,
                 window_name: args.window_name.clone(),

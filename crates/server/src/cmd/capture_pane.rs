@@ -95,18 +95,16 @@ pub static CAPTURE_PANE: Entry = Entry {
         let printed = args.has('p');
         // With -p it prints, -b or not, as tmux.
         let buffer = args.value('b').filter(|_| !printed).map(str::to_string);
-        if buffer.is_some() || !printed {
-            if options.json || options.svg {
-                if buffer.is_some() {
-                    return Err(args.usage("-b keeps text: it goes with neither --json nor --svg"));
-                }
-            } else {
-                return Ok(pane_server_action(move |pane, ctx| {
-                    to_buffer(pane, ctx, options, buffer)
-                }));
-            }
+        let text = !(options.json || options.svg);
+        if buffer.is_some() && !text {
+            return Err(args.usage("-b keeps text: it goes with neither --json nor --svg"));
         }
-        Ok(pane_action(move |pane| printed_capture(pane, options)))
+        if printed || !text {
+            return Ok(pane_action(move |pane| printed_capture(pane, options)));
+        }
+        Ok(pane_server_action(move |pane, ctx| {
+            to_buffer(pane, ctx, options, buffer)
+        }))
     },
 };
 

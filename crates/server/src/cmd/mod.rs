@@ -11,6 +11,7 @@
 
 mod args;
 mod bind;
+mod buffer_files;
 pub mod buffers;
 mod capture_pane;
 mod client;
@@ -192,8 +193,8 @@ pub static ENTRIES: &[&Entry] = &[
     &buffers::LIST_BUFFERS,
     &buffers::SHOW_BUFFER,
     &buffers::SET_BUFFER,
-    &buffers::LOAD_BUFFER,
-    &buffers::SAVE_BUFFER,
+    &buffer_files::LOAD_BUFFER,
+    &buffer_files::SAVE_BUFFER,
     &buffers::DELETE_BUFFER,
     &buffers::PASTE_BUFFER,
     &buffers::CHOOSE_BUFFER,

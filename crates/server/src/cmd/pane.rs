@@ -4,7 +4,7 @@
 use super::{on_session, Args, Entry, Long};
 use crate::ids::PaneId;
 use crate::layout::{Dir, Side, SplitSize};
-use crate::outcome::{not_found, CommandError, Output, TargetKind};
+use crate::outcome::{CommandError, Output, TargetKind};
 use std::sync::atomic::Ordering;
 
 /// Stands for the new pane in the trial split that sizes it before it exists: no real pane has
@@ -140,11 +140,7 @@ pub static SELECT_PANE: Entry = Entry {
                 return Ok(Output::none());
             }
             if let Some(on) = input {
-                if let Some(p) = s.panes.get(&pane) {
-                    p.shared.input_off.store(!on, Ordering::Relaxed);
-                }
-                // Formats shown (`#{pane_input_off}`) are drawn again.
-                s.generation += 1;
+                set_input(s, pane, on);
                 return Ok(Output::none());
             }
             if let Some(title) = &title {
@@ -434,11 +430,7 @@ pub static BREAK_PANE: Entry = Entry {
             let dst = source.is_some().then(|| scope.target()).flatten();
             // -a/-b: beside the -t window (with -s), else beside the pane's own window.
             let beside = match dst {
-                Some(t) => t
-                    .strip_prefix(':')
-                    .unwrap_or(t)
-                    .parse::<u32>()
-                    .map_err(|_| not_found(TargetKind::Window, t))?,
+                Some(t) => super::window::window_index(t)?,
                 None => s.windows[wpos].index,
             };
             let index = match (dst, after, before) {
@@ -532,9 +524,9 @@ pub(super) fn print_format(args: &Args, default: &str) -> Option<String> {
 pub(super) fn env_values(args: &Args) -> Result<Vec<(String, String)>, CommandError> {
     args.values('e')
         .into_iter()
-        .map(|entry| match entry.split_once('=') {
-            Some((name, value)) if !name.is_empty() => Ok((name.to_string(), value.to_string())),
-            _ => Err(args.usage(format!("-e takes NAME=VALUE, not {entry:?}"))),
+        .map(|entry| match crate::words::assignment(&entry) {
+            Some((name, value)) => Ok((name.to_string(), value.to_string())),
+            None => Err(args.usage(format!("-e takes NAME=VALUE, not {entry:?}"))),
         })
         .collect()
 }
@@ -598,15 +590,33 @@ fn resize_to(
     Ok(())
 }
 
+/// Turns pane `pane`'s input on or off (`select-pane -e`/`-d`, `last-pane -e`/`-d`).
+fn set_input(s: &mut crate::session::SessionState, pane: PaneId, on: bool) {
+    if let Some(p) = s.panes.get(&pane) {
+        p.shared.input_off.store(!on, Ordering::Relaxed);
+    }
+    // Formats shown (`#{pane_input_off}`) are drawn again.
+    s.generation += 1;
+}
+
+/// The scope's window and the pane that had focus there before the current one.
+fn last_pane_of(
+    s: &crate::session::SessionState,
+    scope: &crate::session::Scope,
+) -> Result<(usize, PaneId), CommandError> {
+    let wpos = s.scope_window(scope)?;
+    let w = &s.windows[wpos];
+    let last = w
+        .last_pane
+        .filter(|p| w.layout.panes().contains(p))
+        .ok_or_else(|| CommandError::failed("no last pane: this window has used one pane"))?;
+    Ok((wpos, last))
+}
+
 /// Focuses the window's last pane (`last-pane`, `select-pane -l`).
 fn last_pane(keep_zoom: bool) -> super::Action {
     on_session(move |s, scope| {
-        let wpos = s.scope_window(scope)?;
-        let w = &s.windows[wpos];
-        let last = w
-            .last_pane
-            .filter(|p| w.layout.panes().contains(p))
-            .ok_or_else(|| CommandError::failed("no last pane: this window has used one pane"))?;
+        let (wpos, last) = last_pane_of(s, scope)?;
         if keep_zoom {
             s.focus_keeping_zoom(wpos, last);
         } else {
@@ -633,18 +643,8 @@ pub static LAST_PANE: Entry = Entry {
         if args.has('d') || args.has('e') {
             let on = args.has('e');
             return Ok(on_session(move |s, scope| {
-                let wpos = s.scope_window(scope)?;
-                let w = &s.windows[wpos];
-                let last = w
-                    .last_pane
-                    .filter(|p| w.layout.panes().contains(p))
-                    .ok_or_else(|| {
-                        CommandError::failed("no last pane: this window has used one pane")
-                    })?;
-                if let Some(p) = s.panes.get(&last) {
-                    p.shared.input_off.store(!on, Ordering::Relaxed);
-                }
-                s.generation += 1;
+                let (_, last) = last_pane_of(s, scope)?;
+                set_input(s, last, on);
                 Ok(Output::none())
             }));
         }

@@ -299,7 +299,10 @@ async fn test_holds(
 
 /// `text` expanded as a format where the command runs (`display-message -p`); unchanged when
 /// it has no `#`. `None`: it could not be expanded (no such pane).
-pub(super) async fn expand_for(
+///
+/// A format only, as tmux's `format_single`: `display-message` also reads `%` as `strftime`'s,
+/// so each `%` is kept literal (a shell test's `printf '%s'`, a prompt template's `%%`).
+pub(crate) async fn expand_for(
     ctx: &crate::context::ServerContext,
     origin: &super::run::Origin,
     text: &str,
@@ -307,7 +310,8 @@ pub(super) async fn expand_for(
     if !text.contains('#') {
         return Some(text.to_string());
     }
-    let words = ["display-message", "-p", "--", text].map(str::to_string);
+    let kept = text.replace('%', "#{l:%}");
+    let words = ["display-message", "-p", "--", &kept].map(str::to_string);
     let parsed = super::parse(&words).ok()?;
     match super::run::execute(ctx, parsed, origin).await {
         Ok(super::run::Ran::Output(out)) => Some(

@@ -48,8 +48,7 @@ pub static NEW_WINDOW: Entry = Entry {
                 _ if before => Some(index_before_current(s)),
                 None => None,
                 Some(t) if replace => {
-                    let t = t.strip_prefix(':').unwrap_or(t);
-                    let index: u32 = t.parse().map_err(|_| not_found(TargetKind::Window, t))?;
+                    let index = window_index(t)?;
                     if s.windows.iter().any(|w| w.index == index) {
                         replacing = Some(index);
                         None
@@ -134,12 +133,15 @@ fn close_window_at_index(s: &mut SessionState, index: u32) {
     s.hold_renumbering = false;
 }
 
+/// The window index a target names (`:N` or `N`).
+pub(super) fn window_index(target: &str) -> Result<u32, CommandError> {
+    let t = target.strip_prefix(':').unwrap_or(target);
+    t.parse().map_err(|_| not_found(TargetKind::Window, target))
+}
+
 /// The free window index a `new-window` target names (`:N` or `N`).
 pub(super) fn free_index(s: &SessionState, target: &str) -> Result<u32, CommandError> {
-    let t = target.strip_prefix(':').unwrap_or(target);
-    let index: u32 = t
-        .parse()
-        .map_err(|_| not_found(TargetKind::Window, target))?;
+    let index = window_index(target)?;
     if s.windows.iter().any(|w| w.index == index) {
         return Err(CommandError::failed(format!(
             "window index {index} is in use: pick a free index or leave -t out"

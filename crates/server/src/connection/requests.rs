@@ -57,7 +57,9 @@ impl ClientLoop {
             } => {
                 let line = super::line_edit::LineEditor::new(self.expand(&initial));
                 let template = if format {
-                    self.expand_format(&template).await
+                    let origin = self.origin();
+                    let expanded = crate::cmd::shell::expand_for(&self.ctx, &origin, &template);
+                    expanded.await.unwrap_or(template)
                 } else {
                     template
                 };
@@ -129,26 +131,6 @@ impl ClientLoop {
             }
         }
         After::Continue
-    }
-
-    /// `text` as a format of this client's current pane (`command-prompt -F`), as
-    /// `display-message -p` expands it; unchanged when that fails.
-    async fn expand_format(&self, text: &str) -> String {
-        // display-message also reads `%` as strftime's; tmux's -F does not, so each `%` is
-        // kept literal (`%%` in a template is the input's place).
-        let kept = text.replace('%', "#{l:%}");
-        let words = ["display-message", "-p", "--", &kept].map(str::to_string);
-        let Ok(parsed) = crate::cmd::parse(&words) else {
-            return text.to_string();
-        };
-        match crate::cmd::run::execute(&self.ctx, parsed, &self.origin()).await {
-            Ok(crate::cmd::run::Ran::Output(out)) => out
-                .stdout
-                .strip_suffix('\n')
-                .unwrap_or(&out.stdout)
-                .to_string(),
-            _ => text.to_string(),
-        }
     }
 
     /// A prompt's initial text with `#W` (the window's name) and `#S` (the session's) filled in.

@@ -142,9 +142,7 @@ impl SessionState {
             let (name, value) = pair.split_once('=').ok_or_else(|| {
                 CommandError::failed(format!("display-popup -e takes NAME=value, not {pair:?}"))
             })?;
-            spawn.env.retain(|(k, _)| k != name);
-            spawn.env_remove.retain(|k| k != name);
-            spawn.env.push((name.into(), value.into()));
+            super::spawn::set_env(&mut spawn, name, Some(value));
         }
         let (exits, exited) = mpsc::channel(1);
         let (events, mut program_events) = mpsc::channel(POPUP_EVENT_CAPACITY);

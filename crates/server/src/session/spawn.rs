@@ -7,6 +7,17 @@ use crate::outcome::CommandError;
 use crate::pane::{spawn_pane, PaneHandle, PaneSpec};
 use std::sync::Arc;
 
+/// Sets variable `name` to `value` for the program `spawn` starts, over what it had (`None`:
+/// removed from its environment).
+pub(super) fn set_env(spawn: &mut weft_pty_io::SpawnOptions, name: &str, value: Option<&str>) {
+    spawn.env.retain(|(k, _)| k != name);
+    spawn.env_remove.retain(|k| k != name);
+    match value {
+        Some(v) => spawn.env.push((name.into(), v.into())),
+        None => spawn.env_remove.push(name.into()),
+    }
+}
+
 impl SessionState {
     /// A pane `id` of this session started as `spawn` says, with the options of `config`
     /// (`history-limit`, `remain-on-exit`, ...).
@@ -51,12 +62,7 @@ impl SessionState {
         spawn.rows = rows.max(1);
         // The global environment's changes, then the session's own, over the session's.
         for (name, value) in config.environment.iter().chain(&self.environment) {
-            spawn.env.retain(|(k, _)| k != name.as_str());
-            spawn.env_remove.retain(|k| k != name.as_str());
-            match value {
-                Some(v) => spawn.env.push((name.into(), v.into())),
-                None => spawn.env_remove.push(name.into()),
-            }
+            set_env(&mut spawn, name, value.as_deref());
         }
         spawn.env.retain(|(k, _)| k != "WEFT_PANE");
         spawn
@@ -91,9 +97,7 @@ impl SessionState {
     ) -> Result<PaneHandle, CommandError> {
         let mut spawn = self.spawn_options(command, cwd, (cols, rows), config, id);
         for (name, value) in std::mem::take(&mut self.pending_env) {
-            spawn.env.retain(|(k, _)| *k != *name);
-            spawn.env_remove.retain(|k| *k != *name);
-            spawn.env.push((name.into(), value.into()));
+            set_env(&mut spawn, &name, Some(&value));
         }
         let mut spec = self.pane_spec(id, spawn, config.clone());
         spec.remain_on_exit = self.pending_remain.unwrap_or(config.remain_on_exit);

@@ -193,10 +193,13 @@ impl SessionState {
         let attached = !self.clients.is_empty();
         // Every variable first: the job cache is borrowed while the formats expand. What only
         // `/proc` tells is read only when a format names it.
-        // `status-format[0]` only when the user's own; then the further lines.
+        // `status-format[0]` only when the user's own (a changed array keeps its elements
+        // under `name[i]`; read without copying tmux's long default); then the further lines.
         let first_format = config
-            .array_element("status-format", 0)
-            .filter(|f| f != crate::option_arrays::STATUS_FORMAT_0);
+            .options
+            .get("status-format[0]")
+            .filter(|f| *f != crate::option_arrays::STATUS_FORMAT_0)
+            .cloned();
         let more_formats: Vec<String> = (1..self.status_height())
             .map(|i| {
                 config
