@@ -22,6 +22,7 @@ mod mouse_keys;
 mod navigation;
 mod option_scopes;
 mod options;
+mod pane_colours;
 mod pane_events;
 mod pane_sizes;
 mod pane_styles;

@@ -78,6 +78,8 @@ pub struct TerminalCaps {
     /// Programs' desktop notifications and progress reports (OSC 9, 777, 99) are passed on;
     /// else they are dropped.
     pub notifications: bool,
+    /// The cursor's colour may be set (OSC 12, reset with OSC 112); else it is left alone.
+    pub cursor_colour: bool,
 }
 
 impl TerminalCaps {
@@ -111,6 +113,7 @@ impl Default for TerminalCaps {
             hyperlinks: true,
             // Notifications reach a desktop: only for a terminal known to show them.
             notifications: false,
+            cursor_colour: true,
         }
     }
 }

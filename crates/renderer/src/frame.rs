@@ -1,7 +1,7 @@
 //! A composed view: the grid of cells a client's terminal should show, plus cursor and modes.
 
 use weft_screen_model::row::{BLANK_CELLS, BLANK_ROW_CELLS};
-use weft_screen_model::{Cell, CursorState, MouseEncoding, MouseTracking};
+use weft_screen_model::{Cell, CursorState, MouseEncoding, MouseTracking, Rgb};
 
 /// Terminal modes mirrored to the client's terminal from the focused pane, so keys and mouse
 /// reports arrive in the form the program asked for.
@@ -38,6 +38,8 @@ pub struct Frame {
     pub cursor: Option<(usize, usize)>,
     /// DECSCUSR style of the cursor.
     pub cursor_style: u16,
+    /// The cursor's colour; `None`: the terminal's own.
+    pub cursor_colour: Option<Rgb>,
     /// Modes to mirror.
     pub modes: OuterModes,
 }
@@ -59,6 +61,7 @@ impl Frame {
             dirty: vec![true; rows],
             cursor: Some((0, 0)),
             cursor_style: 0,
+            cursor_colour: None,
             modes: OuterModes::default(),
         }
     }
@@ -160,6 +163,7 @@ impl Frame {
             .then_some((cursor.row + row_offset, cursor.col + col_offset))
             .filter(|&(r, c)| r < self.rows && c < self.cols);
         self.cursor_style = cursor.style;
+        self.cursor_colour = cursor.colour;
     }
 
     /// Whether row `r` changed since the last render.

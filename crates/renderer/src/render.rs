@@ -5,11 +5,14 @@ use crate::frame::{Frame, OuterModes};
 use std::fmt::Write as _;
 use std::sync::Arc;
 use weft_screen_model::style::push_color;
-use weft_screen_model::{Attrs, Cell, Color, Hyperlink, MouseEncoding, MouseTracking, Pen};
+use weft_screen_model::{Attrs, Cell, Color, Hyperlink, MouseEncoding, MouseTracking, Pen, Rgb};
 
 /// The emitting buffer is kept between frames up to this size (every echo and small update
 /// fits); a full repaint's larger buffer is freed with it.
 pub const KEPT_SCRATCH_BYTES: usize = 64 * 1024;
+
+/// Gives the cursor its colour back from the terminal's settings (OSC 112).
+const CURSOR_COLOUR_RESET: &str = "\x1b]112\x07";
 
 /// Gaps of unchanged cells up to this wide are skipped with CUF rather than a full CUP.
 const SHORT_SKIP: usize = 8;
@@ -30,6 +33,8 @@ pub struct Renderer {
     cursor_hidden: bool,
     /// Cursor style last sent.
     cursor_style: u16,
+    /// Cursor colour last sent (`None`: never set, or reset to the terminal's).
+    cursor_colour: Option<Rgb>,
     /// Modes last sent; `None` forces sending all.
     modes: Option<OuterModes>,
     /// Frames rendered since creation (for diagnostics).
@@ -67,6 +72,15 @@ impl Renderer {
     /// What the terminal is taken to understand.
     pub fn caps(&self) -> TerminalCaps {
         self.caps
+    }
+
+    /// What to send when the client leaves, to give back what frames changed beyond the
+    /// modes the client resets itself: the cursor's colour (empty when nothing is to undo).
+    pub fn farewell(&mut self) -> &'static [u8] {
+        match self.cursor_colour.take() {
+            Some(_) => CURSOR_COLOUR_RESET.as_bytes(),
+            None => b"",
+        }
     }
 
     /// The next frame repaints everything (attach, resize, `C-b r`).
@@ -287,6 +301,11 @@ impl Renderer {
             let _ = write!(out, "\x1b[{} q", frame.cursor_style);
             self.cursor_style = frame.cursor_style;
         }
+        let colour = frame.cursor_colour.filter(|_| self.caps.cursor_colour);
+        if colour != self.cursor_colour || (full && colour.is_some()) {
+            push_cursor_colour(out, colour);
+            self.cursor_colour = colour;
+        }
         let modes_changed = self.modes != Some(frame.modes);
         if modes_changed {
             push_mode_changes(out, self.modes, frame.modes);
@@ -451,5 +470,15 @@ fn sgr_transition(out: &mut String, from: &Pen, to: &Pen) {
     }
     if !params.is_empty() {
         let _ = write!(out, "\x1b[{}m", &params[1..]);
+    }
+}
+
+/// Sets the terminal's cursor colour (OSC 12), or gives it back its own (OSC 112).
+fn push_cursor_colour(out: &mut String, colour: Option<Rgb>) {
+    match colour {
+        Some(c) => {
+            let _ = write!(out, "\x1b]12;#{:02x}{:02x}{:02x}\x07", c.r, c.g, c.b);
+        }
+        None => out.push_str(CURSOR_COLOUR_RESET),
     }
 }

@@ -273,6 +273,8 @@ pub trait Handler {
     fn reset_palette(&mut self, indices: &[u8]);
     /// OSC 10/11/12 query (`spec == None`) or set.
     fn dynamic_color(&mut self, which: DynamicColor, spec: Option<&[u8]>, terminator: Terminator);
+    /// OSC 110/111/112: the dynamic colour back to the terminal's own.
+    fn reset_dynamic_color(&mut self, which: DynamicColor);
     /// OSC 7: the working directory, as a `file://` URL.
     fn set_cwd(&mut self, url: &[u8]);
     /// OSC 8: start (`Some`) or end (`None`) a hyperlink.

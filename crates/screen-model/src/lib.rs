@@ -21,6 +21,7 @@ pub mod handler;
 pub mod keyboard;
 pub mod modes;
 pub mod palette;
+pub mod pane_colours;
 pub mod parser;
 mod reflow;
 pub mod row;

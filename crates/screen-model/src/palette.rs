@@ -4,7 +4,9 @@
 //! A query is answered with the colour the program set, else with the host's, else not at
 //! all: nothing is invented. A pane never learns what another pane set.
 
-use crate::cell::Rgb;
+use crate::cell::{Color, Rgb};
+use crate::pane_colours::PaneColours;
+use std::sync::Arc;
 
 /// The 256 palette entries plus the default foreground, background and cursor colours.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -20,6 +22,13 @@ pub struct Palette {
     set_entries: [u64; 4],
     /// Dynamic colours a program set (bit 0 OSC 10, 1 OSC 11, 2 OSC 12).
     set_dynamic: u8,
+    /// Entries the host draws as other colours (tmux's `pane-colours`), under the program's.
+    host_entries: Vec<(u8, Color)>,
+    /// The cursor colour shown while the program sets none (tmux's `cursor-colour`).
+    host_cursor: Option<Rgb>,
+    /// The colours drawn otherwise than the terminal has them, rebuilt on each change;
+    /// `None` while there are none.
+    drawn: Option<Arc<PaneColours>>,
 }
 
 /// What the host knows of the user's terminal's colours; `None` where it does not know.
@@ -67,6 +76,9 @@ impl Default for Palette {
             cursor: Rgb::new(0xe5, 0xe5, 0xe5),
             set_entries: [0; 4],
             set_dynamic: 0,
+            host_entries: Vec::new(),
+            host_cursor: None,
+            drawn: None,
         }
     }
 }
@@ -102,6 +114,63 @@ impl Palette {
     /// Whether a program set dynamic colour `which` (see [`Palette::mark_dynamic`]).
     pub fn dynamic_is_set(&self, which: u8) -> bool {
         self.set_dynamic & (1 << which.min(7)) != 0
+    }
+
+    /// Forgets dynamic colour `which` the program set (OSC 110, 111, 112).
+    pub fn reset_dynamic(&mut self, which: u8) {
+        self.set_dynamic &= !(1 << which.min(7));
+        let default = Palette::default();
+        match which {
+            0 => self.foreground = default.foreground,
+            1 => self.background = default.background,
+            _ => self.cursor = default.cursor,
+        }
+    }
+
+    /// The host's own colours for the pane: palette entries drawn otherwise
+    /// (`pane-colours`) and the cursor's colour (`cursor-colour`). Returns whether what is
+    /// drawn changed.
+    pub fn set_host_colours(&mut self, entries: Vec<(u8, Color)>, cursor: Option<Rgb>) -> bool {
+        self.host_entries = entries;
+        self.host_cursor = cursor;
+        self.rebuild_drawn()
+    }
+
+    /// The colours drawn otherwise than the terminal has them (`None`: none are).
+    pub fn drawn(&self) -> Option<&Arc<PaneColours>> {
+        self.drawn.as_ref()
+    }
+
+    /// The cursor's colour: the program's (OSC 12), else the host's; `None` leaves it to
+    /// the user's terminal.
+    pub fn cursor_colour(&self) -> Option<Rgb> {
+        if self.dynamic_is_set(2) {
+            Some(self.cursor)
+        } else {
+            self.host_cursor
+        }
+    }
+
+    /// Rebuilds what is drawn from the host's entries, the program's entries over them and
+    /// the program's default colours; returns whether it changed.
+    pub fn rebuild_drawn(&mut self) -> bool {
+        let mut colours = PaneColours::new();
+        for &(i, colour) in &self.host_entries {
+            colours.set_entry(i, Some(colour));
+        }
+        if self.set_entries != [0; 4] {
+            for i in 0..=255u8 {
+                if let Some(rgb) = self.program_entry(i) {
+                    colours.set_entry(i, Some(Color::Rgb(rgb)));
+                }
+            }
+        }
+        colours.foreground = self.dynamic_is_set(0).then_some(self.foreground);
+        colours.background = self.dynamic_is_set(1).then_some(self.background);
+        let drawn = (!colours.is_empty()).then(|| Arc::new(colours));
+        let changed = drawn != self.drawn;
+        self.drawn = drawn;
+        changed
     }
 }
 

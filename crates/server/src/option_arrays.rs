@@ -245,6 +245,9 @@ fn check_element(name: &str, value: &str) -> Result<(), String> {
             MAX_OPTION_BYTES >> 10
         ));
     }
+    if name == "pane-colours" {
+        return crate::options::check_colour(name, value);
+    }
     if name == "command-alias" {
         match value.split_once('=') {
             Some((_, command))

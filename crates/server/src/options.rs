@@ -213,7 +213,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("command-alias", Server, Array, "", Some(USED_AS_TEXT)),
     // Keys a terminal sends that tmux does not know, bound as User0, User1...
     opt("user-keys", Server, Array, "", None),
-    opt("pane-colours", Pane, Array, "", None),
+    opt("pane-colours", Pane, Array, "", Some(USED_AS_TEXT)),
     opt("key-table", Session, Text, "root", Some(USED_AS_TEXT)),
     opt("default-size", Session, Text, "80x24", Some(USED_AS_TEXT)),
     opt("destroy-unattached", Session, Flag, "off", Some(USED_AS_TEXT)),
@@ -221,7 +221,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("prompt-history-limit", Server, Number, "100", Some(USED_AS_TEXT)),
     opt("remain-on-exit-format", Pane, Text, REMAIN_ON_EXIT_FORMAT, Some(USED_AS_TEXT)),
     opt("cursor-style", Pane, Choice(CURSOR_STYLES), "default", Some(USED_AS_TEXT)),
-    opt("cursor-colour", Pane, Text, "none", None),
+    opt("cursor-colour", Pane, Text, "none", Some(USED_AS_TEXT)),
     opt("scroll-on-clear", Pane, Flag, "on", Some(USED_AS_TEXT)),
     opt("copy-mode-mark-style", Window, Text, "bg=red,fg=black", Some(USED_AS_TEXT)),
     opt("fill-character", Window, Text, "", None),
@@ -523,7 +523,19 @@ fn check_value(def: &OptionDef, text: &str) -> Result<String, String> {
         Text if def.name == "default-size" => parse_size(text)
             .map(|_| text.to_string())
             .ok_or_else(|| format!("default-size: a size as 80x24, not {text:?}")),
+        Text if def.name == "cursor-colour" => check_colour(def.name, text).map(|()| text.into()),
         Text | Array => Ok(text.to_string()),
+    }
+}
+
+/// `text` is a colour as tmux names them, or `none` (for `cursor-colour`, `pane-colours`).
+pub(crate) fn check_colour(name: &str, text: &str) -> Result<(), String> {
+    if text == "none" || crate::style::colour(text).is_some() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{name}: a colour (red, colour123, #ff8000 or none), not {text:?}"
+        ))
     }
 }
 

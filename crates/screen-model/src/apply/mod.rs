@@ -311,6 +311,10 @@ impl Handler for Screen {
         self.apply_dynamic_color(which, spec, terminator);
     }
 
+    fn reset_dynamic_color(&mut self, which: DynamicColor) {
+        self.apply_reset_dynamic_color(which);
+    }
+
     fn set_cwd(&mut self, url: &[u8]) {
         self.apply_set_cwd(url);
     }

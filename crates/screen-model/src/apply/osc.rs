@@ -40,6 +40,7 @@ impl Screen {
             Some(spec) => {
                 if let Some(rgb) = parse_color_spec(spec) {
                     self.palette.set(index, rgb);
+                    self.palette_changed();
                 }
             }
         }
@@ -51,6 +52,20 @@ impl Screen {
         } else {
             indices.iter().for_each(|&i| self.palette.reset(i));
         }
+        self.palette_changed();
+    }
+
+    pub(super) fn apply_reset_dynamic_color(&mut self, which: DynamicColor) {
+        self.palette.reset_dynamic(dynamic_bit(which));
+        self.palette_changed();
+    }
+
+    /// The palette changed: when that changes the colours the pane is drawn in, every row is
+    /// drawn again.
+    fn palette_changed(&mut self) {
+        if self.palette.rebuild_drawn() {
+            self.touch_all();
+        }
     }
 
     pub(super) fn apply_dynamic_color(
@@ -59,10 +74,11 @@ impl Screen {
         spec: Option<&[u8]>,
         terminator: Terminator,
     ) {
-        let (code, bit, host) = match which {
-            DynamicColor::Foreground => (10, 0, self.host.foreground),
-            DynamicColor::Background => (11, 1, self.host.background),
-            DynamicColor::Cursor => (12, 2, self.host.cursor),
+        let bit = dynamic_bit(which);
+        let (code, host) = match which {
+            DynamicColor::Foreground => (10, self.host.foreground),
+            DynamicColor::Background => (11, self.host.background),
+            DynamicColor::Cursor => (12, self.host.cursor),
         };
         let palette = &mut self.palette;
         let set = palette.dynamic_is_set(bit);
@@ -83,6 +99,7 @@ impl Screen {
                 if let Some(rgb) = parse_color_spec(spec) {
                     *slot = rgb;
                     palette.mark_dynamic(bit);
+                    self.palette_changed();
                 }
             }
         }
@@ -151,4 +168,13 @@ fn clean_title(raw: &[u8]) -> String {
         out.push(c);
     }
     out
+}
+
+/// The bit a dynamic colour is marked by in the palette (see `Palette::mark_dynamic`).
+fn dynamic_bit(which: DynamicColor) -> u8 {
+    match which {
+        DynamicColor::Foreground => 0,
+        DynamicColor::Background => 1,
+        DynamicColor::Cursor => 2,
+    }
 }

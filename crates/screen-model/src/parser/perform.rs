@@ -203,6 +203,13 @@ impl<H: Handler> Perform for Performer<'_, H> {
                     self.handler.dynamic_color(which, spec, terminator);
                 }
             }
+            b"110" | b"111" | b"112" if rest.iter().all(|p| p.is_empty()) => {
+                self.handler.reset_dynamic_color(match command {
+                    b"110" => DynamicColor::Foreground,
+                    b"111" => DynamicColor::Background,
+                    _ => DynamicColor::Cursor,
+                });
+            }
             b"7" => self.handler.set_cwd(&join_osc_params(rest)),
             b"8" => {
                 let link_params = rest.first().copied().unwrap_or_default();

@@ -56,7 +56,13 @@ impl Screen {
                 self.cursor_style
             },
             pending_wrap: self.cursor.pending_wrap,
+            colour: self.palette.cursor_colour(),
         }
+    }
+
+    /// The colours this pane is drawn in where they are not the terminal's (`None`: none).
+    pub fn pane_colours(&self) -> Option<&std::sync::Arc<crate::pane_colours::PaneColours>> {
+        self.palette.drawn()
     }
 
     /// The scrolling region (DECSTBM): its top and bottom rows, from 0, inclusive.

@@ -22,7 +22,7 @@ mod scroll;
 use std::collections::VecDeque;
 
 use crate::ascii_row::AsciiRow;
-use crate::cell::{Attrs, Cell, Pen};
+use crate::cell::{Attrs, Cell, Color, Pen, Rgb};
 use crate::charset::CharsetState;
 use crate::handler::PromptMark;
 use crate::modes::Modes;
@@ -125,6 +125,8 @@ pub struct CursorState {
     pub visible: bool,
     /// DECSCUSR style (0 = default).
     pub style: u16,
+    /// The cursor's colour (OSC 12, or the host's); `None`: the terminal's own.
+    pub colour: Option<Rgb>,
     /// The last column was printed and the next character wraps first.
     pub pending_wrap: bool,
 }
@@ -316,6 +318,18 @@ impl Screen {
     /// its default; 0 leaves it to the user's terminal.
     pub fn set_default_cursor_style(&mut self, style: u16) {
         self.default_cursor_style = style.min(6);
+    }
+
+    /// The host's colours for this pane: palette entries drawn as other colours (tmux's
+    /// `pane-colours`; a program's own OSC 4 goes over them) and the cursor's colour while the
+    /// program sets none (`cursor-colour`). A change redraws every row.
+    pub fn set_host_colours(&mut self, entries: Vec<(u8, Color)>, cursor: Option<Rgb>) {
+        let cursor_before = self.palette.cursor_colour();
+        if self.palette.set_host_colours(entries, cursor)
+            || cursor_before != self.palette.cursor_colour()
+        {
+            self.redraw_all();
+        }
     }
 
     /// Whether clearing the whole main screen keeps its lines in the history (tmux's

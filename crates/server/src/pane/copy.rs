@@ -56,6 +56,7 @@ impl PaneShared {
                 visible: true,
                 style: snapshot.cursor.style,
                 pending_wrap: false,
+                colour: snapshot.cursor.colour,
             },
             None => CursorState {
                 visible: false,

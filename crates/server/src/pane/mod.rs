@@ -79,7 +79,7 @@ use tokio::sync::{mpsc, oneshot, Notify};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 use weft_pty_io::{ExitStatus, SpawnOptions};
-use weft_screen_model::Screen;
+use weft_screen_model::{Color, Rgb, Screen};
 
 /// Chunks (up to 64 KiB each) read ahead of the pane task: enough to keep the reader busy while
 pub const PTY_OUTPUT_CAPACITY: usize = 4;
@@ -338,6 +338,29 @@ pub(crate) fn cursor_style(config: &crate::config::Config) -> u16 {
         .iter()
         .position(|s| *s == style)
         .map_or(0, |n| n as u16)
+}
+
+/// `pane-colours`: the palette entries drawn as other colours (unknown colours skipped, as
+/// `set-option` refuses them).
+pub(crate) fn pane_colours(config: &crate::config::Config) -> Vec<(u8, Color)> {
+    config
+        .array_elements("pane-colours")
+        .into_iter()
+        .filter_map(|(i, value)| {
+            let i = u8::try_from(i).ok()?;
+            Some((i, crate::style::colour(value.trim())??))
+        })
+        .collect()
+}
+
+/// `cursor-colour` as the colour to send the terminal (`none` or `default`: its own).
+pub(crate) fn cursor_colour(config: &crate::config::Config) -> Option<Rgb> {
+    let value = config.option_value("cursor-colour")?;
+    match crate::style::colour(value.trim())?? {
+        Color::Rgb(rgb) => Some(rgb),
+        Color::Indexed(i) => Some(weft_screen_model::palette::xterm_color(i)),
+        Color::Default => None,
+    }
 }
 
 /// Starts the program and the pane's tasks. `exited` gets the pane id and exit status once;

@@ -390,6 +390,7 @@ impl PaneShared {
             screen.set_passthrough(super::passthrough_on(&config));
             screen.set_alternate_allowed(super::alternate_allowed(&config));
             screen.set_default_cursor_style(super::cursor_style(&config));
+            screen.set_host_colours(super::pane_colours(&config), super::cursor_colour(&config));
             screen.set_scroll_on_clear(
                 config.option_value("scroll-on-clear").as_deref() != Some("off"),
             );

@@ -1,7 +1,9 @@
 //! What a renderer takes from a pane's screen: the rows changed since a revision, the cursor
 //! and the modes the client's terminal mirrors.
 
+use std::sync::Arc;
 use weft_renderer::OuterModes;
+use weft_screen_model::pane_colours::PaneColours;
 use weft_screen_model::{Cell, CursorState, Screen};
 
 /// What a renderer needs of a pane.
@@ -19,6 +21,8 @@ pub struct PaneSnapshot {
     pub cursor: CursorState,
     /// Modes to mirror to the client's terminal when this pane has focus.
     pub modes: OuterModes,
+    /// The colours the pane is drawn in where they are not the terminal's.
+    pub colours: Option<Arc<PaneColours>>,
 }
 
 /// The rows of `screen` changed after revision `since` (all of them for 0), cursor and modes.
@@ -36,6 +40,7 @@ pub(crate) fn snapshot_of(screen: &Screen, since: u64) -> PaneSnapshot {
         changed,
         cursor: screen.cursor_state(),
         modes: outer_modes(screen.modes()),
+        colours: screen.pane_colours().cloned(),
     }
 }
 

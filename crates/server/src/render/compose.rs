@@ -7,6 +7,7 @@ use crate::pane::{PaneHandle, PaneSnapshot};
 use crate::session::View;
 use std::collections::HashMap;
 use weft_renderer::Frame;
+use weft_screen_model::pane_colours::PaneColours;
 use weft_screen_model::{Cell, Color, MouseEncoding, MouseTracking, Pen, Screen};
 
 /// Updates `frame` with what changed in the view's panes (or only pane `only`) since the
@@ -67,9 +68,10 @@ pub(super) fn put_snapshot(
 ) {
     let (col0, row0) = (usize::from(rect.col), usize::from(rect.row));
     let width = usize::from(rect.cols).min(snapshot.cols);
+    let colours = snapshot.colours.as_deref();
     for (r, cells) in &snapshot.changed {
         if *r < usize::from(rect.rows) {
-            put_row(frame, (row0 + r, col0), cells, width, style);
+            put_row(frame, (row0 + r, col0), cells, width, (style, colours));
         }
     }
     if active {
@@ -90,6 +92,7 @@ pub(super) fn put_screen(
 ) {
     let (col0, row0) = (usize::from(rect.col), usize::from(rect.row));
     let width = usize::from(rect.cols).min(screen.cols());
+    let colours = screen.pane_colours().map(|c| &**c);
     for (r, row) in screen
         .visible_rows()
         .enumerate()
@@ -97,7 +100,7 @@ pub(super) fn put_screen(
     {
         if since == 0 || screen.row_seq(r) > since {
             let cells = row.cells();
-            put_row(frame, (row0 + r, col0), cells, width, style);
+            put_row(frame, (row0 + r, col0), cells, width, (style, colours));
         }
     }
     frame.set_cursor_from(&screen.cursor_state(), row0, col0);
@@ -105,29 +108,34 @@ pub(super) fn put_screen(
 }
 
 /// Puts at most `width` cells of one row of a pane at `(row, col)`, recoloured with `style`
-/// when there is one.
+/// (`window-style`) and then with the pane's own colours (its program's palette, tmux's
+/// `pane-colours`) when it has them, in that order as tmux applies them.
 fn put_row(
     frame: &mut Frame,
     (row, col): (usize, usize),
     cells: &[Cell],
     width: usize,
-    style: Option<&Pen>,
+    (style, colours): (Option<&Pen>, Option<&PaneColours>),
 ) {
     let cells = &cells[..width.min(cells.len())];
-    match style {
-        None => frame.put(row, col, cells),
-        Some(style) => {
-            let recoloured: Vec<Cell> = cells
-                .iter()
-                .map(|c| {
-                    let mut c = c.clone();
-                    recolour(&mut c, style);
-                    c
-                })
-                .collect();
-            frame.put(row, col, &recoloured);
-        }
+    if style.is_none() && colours.is_none() {
+        frame.put(row, col, cells);
+        return;
     }
+    let recoloured: Vec<Cell> = cells
+        .iter()
+        .map(|c| {
+            let mut c = c.clone();
+            if let Some(style) = style {
+                recolour(&mut c, style);
+            }
+            if let Some(colours) = colours {
+                colours.recolour(&mut c);
+            }
+            c
+        })
+        .collect();
+    frame.put(row, col, &recoloured);
 }
 
 /// A cell in the program's default colours takes `style`'s instead (`window-style`,

@@ -150,6 +150,7 @@ impl RenderTask {
                 }
             }
         }
+        task.farewell(&mut core);
     }
 }
 
@@ -427,6 +428,24 @@ impl RenderLoop {
             (true, false) => FocusedChange::Quiet,
         };
         self.scene.pacer.on_pane_change(now(), sync, change);
+    }
+
+    /// The client is leaving: what frames set beyond its modes (the cursor's colour) is given
+    /// back, before the client restores its terminal.
+    fn farewell(&self, core: &mut RenderCore) {
+        let bytes = core.renderer.farewell();
+        if bytes.is_empty() {
+            return;
+        }
+        match self.direct.as_deref() {
+            Some(tty) => {
+                tty.write_slice_or_queue(bytes, |b| self.frames.try_send(b).is_ok());
+            }
+            None => {
+                // Behind the frames still queued for the connection, if it still reads them.
+                let _ = self.frames.try_send(Bytes::from_static(bytes));
+            }
+        }
     }
 
     /// A request from the connection.

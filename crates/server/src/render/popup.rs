@@ -81,6 +81,7 @@ pub(super) async fn draw(frame: &mut Frame, popup: &PopupView, size: (u16, u16))
     let (col0, row0) = (usize::from(inner.col), usize::from(inner.row));
     let width = usize::from(inner.cols);
     let blank = Cell::erased(&popup.style);
+    let colours = snapshot.as_ref().and_then(|s| s.colours.clone());
     let mut shown = vec![blank.clone(); width];
     for r in 0..usize::from(inner.rows) {
         shown.fill(blank.clone());
@@ -91,6 +92,9 @@ pub(super) async fn draw(frame: &mut Frame, popup: &PopupView, size: (u16, u16))
             for (slot, cell) in shown.iter_mut().zip(cells) {
                 *slot = cell.clone();
                 super::compose::recolour(slot, &popup.style);
+                if let Some(colours) = &colours {
+                    colours.recolour(slot);
+                }
             }
         }
         frame.put(row0 + r, col0, &shown);

@@ -196,6 +196,9 @@ impl TerminalInfo {
             underline_styles: modern || forced.underline_styles,
             hyperlinks: modern || forced.hyperlinks,
             notifications: modern,
+            // OSC 12 goes where OSC 52 may: terminals that show unknown OSC strings as text
+            // get neither.
+            cursor_colour: self.takes_clipboard(),
         }
     }
 
