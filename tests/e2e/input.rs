@@ -78,3 +78,32 @@ fn esc_and_the_rest_of_a_key_in_separate_reads_within_the_escape_time_are_one_ke
     c.wait_for(|_| json(&server, &["list-windows", "-t", "e", "--json"]).len() == 2)
         .unwrap();
 }
+
+#[test]
+fn backspace_sends_what_the_backspace_option_says_and_the_pty_erases_with_it() {
+    let server = TestServer::new("bspace");
+    let mut c = weft_tests::attached_session(&server, "b", None);
+    let out = server.weft(&["set-option", "-s", "backspace", "C-h"]);
+    assert!(out.status.success(), "{out:?}");
+    // A program started now: its pty erases with ^H, and the Backspace key (DEL from this
+    // terminal) reaches it as ^H, as from the key and from send-keys.
+    let probe = "stty -a | tr ';' '\\n' | grep -wo 'erase = ..' | tr -d ' '; stty raw -echo; \
+                 echo ready; head -c2 | od -An -tx1 | tr -d ' '; sleep 5";
+    let out = server.weft(&["new-window", "-t", "b", "sh", "-c", probe]);
+    assert!(out.status.success(), "{out:?}");
+    c.wait_for_text("erase=^H").unwrap();
+    c.wait_for_text("ready").unwrap();
+    c.send_keys("BSpace").unwrap();
+    let out = server.weft(&["send-keys", "-t", "b", "BSpace"]);
+    assert!(out.status.success(), "{out:?}");
+    c.wait_for_text("0808").unwrap();
+    // Back to the default: DEL, and the pty's own erase character.
+    let out = server.weft(&["set-option", "-su", "backspace"]);
+    assert!(out.status.success(), "{out:?}");
+    let out = server.weft(&["new-window", "-t", "b", "sh", "-c", probe]);
+    assert!(out.status.success(), "{out:?}");
+    c.wait_for_text("erase=^?").unwrap();
+    c.wait_for_text("ready").unwrap();
+    c.send_keys("BSpace BSpace").unwrap();
+    c.wait_for_text("7f7f").unwrap();
+}

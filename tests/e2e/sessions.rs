@@ -435,6 +435,17 @@ fn the_session_follows_the_most_recently_active_client() {
         "size2=80x23",
     );
     big.wait_for_text("size2=80x23").unwrap();
+    // tmux's `fill-character` takes the dots' place; one of width two is ignored.
+    let out = server.weft(&["set-option", "-g", "fill-character", "x"]);
+    assert!(out.status.success(), "{out:?}");
+    let filled = |s: &weft_testkit::Screen, c: char| {
+        let row = s.row(29).map(|r| r.text()).unwrap_or_default();
+        !row.is_empty() && row.chars().all(|x| x == c)
+    };
+    big.wait_for(|s| filled(s, 'x')).unwrap();
+    let out = server.weft(&["set-option", "-g", "fill-character", "字"]);
+    assert!(out.status.success(), "{out:?}");
+    big.wait_for(|s| filled(s, '·')).unwrap();
 }
 
 #[test]

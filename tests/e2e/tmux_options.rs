@@ -1,6 +1,7 @@
 //! Options of tmux 3.3 that a `.tmux.conf` sets: several status lines and `status-format[N]`,
 //! the user's own `command-alias[N]`, `key-table`, `default-size`, `destroy-unattached`,
-//! `cursor-style` and `remain-on-exit-format`, each checked where the user meets it.
+//! `cursor-style`, `remain-on-exit-format` and `user-keys`, each checked where the user meets
+//! it.
 
 use weft_testkit::Screen;
 use weft_tests::{
@@ -398,4 +399,32 @@ fn a_format_expanded_for_a_command_keeps_its_percent_signs() {
         ],
     );
     assert_eq!(ok(&server, &["show", "-gv", "@pct"]).trim(), "kept");
+}
+
+#[test]
+fn user_keys_from_a_configuration_file_are_keys_to_bind() {
+    let server = TestServer::new("userkeys");
+    // Written as tmux's documentation writes it: `\e` in double quotes is ESC.
+    let conf = weft_tests::write_file(
+        &server,
+        "userkeys.conf",
+        "set -s user-keys[0] \"\\e[5;30012~\"\nbind-key -n User0 new-window -n fromuserkey\n",
+    );
+    let mut c = attached_session(&server, "uk", Some(conf.to_str().unwrap()));
+    // The terminal sends the sequence in two reads: one key all the same.
+    c.send_bytes(b"\x1b[5;30").unwrap();
+    c.send_bytes(b"012~").unwrap();
+    c.wait_for(|_| ok(&server, &["list-windows", "-F", "#W"]).contains("fromuserkey"))
+        .unwrap();
+    // Unbound, the sequence reaches no program (as in tmux): the shell sees only what follows.
+    ok(&server, &["unbind-key", "-n", "User0"]);
+    ok(&server, &["select-window", "-t", "uk:0"]);
+    c.send_bytes(b"\x1b[5;30012~").unwrap();
+    c.send_text("echo after-$((6*7))\r").unwrap();
+    c.wait_for_text("after-42").unwrap();
+    assert!(
+        !c.screen().text().contains("30012"),
+        "{}",
+        c.screen().text()
+    );
 }

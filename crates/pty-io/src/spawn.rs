@@ -46,6 +46,9 @@ pub struct SpawnOptions {
     pub cols: u16,
     /// Rows.
     pub rows: u16,
+    /// The erase character the program's line discipline takes (`VERASE`, as tmux sets it
+    /// from its `backspace` option); `None` leaves the system's (DEL).
+    pub erase: Option<u8>,
 }
 
 /// How a program ended.
@@ -191,6 +194,9 @@ pub fn spawn(
     let pair = native_pty_system()
         .openpty(size)
         .map_err(|e| PtyError::Open(e.to_string()))?;
+    if let Some(erase) = options.erase {
+        set_erase(&*pair.master, erase)?;
+    }
     let mut cmd = if options.command.is_empty() {
         let mut cmd = CommandBuilder::new_default_prog();
         if let Some(shell) = &options.shell {
@@ -235,6 +241,20 @@ pub fn spawn(
         PtyReader { source: reader },
         PtyWriter::new(writer),
     ))
+}
+
+/// Makes `erase` the pty's erase character (the line discipline's `VERASE`), before the
+/// program starts, so a shell's line editing and the keys it is sent agree.
+fn set_erase(master: &dyn portable_pty::MasterPty, erase: u8) -> Result<(), PtyError> {
+    use rustix::termios::{tcgetattr, tcsetattr, OptionalActions, SpecialCodeIndex};
+    let raw = master
+        .as_raw_fd()
+        .ok_or_else(|| PtyError::Open("the pty master has no descriptor".into()))?;
+    let fd = dup(raw)?;
+    let failed = |e: rustix::io::Errno| PtyError::Open(format!("cannot set the erase key: {e}"));
+    let mut termios = tcgetattr(&fd).map_err(failed)?;
+    termios.special_codes[SpecialCodeIndex::VERASE] = erase;
+    tcsetattr(&fd, OptionalActions::Now, &termios).map_err(failed)
 }
 
 /// A duplicate of `raw`.

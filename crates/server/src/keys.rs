@@ -75,6 +75,8 @@ pub enum Input {
 pub struct KeyDecoder {
     pending: Vec<u8>,
     paste: Option<Vec<u8>>,
+    /// tmux's `user-keys`: sequences the terminal sends that are read as `User0`, `User1`...
+    user_keys: Vec<(Vec<u8>, String)>,
 }
 
 /// What an ESC the decoder holds back at the end of the input waits for.
@@ -94,7 +96,44 @@ const PASTE_START: &[u8] = b"\x1b[200~";
 pub const MAX_PASTE_PIECE: usize = 1 << 20;
 const PASTE_END: &[u8] = b"\x1b[201~";
 
+/// The most user keys (`User0` to `User999`), as tmux.
+pub const MAX_USER_KEYS: usize = 1000;
+
+/// Whether `name` is a user key's name (`User0` to `User999`).
+pub fn is_user_key(name: &str) -> bool {
+    name.strip_prefix("User")
+        .and_then(|n| n.parse::<usize>().ok())
+        .is_some_and(|n| n < MAX_USER_KEYS)
+}
+
 impl KeyDecoder {
+    /// Reads each of `sequences` (index, bytes) as key `User<index>` (tmux's `user-keys`);
+    /// empty sequences are skipped.
+    pub fn set_user_keys(&mut self, sequences: impl IntoIterator<Item = (usize, Vec<u8>)>) {
+        self.user_keys = sequences
+            .into_iter()
+            .filter(|(i, seq)| !seq.is_empty() && *i < MAX_USER_KEYS)
+            .map(|(i, seq)| (seq, format!("User{i}")))
+            .collect();
+    }
+
+    /// The user key `data` starts with (its name and length), `Err(())` when `data` is an
+    /// ESC-led beginning of one (held for the rest, as any sequence cut short), else `Ok(None)`.
+    fn user_key(&self, data: &[u8]) -> Result<Option<(String, usize)>, ()> {
+        let mut partial = false;
+        for (seq, name) in &self.user_keys {
+            if data.starts_with(seq) {
+                return Ok(Some((name.clone(), seq.len())));
+            }
+            partial |= data[0] == 0x1b && seq.starts_with(data);
+        }
+        if partial {
+            Err(())
+        } else {
+            Ok(None)
+        }
+    }
+
     /// Decodes `input` (with anything left from the previous call).
     pub fn feed(&mut self, input: &[u8]) -> Vec<Input> {
         let mut data = std::mem::take(&mut self.pending);
@@ -122,6 +161,24 @@ impl KeyDecoder {
                     }
                 }
                 continue;
+            }
+            if !self.user_keys.is_empty() {
+                match self.user_key(&data[i..]) {
+                    Ok(Some((name, len))) => {
+                        out.push(key(name, &data[i..i + len]));
+                        i += len;
+                        continue;
+                    }
+                    Ok(None) => {}
+                    // A key of its own that is all there is (an arrow a longer user key
+                    // begins with) is that key; anything else waits for the rest.
+                    Err(()) if matches!(decode_one(&data[i..]), Decoded::Event(_, len) if i + len == data.len()) =>
+                        {}
+                    Err(()) => {
+                        self.pending = data[i..].to_vec();
+                        break;
+                    }
+                }
             }
             match decode_one(&data[i..]) {
                 Decoded::Incomplete => {
@@ -438,6 +495,7 @@ pub fn normalize(name: &str) -> Result<String, String> {
                 n.to_string()
             }
         }
+        other if is_user_key(other) => other.to_string(),
         other => mouse_key(other).ok_or_else(|| format!("unknown key name: {other}"))?,
     };
     Ok(crate::pane_keys::name_with_modifiers(&base, mods))
@@ -502,6 +560,26 @@ pub(crate) mod tests {
                 Input::Paste(p) => format!("paste {}", String::from_utf8_lossy(&p)),
             })
             .collect()
+    }
+
+    #[test]
+    fn user_keys_are_read_whole_across_reads_and_others_as_before() {
+        let mut d = KeyDecoder::default();
+        d.set_user_keys([
+            (0, b"\x1b[5;30012~".to_vec()),
+            (7, b"\x1b[Az".to_vec()),
+            (8, Vec::new()),
+        ]);
+        assert_eq!(names(d.feed(b"a\x1b[5;30012~b")), ["a", "User0", "b"]);
+        // Cut across reads: held, then whole.
+        assert!(d.feed(b"\x1b[5;30").is_empty());
+        assert_eq!(d.pending_escape(), Some(PendingEscape::Sequence));
+        assert_eq!(names(d.feed(b"012~")), ["User0"]);
+        // An arrow a user key begins with is the arrow when nothing follows it.
+        assert_eq!(names(d.feed(b"\x1b[A")), ["Up"]);
+        assert_eq!(names(d.feed(b"\x1b[Az\x1b[B")), ["User7", "Down"]);
+        assert!(is_user_key("User999") && !is_user_key("User1000") && !is_user_key("Userx"));
+        assert_eq!(normalize("User12").as_deref(), Ok("User12"));
     }
 
     #[test]

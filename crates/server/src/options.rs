@@ -212,7 +212,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("status-format", Session, Array, "", Some(USED_AS_TEXT)),
     opt("command-alias", Server, Array, "", Some(USED_AS_TEXT)),
     // Keys a terminal sends that tmux does not know, bound as User0, User1...
-    opt("user-keys", Server, Array, "", None),
+    opt("user-keys", Server, Array, "", Some(USED_AS_TEXT)),
     opt("pane-colours", Pane, Array, "", Some(USED_AS_TEXT)),
     opt("key-table", Session, Text, "root", Some(USED_AS_TEXT)),
     opt("default-size", Session, Text, "80x24", Some(USED_AS_TEXT)),
@@ -224,8 +224,8 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("cursor-colour", Pane, Text, "none", Some(USED_AS_TEXT)),
     opt("scroll-on-clear", Pane, Flag, "on", Some(USED_AS_TEXT)),
     opt("copy-mode-mark-style", Window, Text, "bg=red,fg=black", Some(USED_AS_TEXT)),
-    opt("fill-character", Window, Text, "", None),
-    opt("backspace", Server, Text, "C-?", None),
+    opt("fill-character", Window, Text, "", Some(USED_AS_TEXT)),
+    opt("backspace", Server, Text, "C-?", Some(USED_AS_TEXT)),
     opt("editor", Server, Text, "/usr/bin/vi", None),
     // weft's own.
     opt("frame-interval-ms", Server, Number, "8", Some("frame-interval-ms")),
@@ -460,6 +460,15 @@ impl Config {
             .and_then(|v| v.parse::<u16>().ok())
             .unwrap_or(1)
             .clamp(1, 5)
+    }
+
+    /// What keys for panes are encoded with: `extended-keys`, and `backspace` as its byte.
+    pub fn pane_key_settings(&self) -> (Option<String>, u8) {
+        let backspace = self.option_value("backspace");
+        (
+            self.option_value("extended-keys"),
+            crate::pane_keys::backspace_byte(backspace.as_deref()),
+        )
     }
 
     /// The first pane index (`pane-base-index`): `pane_index`, `.N` targets and

@@ -233,10 +233,42 @@ pub fn with_extended_keys(mut mode: KeyboardMode, option: Option<&str>) -> Keybo
     mode
 }
 
+/// DEL, the byte Backspace sends by default (tmux's `backspace` `C-?`).
+pub const DEL: u8 = 0x7f;
+
+/// tmux's `backspace`: the byte Backspace sends a program that takes legacy keys, from a key
+/// name (`C-?`, the default, is DEL; `C-h` is BS); a key that is no single byte below DEL
+/// is DEL, as tmux takes it.
+pub fn backspace_byte(option: Option<&str>) -> u8 {
+    option
+        .and_then(|v| weft_protocol::keynames::encode_key(v.trim(), false))
+        .and_then(|bytes| match bytes[..] {
+            [b] if b < DEL => Some(b),
+            _ => None,
+        })
+        .unwrap_or(DEL)
+}
+
+/// A legacy key's bytes with Backspace sending `backspace` instead of DEL (`M-BSpace` too).
+pub fn with_backspace(name: &str, bytes: bytes::Bytes, backspace: u8) -> bytes::Bytes {
+    if backspace == DEL {
+        return bytes;
+    }
+    match (name, &bytes[..]) {
+        ("BSpace", [DEL]) => bytes::Bytes::copy_from_slice(&[backspace]),
+        ("M-BSpace", [0x1b, DEL]) => bytes::Bytes::copy_from_slice(&[0x1b, backspace]),
+        _ => bytes,
+    }
+}
+
 /// The bytes a key sends to a pane in `mode`: re-encoded for a program that asked for kitty
 /// keys or `modifyOtherKeys`; for the others, the terminal's own bytes, or their legacy form
-/// when the terminal sent an extended one. Empty for a release the program did not ask for.
+/// when the terminal sent an extended one. Empty for a release the program did not ask for,
+/// and for a user key (`user-keys`) no binding took, as tmux sends those nowhere.
 pub fn bytes_for_pane(name: &str, bytes: &bytes::Bytes, mode: KeyboardMode) -> bytes::Bytes {
+    if crate::keys::is_user_key(name) {
+        return bytes::Bytes::new();
+    }
     if let Some(encoded) = encode_for_pane(name, bytes, mode) {
         return encoded.into();
     }

@@ -496,6 +496,7 @@ impl RegistryTask {
                 env,
                 cols,
                 rows,
+                erase: None,
             },
             metrics: self.metrics.clone(),
             priority: self.priority.clone(),

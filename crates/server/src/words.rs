@@ -31,7 +31,10 @@ fn split(line: &str, variables: Option<Variables>) -> Result<Vec<String>, Comman
             (Some('"') | None, '\\') => {
                 // A backslash that ends the line stands for itself: `send-keys C-\` written
                 // in double quotes in a binding comes here as `send-keys C-\`.
-                word.push(chars.next().unwrap_or('\\'));
+                match chars.next() {
+                    Some(next) => push_escaped(next, &mut chars, &mut word),
+                    None => word.push('\\'),
+                }
                 in_word = true;
             }
             (Some('"') | None, '$') if variables.is_some() => {
@@ -269,6 +272,66 @@ fn expand_variable(
 }
 
 /// The home directory a `~` stands for: `$HOME`.
+/// The character `\\` `c` stands for, as tmux's parser reads it: `\\e` is ESC, `\\n`, `\\r`,
+/// `\\t`, `\\a`, `\\b`, `\\f`, `\\v` the control characters, `\\s` a space, `\\033` an octal
+/// byte, `\\u2500` and `\\U0001f600` a character by its code point (for `user-keys` and
+/// `send-keys` written in a configuration file); any other character stands for itself. A
+/// malformed octal or code point escape is kept as written.
+fn push_escaped(c: char, chars: &mut std::iter::Peekable<std::str::Chars>, word: &mut String) {
+    let control = match c {
+        'e' => Some('\x1b'),
+        'n' => Some('\n'),
+        'r' => Some('\r'),
+        't' => Some('\t'),
+        'a' => Some('\x07'),
+        'b' => Some('\x08'),
+        'f' => Some('\x0c'),
+        'v' => Some('\x0b'),
+        's' => Some(' '),
+        _ => None,
+    };
+    if let Some(control) = control {
+        word.push(control);
+        return;
+    }
+    let (digits, radix) = match c {
+        '0'..='3' => (2, 8),
+        'u' => (4, 16),
+        'U' => (8, 16),
+        _ => {
+            word.push(c);
+            return;
+        }
+    };
+    let mut taken = String::new();
+    while taken.len() < digits {
+        match chars.peek() {
+            Some(d) if d.is_digit(radix) => {
+                taken.push(*d);
+                chars.next();
+            }
+            _ => break,
+        }
+    }
+    let code = if radix == 8 {
+        format!("{c}{taken}")
+    } else {
+        taken.clone()
+    };
+    match u32::from_str_radix(&code, radix)
+        .ok()
+        .filter(|_| taken.len() == digits)
+        .and_then(char::from_u32)
+    {
+        Some(ch) => word.push(ch),
+        None => {
+            // Not an escape after all: as written, without the backslash, as before.
+            word.push(c);
+            word.push_str(&taken);
+        }
+    }
+}
+
 fn home() -> String {
     std::env::var("HOME").unwrap_or_default()
 }
@@ -311,6 +374,23 @@ mod tests {
         assert!(tokenize_expanding("x ${color", &|_| None).is_err());
         // Without expansion (commands typed at the prompt) a `$` is kept.
         assert_eq!(tokenize("fg=$color").unwrap(), ["fg=$color"]);
+    }
+
+    #[test]
+    fn backslash_escapes_read_as_tmux_reads_them() {
+        assert_eq!(
+            tokenize(r#"set -s user-keys[0] "\e[5;30012~" x\ty"#).unwrap(),
+            ["set", "-s", "user-keys[0]", "\x1b[5;30012~", "x\ty"]
+        );
+        assert_eq!(
+            tokenize(r#""\033[1m" \u2500 "\U0001f600" a\sb"#).unwrap(),
+            ["\x1b[1m", "─", "😀", "a b"]
+        );
+        // Anything else stands for itself; single quotes keep the backslash.
+        assert_eq!(
+            tokenize(r#"\; \" \\ '\e' \9 \u12 C-\"#).unwrap(),
+            [";", "\"", "\\", "\\e", "9", "u12", "C-\\"]
+        );
     }
 
     #[test]

@@ -50,14 +50,20 @@ pub static SEND_KEYS: Entry = Entry {
         }
         let (literal, hex) = (args.has('l'), args.has('H'));
         // Checked now, so a bad key name fails before anything is typed.
-        encode_send_keys(&keys, literal, hex, KeyboardMode::default())?;
+        encode_send_keys(
+            &keys,
+            literal,
+            hex,
+            KeyboardMode::default(),
+            crate::pane_keys::DEL,
+        )?;
         Ok(pane_server_action(move |pane, ctx| async move {
-            let extended = ctx.config.borrow().option_value("extended-keys");
+            let (extended, backspace) = ctx.config.borrow().pane_key_settings();
             let mode = crate::pane_keys::with_extended_keys(
                 pane.shared.keyboard_mode(),
                 extended.as_deref(),
             );
-            let bytes = encode_send_keys(&keys, literal, hex, mode)?;
+            let bytes = encode_send_keys(&keys, literal, hex, mode, backspace)?;
             if pane
                 .shared
                 .input_off
@@ -79,12 +85,14 @@ pub static SEND_KEYS: Entry = Entry {
 const MAX_REPEAT: usize = 100_000;
 
 /// The bytes `send-keys` sends: key names encoded as the pane's program asked for keys (cursor
-/// key mode, `modifyOtherKeys`, kitty flags), literal text with `-l`, hex bytes with `-H`.
+/// key mode, `modifyOtherKeys`, kitty flags), literal text with `-l`, hex bytes with `-H`;
+/// Backspace as `backspace` (tmux's option).
 fn encode_send_keys(
     keys: &[String],
     literal: bool,
     hex: bool,
     mode: KeyboardMode,
+    backspace: u8,
 ) -> Result<Vec<u8>, CommandError> {
     if literal {
         return Ok(keys.concat().into_bytes());
@@ -110,7 +118,11 @@ fn encode_send_keys(
             }
         }
         match weft_protocol::keynames::encode_key(key, mode.application_cursor) {
-            Some(bytes) => out.extend_from_slice(&bytes),
+            Some(bytes) => out.extend_from_slice(&crate::pane_keys::with_backspace(
+                key,
+                bytes.into(),
+                backspace,
+            )),
             None if (key.starts_with("C-") || key.starts_with("M-")) && key.len() > 2 => {
                 return Err(CommandError::Invalid(format!(
                     "send-keys: unknown key name {key:?} (use -l to send it as text)"

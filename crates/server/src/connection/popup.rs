@@ -230,12 +230,13 @@ impl ClientLoop {
         else {
             return;
         };
-        let extended = self.config.borrow().option_value("extended-keys");
+        let (extended, backspace) = self.config.borrow().pane_key_settings();
         let mode = crate::pane_keys::with_extended_keys(
             popup.pane.shared.keyboard_mode(),
             extended.as_deref(),
         );
         let out = crate::pane_keys::bytes_for_pane(name, bytes, mode);
+        let out = crate::pane_keys::with_backspace(name, out, backspace);
         if !out.is_empty() {
             popup.pane.send_input(out).await;
         }

@@ -32,11 +32,13 @@ pub(super) struct TerminalKeys {
 }
 
 impl TerminalKeys {
-    pub(super) fn new(config: watch::Receiver<Arc<Config>>) -> Self {
+    pub(super) fn new(mut config: watch::Receiver<Arc<Config>>) -> Self {
+        let mut decoder = KeyDecoder::default();
+        decoder.set_user_keys(user_keys(&config.borrow_and_update()));
         TerminalKeys {
             reports: ReportFilter::default(),
             answers: Vec::new(),
-            decoder: KeyDecoder::default(),
+            decoder,
             escape: Deadline::new(),
             config,
         }
@@ -44,6 +46,10 @@ impl TerminalKeys {
 
     /// Decodes one read's bytes (with what an earlier read left).
     pub(super) fn feed(&mut self, bytes: &[u8]) -> Vec<Input> {
+        if self.config.has_changed().unwrap_or(false) {
+            let keys = user_keys(&self.config.borrow_and_update());
+            self.decoder.set_user_keys(keys);
+        }
         let filtered = self.reports.feed(bytes);
         let room = MAX_WAITING_REPORTS.saturating_sub(self.answers.len());
         self.answers.extend(filtered.reports.into_iter().take(room));
@@ -94,6 +100,15 @@ impl TerminalKeys {
         inputs.extend(self.decoder.flush());
         inputs
     }
+}
+
+/// tmux's `user-keys`: each element's bytes, by index.
+fn user_keys(config: &Config) -> Vec<(usize, Vec<u8>)> {
+    config
+        .array_elements("user-keys")
+        .into_iter()
+        .map(|(i, seq)| (i, seq.into_bytes()))
+        .collect()
 }
 
 #[cfg(test)]

@@ -229,13 +229,14 @@ impl ClientLoop {
         if self.read_only {
             return;
         }
-        let extended = self.config.borrow().option_value("extended-keys");
+        let (extended, backspace) = self.config.borrow().pane_key_settings();
         for pane in self.input_panes() {
             let mode = crate::pane_keys::with_extended_keys(
                 pane.shared.keyboard_mode(),
                 extended.as_deref(),
             );
             let out = crate::pane_keys::bytes_for_pane(name, bytes, mode);
+            let out = crate::pane_keys::with_backspace(name, out, backspace);
             if !out.is_empty() {
                 pane.send_input(out).await;
             }

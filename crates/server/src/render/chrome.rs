@@ -39,7 +39,7 @@ pub(super) fn draw_chrome(
         mouse_modes(frame);
     }
     if full {
-        draw_unused(view, frame);
+        draw_unused(view, frame, fill_character(config));
         draw_borders(view, frame, config, theme);
         draw_titles(view, frame, config.pane_border_status);
         if let Some(status) = &view.status {
@@ -139,16 +139,29 @@ pub(super) fn draw_chrome(
     }
 }
 
+/// `fill-character`: one character of width one, else `None` (tmux ignores any other).
+fn fill_character(config: &Config) -> Option<char> {
+    let value = config.option_value("fill-character")?;
+    let mut chars = value.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if !c.is_control() && weft_screen_model::width::char_width(c) == 1 => {
+            Some(c)
+        }
+        _ => None,
+    }
+}
+
 /// Fills what the client's terminal has beyond the session's size (the session follows a
 /// smaller client that typed last) with a dim dotted pattern, as tmux does, so that it is not
-/// taken for a blank part of a pane.
-fn draw_unused(view: &View, frame: &mut Frame) {
+/// taken for a blank part of a pane; with `fill`'s character instead when the window's
+/// `fill-character` gives one.
+fn draw_unused(view: &View, frame: &mut Frame, fill: Option<char>) {
     let (cols, rows) = (usize::from(view.cols), usize::from(view.rows));
     if frame.cols() <= cols && frame.rows() <= rows {
         return;
     }
     let style = pen(Color::Indexed(8), Color::Default);
-    let dot = Cell::new('·', &style, CellFlags::empty());
+    let dot = Cell::new(fill.unwrap_or('·'), &style, CellFlags::empty());
     for r in 0..frame.rows() {
         let from = if r < rows { cols } else { 0 };
         if from < frame.cols() {

@@ -60,6 +60,10 @@ impl SessionState {
         }
         spawn.cols = cols.max(1);
         spawn.rows = rows.max(1);
+        spawn.erase = Some(crate::pane_keys::backspace_byte(
+            config.option_value("backspace").as_deref(),
+        ))
+        .filter(|&b| b != crate::pane_keys::DEL);
         // The global environment's changes, then the session's own, over the session's.
         for (name, value) in config.environment.iter().chain(&self.environment) {
             set_env(&mut spawn, name, value.as_deref());
