@@ -127,6 +127,14 @@ impl Palette {
         }
     }
 
+    /// Forgets every colour the program set (RIS), keeping the host's.
+    pub fn forget_program_colours(&mut self) {
+        let host_entries = std::mem::take(&mut self.host_entries);
+        let host_cursor = self.host_cursor;
+        *self = Palette::default();
+        self.set_host_colours(host_entries, host_cursor);
+    }
+
     /// The host's own colours for the pane: palette entries drawn otherwise
     /// (`pane-colours`) and the cursor's colour (`cursor-colour`). Returns whether what is
     /// drawn changed.

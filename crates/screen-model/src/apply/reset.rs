@@ -5,7 +5,17 @@ use crate::charset::CharsetState;
 use crate::screen::{Event, Screen};
 
 impl Screen {
+    /// RIS: everything the program set goes back to its start; what the host set (its
+    /// colours, `pane-colours` and `cursor-colour`, the default cursor style, passthrough,
+    /// `scroll-on-clear`, `alternate-screen`, the history limit) stays, as in tmux.
     pub(super) fn full_reset(&mut self) {
+        let mut palette = std::mem::take(&mut self.palette);
+        palette.forget_program_colours();
+        let host = self.host.clone();
+        let default_cursor_style = self.default_cursor_style();
+        let scroll_on_clear = self.scroll_on_clear;
+        let alternate_off = self.alternate_off;
+        let passthrough = self.take_passthrough();
         let limit = self.scrollback.limit();
         let scrollback = std::mem::replace(
             &mut self.scrollback,
@@ -23,6 +33,12 @@ impl Screen {
         self.events = events;
         self.dropped = dropped;
         self.seq = seq;
+        self.palette = palette;
+        self.host = host;
+        self.set_default_cursor_style(default_cursor_style);
+        self.scroll_on_clear = scroll_on_clear;
+        self.alternate_off = alternate_off;
+        self.restore_passthrough(passthrough);
         self.touch_all();
         self.event(Event::TitleChanged(String::new()));
     }
@@ -42,5 +58,45 @@ impl Screen {
         self.charsets = CharsetState::default();
         let slot = usize::from(self.alt_active);
         self.saved[slot] = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cell::{Color, Rgb};
+    use crate::palette::HostColors;
+    use crate::Screen;
+    use std::sync::Arc;
+
+    /// A reset (`reset`, `tput reset` send RIS) forgets the program's colours and keeps what
+    /// the host set: queries are still answered with the user's terminal's colours, and the
+    /// host's cursor style, palette entries and passthrough stay.
+    #[test]
+    fn a_full_reset_keeps_what_the_host_set() {
+        let mut s = Screen::new(20, 4);
+        let background = Rgb::new(0x20, 0x20, 0x20);
+        s.set_host_colors(Arc::new(HostColors {
+            background: Some(background),
+            ..HostColors::default()
+        }));
+        s.set_default_cursor_style(2);
+        s.set_passthrough(true);
+        let mine = Color::Indexed(200);
+        s.set_host_colours(vec![(3, mine)], Some(Rgb::new(1, 2, 3)));
+        s.feed(b"\x1b]4;1;#ff0000\x07\x1b]12;#00ff00\x07");
+        assert!(s.pane_colours().unwrap().entry(1).is_some());
+        s.feed(b"\x1bc");
+        let colours = s.pane_colours().expect("the host's entry stays");
+        assert_eq!((colours.entry(1), colours.entry(3)), (None, Some(mine)));
+        assert_eq!(s.cursor_state().colour, Some(Rgb::new(1, 2, 3)));
+        assert_eq!(s.cursor_state().style, 2);
+        s.take_replies();
+        s.feed(b"\x1b]11;?\x07");
+        assert_eq!(s.take_replies(), b"\x1b]11;rgb:2020/2020/2020\x07");
+        s.feed(b"\x1bPtmux;\x1b\x1b]0;x\x07\x1b\\");
+        assert!(s
+            .take_events()
+            .iter()
+            .any(|e| matches!(e, crate::Event::Passthrough(_))));
     }
 }

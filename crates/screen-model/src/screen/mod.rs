@@ -314,6 +314,21 @@ impl Screen {
         }
     }
 
+    /// The host's default cursor style (see [`Screen::set_default_cursor_style`]).
+    pub(crate) fn default_cursor_style(&self) -> u16 {
+        self.default_cursor_style
+    }
+
+    /// Takes the passthrough filter out (kept across a reset, see `full_reset`).
+    pub(crate) fn take_passthrough(&mut self) -> Option<Box<passthrough::Passthrough>> {
+        self.passthrough.take()
+    }
+
+    /// Puts back a filter [`Screen::take_passthrough`] took.
+    pub(crate) fn restore_passthrough(&mut self, filter: Option<Box<passthrough::Passthrough>>) {
+        self.passthrough = filter;
+    }
+
     /// The cursor style (a DECSCUSR number, 0 to 6) shown while the program leaves it at
     /// its default; 0 leaves it to the user's terminal.
     pub fn set_default_cursor_style(&mut self, style: u16) {
