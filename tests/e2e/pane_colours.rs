@@ -121,3 +121,31 @@ fn the_cursor_takes_its_colour_from_the_option_then_the_program_and_is_given_bac
     let set = text.rfind("\x1b]12;").expect("the colour was sent");
     assert!(text[set..].contains("\x1b]112\x07"), "not given back");
 }
+
+#[test]
+fn colours_a_configuration_file_sets_reach_every_new_pane() {
+    let server = TestServer::new("confcolours");
+    let conf = weft_tests::write_file(
+        &server,
+        "colours.conf",
+        "set -g cursor-colour '#ff8000'\nset -g pane-colours[2] '#00ff00'\n",
+    );
+    let mut args = vec!["-f", conf.to_str().unwrap(), "new", "-s", "cf", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    let env = [("TERM", "xterm-256color"), ("COLORTERM", "truecolor")];
+    let mut c = server.client_answering(&args, 80, 24, &env, FakeTerminal::modern_dark());
+    c.wait_for_text("$").unwrap();
+    let orange = Some(Rgb::new(0xff, 0x80, 0));
+    let green = Color::Rgb(Rgb::new(0, 0xff, 0));
+    for window in 0..2 {
+        c.wait_for(|s| s.cursor_state().colour == orange).unwrap();
+        c.send_text("printf '\\033[32mGREEN%s\\033[0m\\n' $((6*7))\r")
+            .unwrap();
+        c.wait_for(|s| row_of(s, 0, "GREEN42").is_some_and(|r| fg(s, r, 0) == Some(green)))
+            .unwrap();
+        if window == 0 {
+            ok(&server, &["new-window", "-t", "cf"]);
+            c.wait_for(|s| row_of(s, 0, "GREEN42").is_none()).unwrap();
+        }
+    }
+}

@@ -408,7 +408,8 @@ fn user_keys_from_a_configuration_file_are_keys_to_bind() {
     let conf = weft_tests::write_file(
         &server,
         "userkeys.conf",
-        "set -s user-keys[0] \"\\e[5;30012~\"\nbind-key -n User0 new-window -n fromuserkey\n",
+        "set -s escape-time 10000\nset -s user-keys[0] \"\\e[5;30012~\"\n\
+         bind-key -n User0 new-window -n fromuserkey\n",
     );
     let mut c = attached_session(&server, "uk", Some(conf.to_str().unwrap()));
     // The terminal sends the sequence in two reads: one key all the same.

@@ -195,7 +195,10 @@ pub fn spawn(
         .openpty(size)
         .map_err(|e| PtyError::Open(e.to_string()))?;
     if let Some(erase) = options.erase {
-        set_erase(&*pair.master, erase)?;
+        // Best effort: the program starts all the same, with the system's erase character.
+        if let Err(e) = set_erase(&*pair.master, erase) {
+            tracing::warn!("{e}");
+        }
     }
     let mut cmd = if options.command.is_empty() {
         let mut cmd = CommandBuilder::new_default_prog();

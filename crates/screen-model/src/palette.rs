@@ -144,6 +144,23 @@ impl Palette {
         self.rebuild_drawn()
     }
 
+    /// Entry `i` as the host draws it (`pane-colours`), as a colour to answer queries with.
+    pub fn host_entry(&self, i: u8) -> Option<Rgb> {
+        self.host_entries
+            .iter()
+            .find(|(n, _)| *n == i)
+            .and_then(|(_, colour)| match *colour {
+                Color::Rgb(rgb) => Some(rgb),
+                Color::Indexed(n) => Some(xterm_color(n)),
+                Color::Default => None,
+            })
+    }
+
+    /// The cursor colour the host shows while the program sets none (`cursor-colour`).
+    pub fn host_cursor(&self) -> Option<Rgb> {
+        self.host_cursor
+    }
+
     /// The colours drawn otherwise than the terminal has them (`None`: none are).
     pub fn drawn(&self) -> Option<&Arc<PaneColours>> {
         self.drawn.as_ref()

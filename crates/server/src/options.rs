@@ -462,13 +462,13 @@ impl Config {
             .clamp(1, 5)
     }
 
-    /// What keys for panes are encoded with: `extended-keys`, and `backspace` as its byte.
-    pub fn pane_key_settings(&self) -> (Option<String>, u8) {
-        let backspace = self.option_value("backspace");
-        (
-            self.option_value("extended-keys"),
-            crate::pane_keys::backspace_byte(backspace.as_deref()),
-        )
+    /// The byte Backspace sends for key `name` (tmux's `backspace`; DEL for other keys, whose
+    /// bytes it does not change, without reading the option).
+    pub fn backspace_for(&self, name: &str) -> u8 {
+        if !name.ends_with("BSpace") {
+            return crate::pane_keys::DEL;
+        }
+        crate::pane_keys::backspace_byte(self.option_value("backspace").as_deref())
     }
 
     /// The first pane index (`pane-base-index`): `pane_index`, `.N` targets and

@@ -271,12 +271,12 @@ fn expand_variable(
     Ok(())
 }
 
-/// The home directory a `~` stands for: `$HOME`.
-/// The character `\\` `c` stands for, as tmux's parser reads it: `\\e` is ESC, `\\n`, `\\r`,
-/// `\\t`, `\\a`, `\\b`, `\\f`, `\\v` the control characters, `\\s` a space, `\\033` an octal
-/// byte, `\\u2500` and `\\U0001f600` a character by its code point (for `user-keys` and
-/// `send-keys` written in a configuration file); any other character stands for itself. A
-/// malformed octal or code point escape is kept as written.
+/// The character `\` `c` stands for, as tmux's parser reads it: `\e` is ESC, `\n`, `\r`,
+/// `\t`, `\a`, `\b`, `\f`, `\v` the control characters, `\s` a space, `\033` an octal byte (a
+/// run of them one piece of UTF-8: `\342\226\266` is `▶`), `\u2500` and `\U0001f600` a
+/// character by its code point (for `user-keys` and `send-keys` written in a configuration
+/// file); any other character stands for itself. A malformed octal or code point escape
+/// stands for its characters, without the backslash.
 fn push_escaped(c: char, chars: &mut std::iter::Peekable<std::str::Chars>, word: &mut String) {
     let control = match c {
         'e' => Some('\x1b'),
@@ -294,44 +294,69 @@ fn push_escaped(c: char, chars: &mut std::iter::Peekable<std::str::Chars>, word:
         word.push(control);
         return;
     }
-    let (digits, radix) = match c {
-        '0'..='3' => (2, 8),
-        'u' => (4, 16),
-        'U' => (8, 16),
-        _ => {
-            word.push(c);
-            return;
-        }
-    };
-    let mut taken = String::new();
-    while taken.len() < digits {
-        match chars.peek() {
-            Some(d) if d.is_digit(radix) => {
-                taken.push(*d);
-                chars.next();
+    match c {
+        '0'..='3' => match octal_byte(c, chars) {
+            Some(first) => {
+                // Bytes, as tmux appends them: a run of octal escapes is one piece of UTF-8.
+                let mut bytes = vec![first];
+                loop {
+                    let mut ahead = chars.clone();
+                    let next = match (ahead.next(), ahead.next()) {
+                        (Some('\\'), Some(d @ '0'..='3')) => octal_byte(d, &mut ahead),
+                        _ => None,
+                    };
+                    match next {
+                        Some(b) => {
+                            bytes.push(b);
+                            *chars = ahead;
+                        }
+                        None => break,
+                    }
+                }
+                word.push_str(&String::from_utf8_lossy(&bytes));
             }
-            _ => break,
+            None => word.push(c),
+        },
+        'u' | 'U' => {
+            let digits = if c == 'u' { 4 } else { 8 };
+            let mut taken = String::new();
+            while taken.len() < digits {
+                match chars.peek() {
+                    Some(d) if d.is_ascii_hexdigit() => {
+                        taken.push(*d);
+                        chars.next();
+                    }
+                    _ => break,
+                }
+            }
+            let code = u32::from_str_radix(&taken, 16).ok();
+            match code
+                .filter(|_| taken.len() == digits)
+                .and_then(char::from_u32)
+            {
+                Some(ch) => word.push(ch),
+                None => {
+                    word.push(c);
+                    word.push_str(&taken);
+                }
+            }
         }
-    }
-    let code = if radix == 8 {
-        format!("{c}{taken}")
-    } else {
-        taken.clone()
-    };
-    match u32::from_str_radix(&code, radix)
-        .ok()
-        .filter(|_| taken.len() == digits)
-        .and_then(char::from_u32)
-    {
-        Some(ch) => word.push(ch),
-        None => {
-            // Not an escape after all: as written, without the backslash, as before.
-            word.push(c);
-            word.push_str(&taken);
-        }
+        _ => word.push(c),
     }
 }
 
+/// The byte of an octal escape whose first digit is `first` and whose two others follow in
+/// `chars` (taken only when both are there).
+fn octal_byte(first: char, chars: &mut std::iter::Peekable<std::str::Chars>) -> Option<u8> {
+    let mut ahead = chars.clone();
+    let (a, b) = (ahead.next()?, ahead.next()?);
+    let digit = |d: char| d.to_digit(8);
+    let value = digit(first)? * 64 + digit(a)? * 8 + digit(b)?;
+    *chars = ahead;
+    u8::try_from(value).ok()
+}
+
+/// The home directory a `~` stands for: `$HOME`.
 fn home() -> String {
     std::env::var("HOME").unwrap_or_default()
 }
@@ -383,8 +408,8 @@ mod tests {
             ["set", "-s", "user-keys[0]", "\x1b[5;30012~", "x\ty"]
         );
         assert_eq!(
-            tokenize(r#""\033[1m" \u2500 "\U0001f600" a\sb"#).unwrap(),
-            ["\x1b[1m", "─", "😀", "a b"]
+            tokenize(r#""\033[1m" \u2500 "\U0001f600" a\sb "\342\226\266!""#).unwrap(),
+            ["\x1b[1m", "─", "😀", "a b", "▶!"]
         );
         // Anything else stands for itself; single quotes keep the backslash.
         assert_eq!(

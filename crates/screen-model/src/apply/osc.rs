@@ -30,9 +30,11 @@ impl Screen {
     ) {
         match spec {
             None => {
-                // What the program set, else what the user's terminal said; else no answer.
+                // What the program set, else the host's entry (`pane-colours`), else what
+                // the user's terminal said; else no answer.
                 let host = self.host.ansi.get(usize::from(index)).copied().flatten();
-                if let Some(rgb) = self.palette.program_entry(index).or(host) {
+                let answer = self.palette.program_entry(index);
+                if let Some(rgb) = answer.or(self.palette.host_entry(index)).or(host) {
                     let reply = format!("\x1b]4;{index};{}", format_color_spec(rgb));
                     self.reply_with(reply, terminator);
                 }
@@ -78,7 +80,8 @@ impl Screen {
         let (code, host) = match which {
             DynamicColor::Foreground => (10, self.host.foreground),
             DynamicColor::Background => (11, self.host.background),
-            DynamicColor::Cursor => (12, self.host.cursor),
+            // The host's `cursor-colour` before the terminal's own.
+            DynamicColor::Cursor => (12, self.palette.host_cursor().or(self.host.cursor)),
         };
         let palette = &mut self.palette;
         let set = palette.dynamic_is_set(bit);
@@ -176,5 +179,29 @@ fn dynamic_bit(which: DynamicColor) -> u8 {
         DynamicColor::Foreground => 0,
         DynamicColor::Background => 1,
         DynamicColor::Cursor => 2,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cell::{Color, Rgb};
+    use crate::Screen;
+
+    /// Queries are answered with the program's colour, else the host's (`pane-colours`,
+    /// `cursor-colour`), as tmux answers them.
+    #[test]
+    fn queries_fall_back_on_the_hosts_colours() {
+        let mut s = Screen::new(10, 2);
+        s.set_host_colours(
+            vec![(5, Color::Rgb(Rgb::new(0x11, 0x22, 0x33)))],
+            Some(Rgb::new(0xff, 0x80, 0)),
+        );
+        s.feed(b"\x1b]4;5;?\x07\x1b]12;?\x07");
+        assert_eq!(
+            s.take_replies(),
+            b"\x1b]4;5;rgb:1111/2222/3333\x07\x1b]12;rgb:ffff/8080/0000\x07"
+        );
+        s.feed(b"\x1b]4;5;#000000\x07\x1b]4;5;?\x07\x1b]4;6;?\x07");
+        assert_eq!(s.take_replies(), b"\x1b]4;5;rgb:0000/0000/0000\x07");
     }
 }

@@ -58,7 +58,13 @@ pub static SEND_KEYS: Entry = Entry {
             crate::pane_keys::DEL,
         )?;
         Ok(pane_server_action(move |pane, ctx| async move {
-            let (extended, backspace) = ctx.config.borrow().pane_key_settings();
+            let (extended, backspace) = {
+                let config = ctx.config.borrow();
+                (
+                    config.option_value("extended-keys"),
+                    config.backspace_for("BSpace"),
+                )
+            };
             let mode = crate::pane_keys::with_extended_keys(
                 pane.shared.keyboard_mode(),
                 extended.as_deref(),

@@ -286,11 +286,22 @@ async fn attached_loop(
                     // restore it: the renderer (which writes frames to it directly) ends, and
                     // the key reader lets go.
                     writer_stop.cancel();
-                    if tty_out.take().is_some() {
-                        if let Some(renderer) = render_task.take() {
-                            let _ = renderer.await;
+                    if let Some(renderer) = render_task.take() {
+                        let _ = renderer.await;
+                    }
+                    // What the renderer left queued, its farewell (the cursor's colour given
+                    // back) among it, goes before the client hears it may restore its
+                    // terminal; a client that stopped reading ends this.
+                    while let Ok(bytes) = frames_rx.try_recv() {
+                        let written = match tty_out.as_ref() {
+                            Some(tty) => tty.write_queued(&bytes).await.is_ok(),
+                            None => sink.send(Message::Output(bytes)).await.is_ok(),
+                        };
+                        if !written {
+                            break;
                         }
                     }
+                    tty_out = None;
                     if let Some(released) = reader_released.take() {
                         let _ = released.await;
                     }

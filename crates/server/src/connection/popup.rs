@@ -230,7 +230,13 @@ impl ClientLoop {
         else {
             return;
         };
-        let (extended, backspace) = self.config.borrow().pane_key_settings();
+        let (extended, backspace) = {
+            let config = self.config.borrow();
+            (
+                config.option_value("extended-keys"),
+                config.backspace_for(name),
+            )
+        };
         let mode = crate::pane_keys::with_extended_keys(
             popup.pane.shared.keyboard_mode(),
             extended.as_deref(),

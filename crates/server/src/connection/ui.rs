@@ -229,7 +229,13 @@ impl ClientLoop {
         if self.read_only {
             return;
         }
-        let (extended, backspace) = self.config.borrow().pane_key_settings();
+        let (extended, backspace) = {
+            let config = self.config.borrow();
+            (
+                config.option_value("extended-keys"),
+                config.backspace_for(name),
+            )
+        };
         for pane in self.input_panes() {
             let mode = crate::pane_keys::with_extended_keys(
                 pane.shared.keyboard_mode(),

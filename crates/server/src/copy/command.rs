@@ -621,7 +621,7 @@ mod tests {
                 let lines = Lines::new(&screen);
                 proptest::prop_assert!(mode.cursor.line >= lines.first() && mode.cursor.line <= lines.last());
                 proptest::prop_assert!(mode.top >= lines.first() && mode.top <= lines.history_end());
-                let view = super::super::view::render(&mode, &lines);
+                let view = super::super::view::render(&mode, &lines, None);
                 proptest::prop_assert_eq!(view.rows.len(), lines.rows());
             }
         }

@@ -5,6 +5,7 @@ use super::lines::{Lines, Pos};
 use super::search::{self, MAX_MATCHES};
 use super::select::Span;
 use super::CopyMode;
+use weft_screen_model::pane_colours::PaneColours;
 use weft_screen_model::{Cell, CellFlags, Color, Pen};
 
 /// The colours copy mode draws with, each a foreground and a background.
@@ -36,8 +37,10 @@ pub struct Rendered {
     pub cursor: Option<(usize, usize)>,
 }
 
-/// Draws `mode`'s view of `lines`.
-pub fn render(mode: &CopyMode, lines: &Lines) -> Rendered {
+/// Draws `mode`'s view of `lines`, the program's cells in `colours` (its palette, see
+/// [`PaneColours`]) and copy mode's own highlights over them as they are, as tmux keeps its
+/// mode styles out of the pane's palette.
+pub fn render(mode: &CopyMode, lines: &Lines, colours: Option<&PaneColours>) -> Rendered {
     let (rows, cols) = (lines.rows().max(1), lines.cols().max(1));
     let bottom = mode.top + rows as u64 - 1;
     let span = mode
@@ -60,6 +63,9 @@ pub fn render(mode: &CopyMode, lines: &Lines) -> Rendered {
         let line = mode.top + r as u64;
         let mut cells = lines.cells(line);
         cells.resize(cols, Cell::BLANK);
+        if let Some(colours) = colours {
+            cells.iter_mut().for_each(|c| colours.recolour(c));
+        }
         // The mark's line first: matches and the selection show over it.
         if mode.mark.is_some_and(|m| m.line == line) {
             paint(&mut cells, 0, cols - 1, mode.styles.mark);
@@ -149,7 +155,7 @@ mod tests {
 
     fn top_row(mode: &CopyMode, screen: &Screen) -> String {
         let lines = Lines::new(screen);
-        render(mode, &lines).rows[0]
+        render(mode, &lines, None).rows[0]
             .iter()
             .map(|c| c.ch())
             .collect::<String>()
@@ -172,7 +178,7 @@ mod tests {
         let mut mode = CopyMode::enter(&s, true, false);
         mode.hide_position = true;
         let lines = Lines::new(&s);
-        let bg = |mode: &CopyMode, row: usize| render(mode, &lines).rows[row][5].pen().bg;
+        let bg = |mode: &CopyMode, row: usize| render(mode, &lines, None).rows[row][5].pen().bg;
         assert_eq!(bg(&mode, 1), Color::Default);
         mode.mark = Some(Pos::new(mode.top + 1, 0));
         assert_eq!(
@@ -181,5 +187,26 @@ mod tests {
             "the whole line, past its text"
         );
         assert_eq!(bg(&mode, 0), Color::Default);
+    }
+
+    /// The pane's colours reach the program's cells; copy mode's own highlights keep theirs,
+    /// as tmux keeps its mode styles out of the pane's palette.
+    #[test]
+    fn the_panes_colours_stay_off_copy_modes_highlights() {
+        let mut s = Screen::with_scrollback(10, 3, 10);
+        s.feed(b"\x1b[31mred\x1b[0m\r\ntwo");
+        let mut mode = CopyMode::enter(&s, true, false);
+        mode.hide_position = true;
+        mode.mark = Some(Pos::new(mode.top + 1, 0));
+        let mut colours = PaneColours::new();
+        let themed = Color::Rgb(weft_screen_model::Rgb::new(1, 2, 3));
+        colours.set_entry(1, Some(themed));
+        if let Color::Indexed(i) = COPY_STYLES.mark.1 {
+            colours.set_entry(i, Some(themed));
+        }
+        let lines = Lines::new(&s);
+        let rows = render(&mode, &lines, Some(&colours)).rows;
+        assert_eq!(rows[0][0].fg(), themed, "the program's red");
+        assert_eq!(rows[1][5].bg(), COPY_STYLES.mark.1, "the mark's line");
     }
 }

@@ -43,7 +43,8 @@ impl PaneShared {
         let mut mode = mode.clone();
         let lines = Lines::new(screen);
         mode.clamp(&lines);
-        let view = copy::view::render(&mode, &lines);
+        // The program's colours are put on its cells here, under copy mode's highlights.
+        let view = copy::view::render(&mode, &lines, snapshot.colours.take().as_deref());
         // Rows only when something changed; the cursor always (a frame drawn for another
         // reason, an overlay closing, must put the copy cursor back, not the program's).
         if since < screen.seqno() {

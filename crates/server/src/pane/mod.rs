@@ -340,6 +340,17 @@ pub(crate) fn cursor_style(config: &crate::config::Config) -> u16 {
         .map_or(0, |n| n as u16)
 }
 
+/// What the screen itself does by the pane's options: `allow-passthrough`,
+/// `alternate-screen`, `cursor-style`, `pane-colours`, `cursor-colour`, `scroll-on-clear`;
+/// when the pane starts and whenever its options change.
+pub(crate) fn options_to_screen(screen: &mut Screen, config: &crate::config::Config) {
+    screen.set_passthrough(passthrough_on(config));
+    screen.set_alternate_allowed(alternate_allowed(config));
+    screen.set_default_cursor_style(cursor_style(config));
+    screen.set_host_colours(pane_colours(config), cursor_colour(config));
+    screen.set_scroll_on_clear(config.option_value("scroll-on-clear").as_deref() != Some("off"));
+}
+
 /// `pane-colours`: the palette entries drawn as other colours (unknown colours skipped, as
 /// `set-option` refuses them).
 pub(crate) fn pane_colours(config: &crate::config::Config) -> Vec<(u8, Color)> {
@@ -353,12 +364,21 @@ pub(crate) fn pane_colours(config: &crate::config::Config) -> Vec<(u8, Color)> {
         .collect()
 }
 
-/// `cursor-colour` as the colour to send the terminal (`none` or `default`: its own).
+/// `cursor-colour` as the colour to send the terminal (`none` or `default`: its own). A
+/// named or numbered colour is sent as tmux sends it (`red` is `#800000`: tmux's table for the
+/// first 16; the others are xterm's, which tmux's matches).
 pub(crate) fn cursor_colour(config: &crate::config::Config) -> Option<Rgb> {
+    const TMUX_ANSI: [u32; 16] = [
+        0x000000, 0x800000, 0x008000, 0x808000, 0x000080, 0x800080, 0x008080, 0xc0c0c0, 0x808080,
+        0xff0000, 0x00ff00, 0xffff00, 0x0000ff, 0xff00ff, 0x00ffff, 0xffffff,
+    ];
     let value = config.option_value("cursor-colour")?;
     match crate::style::colour(value.trim())?? {
         Color::Rgb(rgb) => Some(rgb),
-        Color::Indexed(i) => Some(weft_screen_model::palette::xterm_color(i)),
+        Color::Indexed(i) => Some(match TMUX_ANSI.get(usize::from(i)) {
+            Some(&c) => Rgb::new((c >> 16) as u8, (c >> 8) as u8, c as u8),
+            None => weft_screen_model::palette::xterm_color(i),
+        }),
         Color::Default => None,
     }
 }
@@ -453,11 +473,7 @@ pub fn spawn_pane(
     shared
         .screen()
         .set_host_colors(host_colors.borrow_and_update().clone());
-    {
-        let mut screen = shared.screen();
-        screen.set_passthrough(passthrough_on(&spec.options));
-        screen.set_alternate_allowed(alternate_allowed(&spec.options));
-    }
+    options_to_screen(&mut shared.screen(), &spec.options);
     let task = PaneTask {
         id: spec.id,
         host_colors,

@@ -385,16 +385,7 @@ impl PaneShared {
     pub fn set_options(&self, config: Arc<crate::config::Config>) {
         self.remain_on_exit
             .store(config.remain_on_exit, Ordering::Release);
-        {
-            let mut screen = self.screen();
-            screen.set_passthrough(super::passthrough_on(&config));
-            screen.set_alternate_allowed(super::alternate_allowed(&config));
-            screen.set_default_cursor_style(super::cursor_style(&config));
-            screen.set_host_colours(super::pane_colours(&config), super::cursor_colour(&config));
-            screen.set_scroll_on_clear(
-                config.option_value("scroll-on-clear").as_deref() != Some("off"),
-            );
-        }
+        super::options_to_screen(&mut self.screen(), &config);
         *self
             .options
             .lock()
