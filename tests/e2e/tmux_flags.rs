@@ -1,5 +1,5 @@
 //! tmux's flags on commands a user's bindings and scripts use: `break-pane -s/-n/-P`,
-//! `kill-session -a/-C`, and the `-f` filters of the listing commands.
+//! `kill-session -a/-C`, `send-keys -R`, and the `-f` filters of the listing commands.
 
 use weft_tests::{detached_session, split_pane, stderr_of, stdout_of, TestServer};
 
@@ -434,4 +434,27 @@ fn prompts_take_n_and_f_and_buffers_filter() {
     let out = server.weft(&["wait", "-t", &second, "--text", "again-25"]);
     assert!(out.status.success(), "{out:?}");
     assert!(ok(&server, &["list-panes", "-t", "p", "-F", "#D"]).contains(&second));
+}
+
+#[test]
+fn send_keys_r_clears_the_pane_and_its_modes_keeping_the_history() {
+    let server = TestServer::new("sendr");
+    let mut c = weft_tests::attached_session(&server, "r", None);
+    // A program left the keypad and cursor keys in application mode and a line on screen.
+    c.send_text("printf '\\033[?1h\\033=KEPT%s\\n' $((6*7))\r")
+        .unwrap();
+    c.wait_for_text("KEPT42").unwrap();
+    c.wait_for(|s| s.modes().application_cursor).unwrap();
+    // As the common binding does: `bind C-k send-keys -R \; send-keys C-l`.
+    ok(&server, &["send-keys", "-R", "-t", "r"]);
+    c.wait_for(|s| !s.text().contains("KEPT42") && !s.modes().application_cursor)
+        .unwrap();
+    let history = ok(&server, &["capture-pane", "-p", "-S", "-", "-t", "r"]);
+    assert!(history.contains("KEPT42"), "{history}");
+    // Keys after -R in the same command are typed once the state is reset.
+    ok(
+        &server,
+        &["send-keys", "-R", "-t", "r", "echo after-$((6*7))", "Enter"],
+    );
+    c.wait_for_text("after-42").unwrap();
 }

@@ -43,6 +43,26 @@ impl Screen {
         self.event(Event::TitleChanged(String::new()));
     }
 
+    /// tmux's `send-keys -R`: the terminal's state as a fresh terminal's (modes, margins,
+    /// tabs, pen, character sets, keyboard flags, the program's colours, a sequence cut
+    /// short), the screen cleared as ED 2 clears it and the cursor home. The history, title,
+    /// the alternate screen's state and the host's settings stay.
+    pub fn reset_terminal_state(&mut self) {
+        self.seq += 1;
+        self.reset_parser();
+        self.soft_reset_state();
+        self.modes = crate::modes::Modes::default();
+        self.key_flags = Default::default();
+        self.tabs = crate::screen::default_tabs(self.cols);
+        self.palette.forget_program_colours();
+        self.apply_erase_in_display(crate::handler::EraseScope::All, false);
+        self.cursor.row = 0;
+        self.cursor.col = 0;
+        self.cursor.pending_wrap = false;
+        self.update_plain_print();
+        self.touch_all();
+    }
+
     pub(super) fn soft_reset_state(&mut self) {
         self.modes.insert = false;
         self.modes.origin = false;
@@ -67,6 +87,29 @@ mod tests {
     use crate::palette::HostColors;
     use crate::Screen;
     use std::sync::Arc;
+
+    /// `send-keys -R`: modes off, the screen cleared into the history, the cursor home, a
+    /// sequence cut short forgotten; the title stays.
+    #[test]
+    fn a_terminal_state_reset_is_a_fresh_terminal_with_the_history_kept() {
+        let mut s = Screen::with_scrollback(20, 3, 100);
+        s.feed(b"\x1b]2;kept\x07\x1b[?1000h\x1b[?2004h\x1b[?1h\x1b[?25l\x1b]4;1;#ff0000\x07");
+        s.feed(b"\x1b[31mline\x1b[2;5r\x1b]0;cut");
+        s.reset_terminal_state();
+        assert_eq!(s.modes(), &crate::Modes::default());
+        assert!(s.pane_colours().is_none());
+        assert_eq!((s.cursor_state().row, s.cursor_state().col), (0, 0));
+        assert_eq!(s.scroll_region(), (0, 2));
+        assert_eq!(
+            s.scrollback().len(),
+            1,
+            "the cleared line is in the history"
+        );
+        assert_eq!(s.title(), "kept");
+        s.feed(b"ok");
+        assert!(s.text().starts_with("ok"));
+        assert_eq!(s.cell(0, 0).unwrap().fg(), Color::Default);
+    }
 
     /// A reset (`reset`, `tput reset` send RIS) forgets the program's colours and keeps what
     /// the host set: queries are still answered with the user's terminal's colours, and the

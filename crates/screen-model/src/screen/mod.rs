@@ -319,6 +319,11 @@ impl Screen {
         self.default_cursor_style
     }
 
+    /// Forgets a sequence the parser is in the middle of (`send-keys -R`).
+    pub(crate) fn reset_parser(&mut self) {
+        self.parser = Parser::new();
+    }
+
     /// Takes the passthrough filter out (kept across a reset, see `full_reset`).
     pub(crate) fn take_passthrough(&mut self) -> Option<Box<passthrough::Passthrough>> {
         self.passthrough.take()

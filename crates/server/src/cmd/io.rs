@@ -13,14 +13,15 @@ use weft_screen_model::keyboard::KeyboardMode;
 pub static SEND_KEYS: Entry = Entry {
     name: "send-keys",
     aliases: &["send"],
-    usage: "[-FlHMX] [-N count] [-t target-pane] key ...",
+    usage: "[-FlHMRX] [-N count] [-t target-pane] key ...",
     about: "Type keys into a pane: tmux key names (Enter, C-c, M-x, Up, F1), text with -l, \
             hex bytes with -H; -N repeats them. With -X, run a copy-mode command instead \
             (send-keys -X search-backward TEXT). -F expands the arguments as formats of the \
             pane (send -FX search-backward '#{copy_cursor_word}'). In a mouse key's binding, \
             -M hands the mouse event on as weft handles it unbound (to the program, or copy \
-            mode).",
-    flags: "FlHMXN:t:",
+            mode). -R first resets the pane's terminal state and clears its screen \
+            (bind C-k send-keys -R \\; clear-history).",
+    flags: "FlHMRXN:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Pane),
@@ -28,7 +29,8 @@ pub static SEND_KEYS: Entry = Entry {
         if args.has('M') {
             return Ok(super::Action::Client(super::ClientRequest::SendMouse));
         }
-        if args.positional.is_empty() {
+        let reset = args.has('R');
+        if args.positional.is_empty() && !reset {
             return Err(args.usage("keys are needed"));
         }
         let count = match args.value('N') {
@@ -58,6 +60,12 @@ pub static SEND_KEYS: Entry = Entry {
             crate::pane_keys::DEL,
         )?;
         Ok(pane_server_action(move |pane, ctx| async move {
+            if reset {
+                pane.reset_terminal();
+                if keys.is_empty() {
+                    return Ok(Output::none());
+                }
+            }
             let (extended, backspace) = {
                 let config = ctx.config.borrow();
                 (

@@ -267,6 +267,17 @@ impl PaneHandle {
         self.shared.notify_watchers();
     }
 
+    /// Puts the pane's terminal state back to a fresh terminal's and clears its screen
+    /// (`send-keys -R`), and tells its watchers.
+    pub fn reset_terminal(&self) {
+        {
+            let mut screen = self.shared.screen();
+            screen.reset_terminal_state();
+            self.shared.publish_from(&screen);
+        }
+        self.shared.notify_watchers();
+    }
+
     /// The program's exit code, once it exited.
     pub fn exit_code(&self) -> Option<i64> {
         let code = self.shared.exit_code.load(Ordering::Acquire);
