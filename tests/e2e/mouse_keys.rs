@@ -1,6 +1,7 @@
 //! tmux's mouse keys in bindings (`WheelUpPane`, `MouseDown3Pane`, ...): a bound mouse key
 //! runs its binding, on the pane under the mouse, instead of weft's own handling; `send-keys
-//! -M` hands the event on; unbound, weft handles it itself.
+//! -M` hands the event on (and `copy-mode -M` in tmux's default drag binding); unbound, weft
+//! handles it itself.
 
 use weft_tests::{attached_session, mouse_report, stdout_of, write_file, TestServer};
 
@@ -66,4 +67,38 @@ fn bound_mouse_keys_run_on_the_pane_under_the_mouse() {
     c.send_bytes(&mouse_report(0, 5, 5, true)).unwrap();
     c.wait_for_text("^[[<0;6;6M").unwrap();
     c.wait_for_text("left-clicked").unwrap();
+}
+
+#[test]
+fn tmux_default_drag_binding_selects_with_copy_mode_m() {
+    let server = TestServer::new("dragm");
+    // tmux 3.3's own binding, as configurations copy it.
+    let conf = write_file(
+        &server,
+        "drag.conf",
+        "bind -n MouseDrag1Pane if -Ft= '#{mouse_any_flag}' \
+         'if -Ft= \"#{pane_in_mode}\" \"copy-mode -M\" \"send-keys -M\"' 'copy-mode -M'\n",
+    );
+    let mut c = attached_session(&server, "d", Some(conf.to_str().unwrap()));
+    c.send_text("echo DRAG$((6*7))\r").unwrap();
+    c.wait_for_text("DRAG42").unwrap();
+    let row = (0..24)
+        .find(|&r| {
+            c.screen()
+                .row(r)
+                .is_some_and(|l| l.text().starts_with("DRAG42"))
+        })
+        .unwrap() as u16;
+    c.send_bytes(&mouse_report(0, 0, row, true)).unwrap();
+    c.send_bytes(&mouse_report(32, 3, row, true)).unwrap();
+    c.send_bytes(&mouse_report(32, 5, row, true)).unwrap();
+    c.wait_for(indicator_shown).unwrap();
+    c.send_bytes(&mouse_report(0, 5, row, false)).unwrap();
+    c.wait_for(|_| stdout_of(&server.weft(&["save-buffer", "-"])) == "DRAG42")
+        .unwrap();
+    // From the command line, -M is refused with where it works.
+    let out = server.weft(&["copy-mode", "-M", "-t", "d"]);
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("key binding"), "{said}");
 }

@@ -12,16 +12,21 @@ use weft_screen_model::Color;
 pub static COPY_MODE: Entry = Entry {
     name: "copy-mode",
     aliases: &[],
-    usage: "[-eHqu] [-t target-pane]",
+    usage: "[-eHMqu] [-t target-pane]",
     about: "Enter copy mode: scroll, search and select the pane's history with the keys of \
             mode-keys (vi or emacs). -u scrolls a page up, -e leaves at the bottom, -q leaves, \
-            -H hides the position indicator.",
-    flags: "equHt:",
+            -H hides the position indicator. -M, in a mouse key's binding (tmux's default \
+            MouseDrag1Pane one), selects with the mouse as weft does unbound.",
+    flags: "equHMt:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Pane),
     build: |args| {
         args.no_arguments()?;
+        if args.has('M') {
+            // The drag goes to weft's own handling, which selects in copy mode.
+            return Ok(super::Action::Client(super::ClientRequest::SendMouse));
+        }
         let (leave, exit_at_bottom, page_up) = (args.has('q'), args.has('e'), args.has('u'));
         let hide_position = args.has('H');
         Ok(pane_server_action(move |pane, ctx| async move {
