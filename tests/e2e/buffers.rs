@@ -422,3 +422,35 @@ fn next_clipboard_write(c: &mut weft_testkit::TestTerminal) -> Vec<u8> {
     };
     base64
 }
+
+#[test]
+fn e_in_choose_buffer_edits_the_buffer_in_the_editor() {
+    let server = TestServer::new("bufedit");
+    let mut c = server.client(&["new", "-s", "e", "--", "cat", "-v"], 80, 24);
+    c.wait_for(|s| s.is_alternate_screen()).unwrap();
+    ok(&server.weft(&["setb", "-b", "notes", "one two"]));
+    // An editor that fails: what it wrote is not taken.
+    let marker = server.dir.join("failed-editor-ran");
+    let failing = format!(
+        "sh -c 'printf changed > \"$1\"; touch {}; exit 3' sh",
+        marker.display()
+    );
+    ok(&server.weft(&["set", "-s", "editor", &failing]));
+    c.send_keys("C-b =").unwrap();
+    c.wait_for_text("> notes: 7 bytes").unwrap();
+    c.send_keys("e").unwrap();
+    c.wait_for(|_| marker.exists()).unwrap();
+    // The popup closes once the editor has exited.
+    c.wait_for(|s| !s.text().contains('┌')).unwrap();
+    // One that succeeds: its text is the buffer (without the newline it added to a text that
+    // had none).
+    let succeeding = "sh -c 'sed s/one/edited/ \"$1\" > \"$1.new\"; echo >> \"$1.new\"; \
+                      mv \"$1.new\" \"$1\"' sh";
+    ok(&server.weft(&["set", "-s", "editor", succeeding]));
+    c.send_keys("C-b =").unwrap();
+    c.wait_for_text("> notes: 7 bytes").unwrap();
+    c.send_keys("e").unwrap();
+    let edited =
+        |server: &TestServer| stdout_of(&server.weft(&["save-buffer", "-b", "notes", "-"]));
+    c.wait_for(|_| edited(&server) == "edited two").unwrap();
+}

@@ -226,7 +226,7 @@ pub static OPTIONS: &[OptionDef] = &[
     opt("copy-mode-mark-style", Window, Text, "bg=red,fg=black", Some(USED_AS_TEXT)),
     opt("fill-character", Window, Text, "", Some(USED_AS_TEXT)),
     opt("backspace", Server, Text, "C-?", Some(USED_AS_TEXT)),
-    opt("editor", Server, Text, "/usr/bin/vi", None),
+    opt("editor", Server, Text, "/usr/bin/vi", Some(USED_AS_TEXT)),
     // weft's own.
     opt("frame-interval-ms", Server, Number, "8", Some("frame-interval-ms")),
 ];

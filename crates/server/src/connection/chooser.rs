@@ -2,8 +2,8 @@
 //! or the attached clients (name, session, size, terminal) listed over the window, one line
 //! each. Up/Down (or k/j) move, Enter acts on the one chosen (pastes the buffer into the active
 //! pane, bracketed if its program asked, as `paste-buffer -p`; detaches the client), or runs
-//! the template given for it; `d` deletes the buffer or detaches the client; `q` or Escape
-//! leaves.
+//! the template given for it; `d` deletes the buffer or detaches the client; `e` edits the
+//! buffer in the user's editor (see `buffer_editor`); `q` or Escape leaves.
 
 use super::ui::{After, ClientLoop, Ui};
 use crate::cmd::buffers::{line, paste, PasteOptions};
@@ -41,6 +41,7 @@ enum Choice {
     Down,
     Choose,
     Delete,
+    Edit,
     Leave,
     Nothing,
 }
@@ -54,6 +55,7 @@ fn choice(input: &Input) -> Choice {
         "Down" | "j" | "C-n" => Choice::Down,
         "Enter" => Choice::Choose,
         "d" => Choice::Delete,
+        "e" => Choice::Edit,
         "q" | "Escape" | "C-c" | "C-g" => Choice::Leave,
         _ => Choice::Nothing,
     }
@@ -148,11 +150,18 @@ impl ClientLoop {
                     let _ = self.ctx.buffers.delete(Some(&name));
                 }
             }
+            Choice::Edit if chooser.choosing == Choosing::Buffers => {
+                self.close_chooser().await;
+                if let Some(name) = chosen {
+                    self.edit_buffer(&name).await;
+                }
+                return After::Continue;
+            }
             Choice::Leave => {
                 self.close_chooser().await;
                 return After::Continue;
             }
-            Choice::Nothing => {
+            Choice::Edit | Choice::Nothing => {
                 // Nothing changes (a mouse move, another key): nothing to draw.
                 self.ui = Ui::Chooser(chooser);
                 return After::Continue;
@@ -214,7 +223,7 @@ impl ClientLoop {
             chooser.top = chooser.selected + 1 - rows;
         }
         let help = match chooser.choosing {
-            Choosing::Buffers => "choose-buffer ({}): Enter paste, d delete, q leave",
+            Choosing::Buffers => "choose-buffer ({}): Enter paste, d delete, e edit, q leave",
             Choosing::Clients => "choose-client ({}): Enter or d detach, q leave",
         };
         let mut lines = vec![help.replace("{}", &items.len().to_string())];
@@ -248,6 +257,7 @@ mod tests {
         assert_eq!(choice(&key("j")), Choice::Down);
         assert_eq!(choice(&key("Enter")), Choice::Choose);
         assert_eq!(choice(&key("d")), Choice::Delete);
+        assert_eq!(choice(&key("e")), Choice::Edit);
         assert_eq!(choice(&key("Escape")), Choice::Leave);
         assert_eq!(choice(&key("x")), Choice::Nothing);
     }

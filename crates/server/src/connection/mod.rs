@@ -7,6 +7,7 @@
 //!   overlays), and [`mouse`]: clicks, drags and the wheel.
 
 mod attached;
+mod buffer_editor;
 mod chooser;
 mod clock;
 mod history_file;

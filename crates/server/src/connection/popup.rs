@@ -34,8 +34,11 @@ pub(super) struct Popup {
     /// (for clicks) follows from them and the session's size (see [`PopupView::inner`]).
     wanted: Rect,
     lines: String,
-    /// Told when it closes (a `display-popup` from the command line waits for it).
-    closed: Option<oneshot::Sender<()>>,
+    /// Told when it closes, with the exit code (a `display-popup` from the command line
+    /// waits for it).
+    closed: Option<oneshot::Sender<Option<i64>>>,
+    /// The program's exit code, once it exited.
+    exit_code: Option<i64>,
 }
 
 impl Popup {
@@ -50,7 +53,7 @@ impl Drop for Popup {
     fn drop(&mut self) {
         self.pane.kill();
         if let Some(closed) = self.closed.take() {
-            let _ = closed.send(());
+            let _ = closed.send(self.exit_code);
         }
     }
 }
@@ -139,6 +142,7 @@ impl ClientLoop {
             close,
             any_key,
             closed,
+            exit_code: None,
         });
         let _ = self
             .render
@@ -168,6 +172,7 @@ impl ClientLoop {
             return;
         };
         popup.done = true;
+        popup.exit_code = Some(code);
         let closes = match popup.close {
             CloseWhen::Asked => false,
             CloseWhen::Exited => true,

@@ -66,8 +66,9 @@ pub enum PopupAction {
         border_style: Option<String>,
         /// `-t`: the pane it is opened over.
         target: Option<String>,
-        /// Told when the popup closes (a `display-popup` from the command line waits for it).
-        closed: Option<tokio::sync::oneshot::Sender<()>>,
+        /// Told when the popup closes, with its program's exit code if it exited (a
+        /// `display-popup` from the command line waits for it; an edit reads the code).
+        closed: Option<tokio::sync::oneshot::Sender<Option<i64>>>,
     },
     /// Close the client's popup (`-C`).
     Close,
