@@ -409,3 +409,51 @@ fn detach_on_destroy_shows_another_session_when_the_shown_one_ends() {
     let ls = stdout_of(&server.weft(&["ls"]));
     assert!(ls.starts_with("four:"), "{ls}");
 }
+
+/// A client of session `name` started by `sh -c`, which runs `then` after the client ends.
+fn client_under_sh(server: &TestServer, name: &str, then: &str) -> TestTerminal {
+    let line = format!(
+        "'{}' -S '{}' attach -t {name}; {then}",
+        weft_tests::weft_binary().display(),
+        server.socket.display()
+    );
+    let mut builder = TestTerminal::spawn(["sh", "-c", line.as_str()]).size(80, 24);
+    for (k, v) in weft_tests::TEST_ENV {
+        builder = builder.env(*k, *v);
+    }
+    let mut client = builder.start().unwrap();
+    client.wait_for_text("$").unwrap();
+    client
+}
+
+#[test]
+fn detach_p_hangs_up_the_shell_and_detach_e_runs_a_command_instead() {
+    let server = TestServer::new("detachpe");
+    detached_session(&server, "pe");
+    // -P: the shell the client was started from is hung up (it never gets to its next line).
+    let mut c = client_under_sh(&server, "pe", "echo shell-went-on-$((6*7)); sleep 5");
+    let out = server.weft(&["detach-client", "-P", "-s", "pe"]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    let exit = c.wait_exit().unwrap();
+    assert_eq!(exit.code, 128 + 1, "the shell ended by SIGHUP");
+    let text = c.screen().text();
+    assert!(
+        text.contains("[detached and SIGHUP (from session pe)]"),
+        "{text}"
+    );
+    assert!(!text.contains("shell-went-on-42"), "{text}");
+    // -E: the command runs in the client's place, on its terminal.
+    let mut c = client_under_sh(&server, "pe", "echo after-client-$((6*7))");
+    let out = server.weft(&[
+        "detach-client",
+        "-E",
+        "echo instead-of-$((6*7))",
+        "-s",
+        "pe",
+    ]);
+    assert!(out.status.success(), "{}", stderr_of(&out));
+    c.wait_for_text("after-client-42").unwrap();
+    let text = c.screen().text();
+    assert!(text.contains("instead-of-42"), "{text}");
+    assert!(!text.contains("[detached"), "{text}");
+}

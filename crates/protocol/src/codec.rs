@@ -206,17 +206,17 @@ mod tests {
             cols: 104,
             rows: 59,
         });
+        round_trip(Message::Exit(ExitNotice::exited()));
         round_trip(Message::Exit(ExitNotice {
-            message: "[exited]".into(),
-            code: 0,
-            resume: None,
-            lock: None,
-        }));
-        round_trip(Message::Exit(ExitNotice {
-            message: String::new(),
-            code: 0,
             resume: Some("work".into()),
             lock: Some("lock -np".into()),
+            ..ExitNotice::default()
+        }));
+        round_trip(Message::Exit(ExitNotice {
+            message: "[detached and SIGHUP (from session w)]".into(),
+            hangup_parent: true,
+            exec: Some("echo bye".into()),
+            ..ExitNotice::default()
         }));
     }
 

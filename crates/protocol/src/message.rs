@@ -187,7 +187,7 @@ pub enum Reply {
 }
 
 /// Why an attached client's session ended, sent before the server closes the connection.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExitNotice {
     /// For the user, e.g. `[detached (from session main)]`.
     pub message: String,
@@ -201,6 +201,13 @@ pub struct ExitNotice {
     /// shell command (`lock-command`) on its terminal and attaches again once it exits.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lock: Option<String>,
+    /// `detach-client -P`: the client hangs up its parent (`SIGHUP`, the login shell it was
+    /// started from), as tmux's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hangup_parent: bool,
+    /// `detach-client -E`: the client runs this shell command in its place once detached.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exec: Option<String>,
 }
 
 impl ExitNotice {
@@ -208,9 +215,7 @@ impl ExitNotice {
     pub fn exited() -> Self {
         ExitNotice {
             message: "[exited]".into(),
-            code: 0,
-            resume: None,
-            lock: None,
+            ..ExitNotice::default()
         }
     }
 }

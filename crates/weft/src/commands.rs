@@ -207,7 +207,14 @@ async fn attach_and_run(
             .map_err(|e| ClientError::Lost(e.to_string()))?;
         let end = crate::client::run_attached(conn, pass_tty).await?;
         let Some(session) = end.resume else {
+            if let Some(command) = end.exec {
+                // `detach-client -E`: the command takes the client's place.
+                return Ok(exec_shell(&command));
+            }
             say!("{}", end.message);
+            if end.hangup_parent {
+                hang_up_parent();
+            }
             return Ok(end.code);
         };
         // `suspend-client`: the terminal is the shell's again; stop as C-z stops a program,
@@ -220,6 +227,32 @@ async fn attach_and_run(
         conn = crate::client::connect(socket, VERSION).await?;
         request = Request::Attach(attach_params(Some(session), read_only));
     }
+}
+
+/// `detach-client -P`: the shell this client was started from is hung up, as tmux does it
+/// (not when the parent is init, which a client started by a service has).
+fn hang_up_parent() {
+    let Some(parent) = rustix::process::getppid() else {
+        return;
+    };
+    if parent.as_raw_nonzero().get() <= 1 {
+        return;
+    }
+    if let Err(e) = rustix::process::kill_process(parent, rustix::process::Signal::HUP) {
+        say_err!("weft: cannot hang up the shell this client was started from: {e}");
+    }
+}
+
+/// `detach-client -E`: runs `command` with `sh -c` in this process's place; returns (the
+/// status to exit with) only if that cannot be done.
+fn exec_shell(command: &str) -> u8 {
+    use std::os::unix::process::CommandExt;
+    let e = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .exec();
+    say_err!("weft: cannot run `{command}` in the client's place: {e}");
+    1
 }
 
 /// Runs `lock-command` on the terminal (`sh -c`) and waits for it; says so when it fails,

@@ -29,6 +29,8 @@ pub enum ClientRequest {
         others: bool,
         /// Detach every client of this session instead.
         session: Option<String>,
+        /// What the clients do as they leave (`-P`, `-E`).
+        how: crate::session::DetachHow,
     },
     /// Repaint: this client, or every client of a session (`-t`).
     Refresh {
@@ -156,18 +158,23 @@ pub enum ClientRequest {
 pub static DETACH_CLIENT: Entry = Entry {
     name: "detach-client",
     aliases: &["detach"],
-    usage: "[-a] [-s target-session] [-t target-client]",
+    usage: "[-aP] [-E shell-command] [-s target-session] [-t target-client]",
     about: "Detach this client, every other client (-a), one client (-t client-N, as \
             list-clients names them), or every client of a session (-s, or -t naming a \
             session; from the command line: the current session inside weft, else every \
-            session).",
-    flags: "as:t:",
+            session). -P also hangs up the shell the client was started from (SIGHUP to its \
+            parent); -E runs shell-command in the client's place.",
+    flags: "aPE:s:t:",
     long: &[],
     read_only: true,
     target: Some(TargetKind::Session),
     build: |args| {
         args.no_arguments()?;
         Ok(Action::Client(ClientRequest::Detach {
+            how: crate::session::DetachHow {
+                hangup_parent: args.has('P'),
+                exec: args.value('E').map(str::to_string),
+            },
             others: args.has('a'),
             session: args
                 .value('s')

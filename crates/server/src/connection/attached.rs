@@ -130,6 +130,7 @@ async fn attached_loop(
         session
             .send(SessionCommand::Detach {
                 except: Some(client),
+                how: Default::default(),
             })
             .await;
     }
@@ -308,7 +309,7 @@ async fn attached_loop(
                     let notice = match control {
                         Some(ClientControl::Exit(notice)) => notice,
                         Some(ClientControl::Switch(..) | ClientControl::Message(_) | ClientControl::Terminal(_) | ClientControl::Popup(_) | ClientControl::Menu(_) | ClientControl::Output(_)) => continue,
-                        None => ExitNotice { message: "[server exited]".into(), code: 1, resume: None, lock: None },
+                        None => ExitNotice { message: "[server exited]".into(), code: 1, ..ExitNotice::default() },
                     };
                     let _ = sink.send(Message::Exit(notice)).await;
                     break;
@@ -344,6 +345,7 @@ async fn attached_loop(
         mouse_keys: Default::default(),
         acting_pane: None,
         last_key_at: None,
+        detach_how: Default::default(),
         relay,
     };
     let mut info = info;
@@ -493,12 +495,11 @@ async fn attached_loop(
                         .unwrap_or_default()
                 });
                 let notice = ExitNotice {
-                    message: format!("[detached (from session {})]", state.session.name()),
-                    code: 0,
                     // `suspend-client`: the client stops, and attaches again once continued;
                     // `lock-client`: it runs `lock-command` first.
                     resume: back.then(|| state.session.name()),
                     lock,
+                    ..state.detach_how.notice(&state.session.name())
                 };
                 let _ = own_control.send(ClientControl::Exit(notice)).await;
                 let _ = writer.await;

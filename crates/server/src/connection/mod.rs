@@ -262,7 +262,7 @@ async fn cli_one(
     match execute(ctx, parsed, origin).await? {
         Ran::Output(output) => Ok((output, None)),
         // From the command line, client commands act on a session's clients.
-        Ran::Client(ClientRequest::Detach { session, .. }) => {
+        Ran::Client(ClientRequest::Detach { session, how, .. }) => {
             if let Some(client) = session.as_deref().and_then(session_cmd::client_id) {
                 let handle = session_cmd::session_of_client(ctx, client)
                     .await
@@ -271,11 +271,16 @@ async fn cli_one(
                             "no client client-{client} (list-clients shows them)"
                         ))
                     })?;
-                handle.send(SessionCommand::DetachOne { client }).await;
+                handle.send(SessionCommand::DetachOne { client, how }).await;
                 return Ok((Output::none(), None));
             }
             for handle in sessions_for(ctx, session, origin).await? {
-                handle.send(SessionCommand::Detach { except: None }).await;
+                handle
+                    .send(SessionCommand::Detach {
+                        except: None,
+                        how: how.clone(),
+                    })
+                    .await;
             }
             Ok((Output::none(), None))
         }

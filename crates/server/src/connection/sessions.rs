@@ -43,7 +43,11 @@ impl ClientLoop {
                 };
                 self.new_session(spec, existing).await
             }
-            ClientRequest::Detach { others, session } => self.detach(others, session).await,
+            ClientRequest::Detach {
+                others,
+                session,
+                how,
+            } => self.detach(others, session, how).await,
             ClientRequest::FindWindow { text, how } => {
                 match crate::cmd::session::find_window(&self.session, &text, how).await {
                     Ok(said) => {
@@ -122,9 +126,11 @@ impl ClientLoop {
         &mut self,
         others: bool,
         target: Option<String>,
+        how: crate::session::DetachHow,
     ) -> Result<After, CommandError> {
         if let Some(client) = target.as_deref().and_then(client_id) {
             if client == self.client {
+                self.detach_how = how;
                 return Ok(After::Detach);
             }
             let session = session_of_client(&self.ctx, client).await.ok_or_else(|| {
@@ -132,17 +138,28 @@ impl ClientLoop {
                     "no client client-{client} (list-clients shows them)"
                 ))
             })?;
-            session.send(SessionCommand::DetachOne { client }).await;
+            session
+                .send(SessionCommand::DetachOne { client, how })
+                .await;
             return Ok(After::Continue);
         }
         let handle = match target {
             Some(t) => self.find(&t).await?,
-            None if !others => return Ok(After::Detach),
+            None if !others => {
+                self.detach_how = how;
+                return Ok(After::Detach);
+            }
             None => self.session.clone(),
         };
         let except = (others && handle.id == self.session.id).then_some(self.client);
-        handle.send(SessionCommand::Detach { except }).await;
+        handle
+            .send(SessionCommand::Detach {
+                except,
+                how: how.clone(),
+            })
+            .await;
         if except.is_none() && handle.id == self.session.id {
+            self.detach_how = how;
             return Ok(After::Detach);
         }
         Ok(After::Continue)

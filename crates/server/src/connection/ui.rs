@@ -93,6 +93,8 @@ pub(super) struct ClientLoop {
     /// When the last key came, and whether keys were coming fast already, for
     /// `assume-paste-time`.
     pub(super) last_key_at: Option<(tokio::time::Instant, bool)>,
+    /// How this client leaves when it detaches itself (`detach-client -P`, `-E`).
+    pub(super) detach_how: crate::session::DetachHow,
 }
 
 /// What the loop should do after an input.

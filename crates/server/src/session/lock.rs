@@ -27,10 +27,9 @@ impl SessionState {
         let mut busy = 0;
         for id in ids {
             let notice = ExitNotice {
-                message: String::new(),
-                code: 0,
                 resume: Some(self.name.clone()),
                 lock: Some(lock.clone()),
+                ..ExitNotice::default()
             };
             let sent = self
                 .clients

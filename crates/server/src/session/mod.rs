@@ -8,6 +8,7 @@
 
 mod alerts;
 mod clipboard;
+mod detach;
 mod directory;
 mod focus;
 mod format_vars;
@@ -30,6 +31,7 @@ mod view;
 mod window_size;
 mod windows;
 
+pub use detach::DetachHow;
 pub use directory::{SessionDirectory, SessionSummary};
 pub use format_vars::{FormatContext, VarsWithOptions};
 pub use list::{ClientInfo, TreeWindow};
@@ -197,6 +199,8 @@ pub enum SessionCommand {
     Detach {
         /// The client that stays (the one that asked), if any.
         except: Option<ClientId>,
+        /// What the clients do as they leave (`-P`, `-E`).
+        how: DetachHow,
     },
     /// Lock every client (`lock-session`): each runs `lock-command` and attaches again.
     Lock,
@@ -204,6 +208,8 @@ pub enum SessionCommand {
     DetachOne {
         /// The client.
         client: ClientId,
+        /// What it does as it leaves (`-P`, `-E`).
+        how: DetachHow,
     },
     /// Tell a client to show another session (`switch-client` from the command line).
     SwitchClients {

@@ -285,6 +285,16 @@ impl SessionState {
 
     /// Tells every client but `except` that its attachment ended, and forgets them.
     pub(super) async fn tell_clients(&mut self, message: &str, code: u8, except: Option<ClientId>) {
+        let notice = ExitNotice {
+            message: message.to_string(),
+            code,
+            ..ExitNotice::default()
+        };
+        self.send_exits(&notice, except).await;
+    }
+
+    /// Sends `notice` to every client but `except`, which then leave.
+    pub(super) async fn send_exits(&mut self, notice: &ExitNotice, except: Option<ClientId>) {
         let leaving: Vec<ClientId> = self
             .clients
             .keys()
@@ -293,12 +303,7 @@ impl SessionState {
             .collect();
         for id in leaving {
             if let Some(client) = self.clients.remove(&id) {
-                let notice = ExitNotice {
-                    message: message.to_string(),
-                    code,
-                    resume: None,
-                    lock: None,
-                };
+                let notice = notice.clone();
                 let _ = client.control.send(ClientControl::Exit(notice)).await;
             }
         }

@@ -267,18 +267,13 @@ impl SessionState {
                     }
                 }
             }
-            SessionCommand::Detach { except } => {
-                let message = format!("[detached (from session {})]", self.name);
-                self.tell_clients(&message, 0, except).await;
+            SessionCommand::Detach { except, how } => {
+                let notice = how.notice(&self.name);
+                self.send_exits(&notice, except).await;
             }
-            SessionCommand::DetachOne { client } => {
+            SessionCommand::DetachOne { client, how } => {
                 if let Some(entry) = self.clients.remove(&client) {
-                    let notice = weft_protocol::ExitNotice {
-                        message: format!("[detached (from session {})]", self.name),
-                        code: 0,
-                        resume: None,
-                        lock: None,
-                    };
+                    let notice = how.notice(&self.name);
                     let _ = entry.control.send(ClientControl::Exit(notice)).await;
                 }
             }

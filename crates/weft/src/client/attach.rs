@@ -13,17 +13,17 @@ use weft_pty_io::{PtyReader, PtyWriter};
 /// Largest read from the terminal at once (a paste arrives in pieces of this size).
 const INPUT_CHUNK: usize = 16 * 1024;
 
-/// How an attachment ended.
-#[derive(Debug)]
-pub struct AttachEnd {
-    /// For the user, e.g. `[detached (from session 0)]`.
-    pub message: String,
-    /// Exit status.
-    pub code: u8,
-    /// `suspend-client`: stop, then attach to this session again.
-    pub resume: Option<String>,
-    /// The lock commands: run this (`lock-command`) instead of stopping.
-    pub lock: Option<String>,
+/// How an attachment ended: as the server said (`[detached ...]`, a session to attach to again,
+/// a parent to hang up, a command to run), or as the client found it.
+pub type AttachEnd = weft_protocol::ExitNotice;
+
+/// An attachment ended by something other than the server's word, with status 1.
+fn ended(message: &str) -> AttachEnd {
+    AttachEnd {
+        message: message.into(),
+        code: 1,
+        ..AttachEnd::default()
+    }
 }
 
 /// Opens the controlling terminal afresh: its own file description, so making it non-blocking
@@ -51,14 +51,7 @@ pub async fn run_attached(mut conn: Conn, pass_tty: bool) -> Result<AttachEnd, C
     match conn.next().await {
         Some(Ok(Message::Reply(Reply::Attached { .. }))) => {}
         // The session made for this client ended before it could attach (`new -- true`).
-        Some(Ok(Message::Exit(notice))) => {
-            return Ok(AttachEnd {
-                message: notice.message,
-                code: notice.code,
-                resume: notice.resume,
-                lock: notice.lock,
-            })
-        }
+        Some(Ok(Message::Exit(notice))) => return Ok(notice),
         Some(Ok(Message::Reply(Reply::Error { message, code }))) => {
             return Err(ClientError::Refused { message, code })
         }
@@ -100,27 +93,22 @@ pub async fn run_attached(mut conn: Conn, pass_tty: bool) -> Result<AttachEnd, C
             message = conn.next() => match message {
                 Some(Ok(Message::Output(bytes))) => {
                     if write_frame(&mut output, &tty, &bytes).await.is_err() {
-                        break AttachEnd { message: "[terminal closed]".into(), code: 1, resume: None, lock: None };
+                        break ended("[terminal closed]");
                     }
                 }
                 Some(Ok(Message::Exit(notice))) => {
-                    break AttachEnd {
-                        message: notice.message,
-                        code: notice.code,
-                        resume: notice.resume,
-                        lock: notice.lock,
-                    };
+                    break notice;
                 }
                 Some(Ok(_)) => {}
                 Some(Err(_)) | None => {
-                    break AttachEnd { message: "[lost server]".into(), code: 1, resume: None, lock: None };
+                    break ended("[lost server]");
                 }
             },
             n = read_keys(input.as_mut(), &mut buf) => match n {
-                Ok(0) | Err(_) => break AttachEnd { message: "[terminal closed]".into(), code: 1, resume: None, lock: None },
+                Ok(0) | Err(_) => break ended("[terminal closed]"),
                 Ok(n) => {
                     if conn.send(Message::Input(Bytes::copy_from_slice(&buf[..n]))).await.is_err() {
-                        break AttachEnd { message: "[lost server]".into(), code: 1, resume: None, lock: None };
+                        break ended("[lost server]");
                     }
                 }
             },
@@ -128,8 +116,8 @@ pub async fn run_attached(mut conn: Conn, pass_tty: bool) -> Result<AttachEnd, C
                 let (cols, rows) = terminal_size(&tty);
                 let _ = conn.send(Message::Resize { cols, rows }).await;
             }
-            _ = term.recv() => break AttachEnd { message: "[terminated]".into(), code: 1, resume: None, lock: None },
-            _ = hup.recv() => break AttachEnd { message: "[hangup]".into(), code: 1, resume: None, lock: None },
+            _ = term.recv() => break ended("[terminated]"),
+            _ = hup.recv() => break ended("[hangup]"),
         }
     };
     drop(raw);
