@@ -80,6 +80,11 @@ fn tmux_default_drag_binding_selects_with_copy_mode_m() {
          'if -Ft= \"#{pane_in_mode}\" \"copy-mode -M\" \"send-keys -M\"' 'copy-mode -M'\n",
     );
     let mut c = attached_session(&server, "d", Some(conf.to_str().unwrap()));
+    let keys = stdout_of(&server.weft(&["list-keys", "-T", "root"]));
+    assert!(
+        keys.contains("MouseDrag1Pane"),
+        "the binding loaded: {keys}"
+    );
     c.send_text("echo DRAG$((6*7))\r").unwrap();
     c.wait_for_text("DRAG42").unwrap();
     let row = (0..24)
@@ -95,6 +100,27 @@ fn tmux_default_drag_binding_selects_with_copy_mode_m() {
     c.wait_for(indicator_shown).unwrap();
     c.send_bytes(&mouse_report(0, 5, row, false)).unwrap();
     c.wait_for(|_| stdout_of(&server.weft(&["save-buffer", "-"])) == "DRAG42")
+        .unwrap();
+    // Bound alone, it selects over a program that asked for the mouse too, as in tmux.
+    let out = server.weft(&["bind", "-n", "MouseDrag1Pane", "copy-mode", "-M"]);
+    assert!(out.status.success(), "{out:?}");
+    c.send_text("printf '\\033[?1000h\\033[?1006h'; echo MOUSE-$((6*7)); cat\r")
+        .unwrap();
+    c.wait_for_text("MOUSE-42").unwrap();
+    let row = (0..24)
+        .find(|&r| {
+            c.screen()
+                .row(r)
+                .is_some_and(|l| l.text().starts_with("MOUSE-42"))
+        })
+        .unwrap() as u16;
+    c.send_bytes(&mouse_report(0, 0, row, true)).unwrap();
+    c.send_bytes(&mouse_report(32, 2, row, true)).unwrap();
+    c.send_bytes(&mouse_report(32, 4, row, true)).unwrap();
+    c.wait_for(indicator_shown).unwrap();
+    c.send_bytes(&mouse_report(0, 4, row, false)).unwrap();
+    // The press went to the program: the selection starts where the drag does, as tmux's.
+    c.wait_for(|_| stdout_of(&server.weft(&["save-buffer", "-"])) == "USE")
         .unwrap();
     // From the command line, -M is refused with where it works.
     let out = server.weft(&["copy-mode", "-M", "-t", "d"]);

@@ -151,7 +151,7 @@ impl Palette {
             .find(|(n, _)| *n == i)
             .and_then(|(_, colour)| match *colour {
                 Color::Rgb(rgb) => Some(rgb),
-                Color::Indexed(n) => Some(xterm_color(n)),
+                Color::Indexed(n) => Some(tmux_rgb(n)),
                 Color::Default => None,
             })
     }
@@ -196,6 +196,20 @@ impl Palette {
         let changed = drawn != self.drawn;
         self.drawn = drawn;
         changed
+    }
+}
+
+/// tmux's RGB for palette index `i` (`colour_256toRGB`): its own table for the first 16
+/// (`red` is `#800000`), xterm's for the cube and the greys. Host colours given by name are
+/// sent and answered this way, as tmux does.
+pub fn tmux_rgb(i: u8) -> Rgb {
+    const ANSI: [u32; 16] = [
+        0x000000, 0x800000, 0x008000, 0x808000, 0x000080, 0x800080, 0x008080, 0xc0c0c0, 0x808080,
+        0xff0000, 0x00ff00, 0xffff00, 0x0000ff, 0xff00ff, 0x00ffff, 0xffffff,
+    ];
+    match ANSI.get(usize::from(i)) {
+        Some(&c) => Rgb::new((c >> 16) as u8, (c >> 8) as u8, c as u8),
+        None => xterm_color(i),
     }
 }
 

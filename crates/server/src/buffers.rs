@@ -152,6 +152,32 @@ impl Buffers {
         Ok(())
     }
 
+    /// Replaces buffer `name`'s text with `data` where it is (automatic or named, in its place
+    /// in the list), as tmux's `paste_replace`, only while its text is still `before`: false
+    /// when it is gone or was changed meanwhile.
+    pub fn replace_if_unchanged(
+        &self,
+        name: &str,
+        before: &[u8],
+        data: Bytes,
+    ) -> Result<bool, BufferError> {
+        if data.len() > MAX_BUFFER_BYTES {
+            return Err(BufferError::TooLarge);
+        }
+        let mut inner = self.lock();
+        match inner
+            .list
+            .iter_mut()
+            .find(|b| b.name == name && b.data == before)
+        {
+            Some(buffer) => {
+                buffer.data = data;
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
     /// Appends `data` to buffer `name`, or to the newest buffer; a new buffer (named `name`, or
     /// automatic) when there is none. Returns the buffer's name.
     pub fn append(&self, name: Option<&str>, data: &[u8]) -> Result<String, BufferError> {

@@ -50,6 +50,10 @@ impl Screen {
     pub fn reset_terminal_state(&mut self) {
         self.seq += 1;
         self.reset_parser();
+        self.reset_passthrough();
+        self.last_char = None;
+        self.join_next = false;
+        self.mark_on_cursor = None;
         self.soft_reset_state();
         self.modes = crate::modes::Modes::default();
         self.key_flags = Default::default();
@@ -108,6 +112,12 @@ mod tests {
         assert_eq!(s.title(), "kept");
         s.feed(b"ok");
         assert!(s.text().starts_with("ok"));
+        // A passthrough string cut short does not swallow what comes after the reset.
+        s.set_passthrough(true);
+        s.feed(b"\x1bPtmux;\x1b\x1b]0;");
+        s.reset_terminal_state();
+        s.feed(b"after");
+        assert!(s.text().starts_with("after"), "{}", s.text());
         assert_eq!(s.cell(0, 0).unwrap().fg(), Color::Default);
     }
 

@@ -324,6 +324,13 @@ impl Screen {
         self.parser = Parser::new();
     }
 
+    /// Forgets a passthrough string the filter is in the middle of (`send-keys -R`).
+    pub(crate) fn reset_passthrough(&mut self) {
+        if self.passthrough.is_some() {
+            self.passthrough = Some(Box::default());
+        }
+    }
+
     /// Takes the passthrough filter out (kept across a reset, see `full_reset`).
     pub(crate) fn take_passthrough(&mut self) -> Option<Box<passthrough::Passthrough>> {
         self.passthrough.take()

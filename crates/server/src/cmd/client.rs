@@ -87,6 +87,9 @@ pub enum ClientRequest {
     /// `send-keys -M`: the mouse event a mouse key's binding runs for, handled as weft
     /// handles it without the binding.
     SendMouse,
+    /// `copy-mode -M`: the pane under the mouse event a mouse key's binding runs for enters
+    /// copy mode, and the drag selects in it.
+    CopyModeMouse,
     /// Open or close this client's popup (`display-popup`).
     Popup(Box<crate::session::popup::PopupAction>),
     /// Show a menu to choose a command from (`display-menu`).

@@ -16,7 +16,8 @@ pub static COPY_MODE: Entry = Entry {
     about: "Enter copy mode: scroll, search and select the pane's history with the keys of \
             mode-keys (vi or emacs). -u scrolls a page up, -e leaves at the bottom, -q leaves, \
             -H hides the position indicator. -M, in a mouse key's binding (tmux's default \
-            MouseDrag1Pane one), selects with the mouse as weft does unbound.",
+            MouseDrag1Pane one), selects with the drag in the pane under the mouse, whatever \
+            its program asked of the mouse.",
     flags: "equHMt:",
     long: &[],
     read_only: false,
@@ -24,8 +25,7 @@ pub static COPY_MODE: Entry = Entry {
     build: |args| {
         args.no_arguments()?;
         if args.has('M') {
-            // The drag goes to weft's own handling, which selects in copy mode.
-            return Ok(super::Action::Client(super::ClientRequest::SendMouse));
+            return Ok(super::Action::Client(super::ClientRequest::CopyModeMouse));
         }
         let (leave, exit_at_bottom, page_up) = (args.has('q'), args.has('e'), args.has('u'));
         let hide_position = args.has('H');

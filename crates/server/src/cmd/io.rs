@@ -30,7 +30,7 @@ pub static SEND_KEYS: Entry = Entry {
             return Ok(super::Action::Client(super::ClientRequest::SendMouse));
         }
         let reset = args.has('R');
-        if args.positional.is_empty() && !reset {
+        if args.positional.is_empty() && (!reset || args.has('X')) {
             return Err(args.usage("keys are needed"));
         }
         let count = match args.value('N') {

@@ -287,13 +287,23 @@ async fn attached_loop(
                     // restore it: the renderer (which writes frames to it directly) ends, and
                     // the key reader lets go.
                     writer_stop.cancel();
-                    if let Some(renderer) = render_task.take() {
-                        let _ = renderer.await;
+                    // The renderer ends, queueing its farewell (the cursor's colour given
+                    // back) last; what it queues is taken meanwhile (it may wait for room) and
+                    // written in order before the client hears it may restore its terminal.
+                    // A client that stopped reading ends the writing.
+                    let mut left = Vec::new();
+                    if let Some(mut renderer) = render_task.take() {
+                        loop {
+                            tokio::select! {
+                                _ = &mut renderer => break,
+                                Some(bytes) = frames_rx.recv() => left.push(bytes),
+                            }
+                        }
                     }
-                    // What the renderer left queued, its farewell (the cursor's colour given
-                    // back) among it, goes before the client hears it may restore its
-                    // terminal; a client that stopped reading ends this.
                     while let Ok(bytes) = frames_rx.try_recv() {
+                        left.push(bytes);
+                    }
+                    for bytes in left {
                         let written = match tty_out.as_ref() {
                             Some(tty) => tty.write_queued(&bytes).await.is_ok(),
                             None => sink.send(Message::Output(bytes)).await.is_ok(),

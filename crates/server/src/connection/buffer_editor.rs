@@ -36,8 +36,8 @@ impl ClientLoop {
         let editor = editor_of(&self.options());
         let (tx, rx) = tokio::sync::oneshot::channel();
         let request = PopupRequest {
-            command: vec![format!("{editor} '{}'", path.display())],
-            cwd: Some(std::env::temp_dir().to_string_lossy().into_owned()),
+            command: vec![format!("{editor} {}", shell_quoted(&path))],
+            cwd: path.parent().map(|d| d.to_string_lossy().into_owned()),
             env: Vec::new(),
             width: Some("90%".into()),
             height: Some("90%".into()),
@@ -82,19 +82,24 @@ fn editor_of(config: &crate::config::Config) -> String {
         .unwrap_or_else(|| "/usr/bin/vi".to_string())
 }
 
-/// Writes `data` to a new file in the temporary directory that only its owner can read.
+/// `path` in single quotes for a shell line (a `'` inside written as `'\''`).
+fn shell_quoted(path: &Path) -> String {
+    format!("'{}'", path.to_string_lossy().replace('\'', "'\\''"))
+}
+
+/// Writes `data` to a new file that only its owner can read, under an unguessable name in
+/// the temporary directory (made absolute: the popup starts there).
 fn write_private_file(data: &[u8]) -> std::io::Result<PathBuf> {
+    use std::hash::{BuildHasher, Hasher};
     let dir = std::env::temp_dir();
-    let stamp = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
+    let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
     let mut last = None;
-    for attempt in 0..NAME_ATTEMPTS {
-        // Letters, digits and dashes only: the path goes into a shell line as it is.
-        let path = dir.join(format!(
-            "weft-buffer-{}-{stamp:x}-{attempt}",
-            std::process::id()
-        ));
+    for _ in 0..NAME_ATTEMPTS {
+        // std's hasher keys are random per process and per call: a name another user
+        // cannot create first (and `create_new` refuses one that exists, or a symlink).
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u32(std::process::id());
+        let path = dir.join(format!("weft-buffer-{:016x}", hasher.finish()));
         match std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -102,7 +107,10 @@ fn write_private_file(data: &[u8]) -> std::io::Result<PathBuf> {
             .open(&path)
         {
             Ok(mut file) => {
-                file.write_all(data)?;
+                if let Err(e) = file.write_all(data) {
+                    let _ = std::fs::remove_file(&path);
+                    return Err(e);
+                }
                 return Ok(path);
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
@@ -126,13 +134,14 @@ fn take_back(buffers: &Arc<Buffers>, name: &str, before: &[u8], path: &Path, cod
         tracing::warn!("cannot read back {}: {e}", path.display());
         return;
     }
-    if text.is_empty() || text.len() > MAX_BUFFER_BYTES || buffers.get(Some(name)).is_err() {
+    if text.is_empty() || text.len() > MAX_BUFFER_BYTES {
         return;
     }
     if !before.is_empty() && !before.ends_with(b"\n") && text.ends_with(b"\n") {
         text.pop();
     }
-    if let Err(e) = buffers.set(name, Bytes::from(text)) {
+    // Gone or changed meanwhile: the edit is dropped, as tmux drops it.
+    if let Err(e) = buffers.replace_if_unchanged(name, before, Bytes::from(text)) {
         tracing::warn!("cannot take back buffer {name}: {e}");
     }
 }
@@ -144,7 +153,9 @@ mod tests {
     #[test]
     fn an_edit_comes_back_only_after_success_and_keeps_the_ending() {
         let buffers = Arc::new(Buffers::new(10));
+        let automatic = buffers.add(Bytes::from_static(b"old"), None).unwrap();
         buffers.set("b", Bytes::from_static(b"old")).unwrap();
+        assert_eq!(shell_quoted(Path::new("/t/it's")), "'/t/it'\\''s'");
         let path = write_private_file(b"old").unwrap();
         std::fs::write(&path, b"new text\n").unwrap();
         take_back(&buffers, "b", b"old", &path, Some(1));
@@ -153,6 +164,19 @@ mod tests {
         assert_eq!(&buffers.get(Some("b")).unwrap().data[..], b"new text");
         std::fs::write(&path, b"").unwrap();
         take_back(&buffers, "b", b"new text", &path, Some(0));
+        assert_eq!(&buffers.get(Some("b")).unwrap().data[..], b"new text");
+        // An automatic buffer stays automatic and in its place; one changed meanwhile is
+        // left as it is.
+        std::fs::write(&path, b"edited").unwrap();
+        take_back(&buffers, &automatic, b"old", &path, Some(0));
+        let names: Vec<_> = buffers
+            .list()
+            .into_iter()
+            .map(|b| (b.name, b.automatic))
+            .collect();
+        assert_eq!(names, [("b".to_string(), false), (automatic.clone(), true)]);
+        assert_eq!(&buffers.get(Some(&automatic)).unwrap().data[..], b"edited");
+        take_back(&buffers, "b", b"something else", &path, Some(0));
         assert_eq!(&buffers.get(Some("b")).unwrap().data[..], b"new text");
         let mode = std::os::unix::fs::PermissionsExt::mode(
             &std::fs::metadata(&path).unwrap().permissions(),

@@ -119,6 +119,7 @@ impl ClientLoop {
             ClientRequest::Menu(request) => self.open_menu(*request).await,
             // Boxed: the event's handling may run commands, which come back here.
             ClientRequest::SendMouse => Box::pin(self.send_mouse()).await,
+            ClientRequest::CopyModeMouse => self.copy_mode_mouse().await,
             ClientRequest::Confirm { prompt, command } => {
                 self.overlay(Some(Overlay::Prompt {
                     label: prompt,

@@ -65,6 +65,40 @@ impl ClientLoop {
         true
     }
 
+    /// `copy-mode -M` in a mouse key's binding: the pane under the mouse selects from where
+    /// the drag is (entering copy mode), whatever its program asked of the mouse, as tmux's
+    /// drag start; the binding's further drags extend the selection and the release copies.
+    pub(super) async fn copy_mode_mouse(&mut self) {
+        let Some((event, pane)) = self.mouse_keys.event() else {
+            self.message(
+                "copy-mode -M: there is no mouse event here; use it in a mouse key's binding"
+                    .to_string(),
+            )
+            .await;
+            return;
+        };
+        let view = self.view.borrow().clone();
+        let Some(rect) = view
+            .panes
+            .iter()
+            .find(|(p, _)| p.id() == pane.id())
+            .map(|(_, r)| *r)
+        else {
+            return;
+        };
+        if self.selecting.as_ref().is_none_or(|s| s.pane != pane.id()) {
+            let (row, col) = inside(&event, rect);
+            self.selecting = Some(Selecting {
+                pane: pane.id(),
+                row,
+                col,
+                dragged: false,
+                was_in_mode: pane.in_copy_mode(),
+            });
+        }
+        self.select_mouse(&event).await;
+    }
+
     /// A left press, drag or release for copy-mode selection; true when it was taken.
     pub(super) async fn select_mouse(&mut self, event: &MouseEvent) -> bool {
         if self.read_only {

@@ -379,17 +379,10 @@ pub(crate) fn pane_colours(config: &crate::config::Config) -> Vec<(u8, Color)> {
 /// named or numbered colour is sent as tmux sends it (`red` is `#800000`: tmux's table for the
 /// first 16; the others are xterm's, which tmux's matches).
 pub(crate) fn cursor_colour(config: &crate::config::Config) -> Option<Rgb> {
-    const TMUX_ANSI: [u32; 16] = [
-        0x000000, 0x800000, 0x008000, 0x808000, 0x000080, 0x800080, 0x008080, 0xc0c0c0, 0x808080,
-        0xff0000, 0x00ff00, 0xffff00, 0x0000ff, 0xff00ff, 0x00ffff, 0xffffff,
-    ];
     let value = config.option_value("cursor-colour")?;
     match crate::style::colour(value.trim())?? {
         Color::Rgb(rgb) => Some(rgb),
-        Color::Indexed(i) => Some(match TMUX_ANSI.get(usize::from(i)) {
-            Some(&c) => Rgb::new((c >> 16) as u8, (c >> 8) as u8, c as u8),
-            None => weft_screen_model::palette::xterm_color(i),
-        }),
+        Color::Indexed(i) => Some(weft_screen_model::palette::tmux_rgb(i)),
         Color::Default => None,
     }
 }

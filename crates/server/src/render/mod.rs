@@ -150,7 +150,7 @@ impl RenderTask {
                 }
             }
         }
-        task.farewell(&mut core);
+        task.farewell(&mut core).await;
     }
 }
 
@@ -431,20 +431,26 @@ impl RenderLoop {
     }
 
     /// The client is leaving: what frames set beyond its modes (the cursor's colour) is given
-    /// back, before the client restores its terminal.
-    fn farewell(&self, core: &mut RenderCore) {
+    /// back, before the client restores its terminal. What the terminal does not take at once
+    /// is queued behind the frames (the connection takes them all as it ends).
+    async fn farewell(&self, core: &mut RenderCore) {
         let bytes = core.renderer.farewell();
         if bytes.is_empty() {
             return;
         }
-        match self.direct.as_deref() {
+        let rest = match self.direct.as_deref() {
             Some(tty) => {
-                tty.write_slice_or_queue(bytes, |b| self.frames.try_send(b).is_ok());
+                let mut rest = None;
+                tty.write_slice_or_queue(bytes, |b| {
+                    rest = Some(b);
+                    true
+                });
+                rest
             }
-            None => {
-                // Behind the frames still queued for the connection, if it still reads them.
-                let _ = self.frames.try_send(Bytes::from_static(bytes));
-            }
+            None => Some(Bytes::from_static(bytes)),
+        };
+        if let Some(rest) = rest {
+            let _ = self.frames.send(rest).await;
         }
     }
 
