@@ -458,3 +458,53 @@ fn send_keys_r_clears_the_pane_and_its_modes_keeping_the_history() {
     );
     c.wait_for_text("after-42").unwrap();
 }
+
+#[test]
+fn capture_pane_a_captures_the_screen_under_the_alternate_one() {
+    let server = TestServer::new("capa");
+    let mut c = weft_tests::attached_session(&server, "a", None);
+    c.send_text("echo MAIN-$((6*7))\r").unwrap();
+    c.wait_for_text("MAIN-42").unwrap();
+    // Without an alternate screen, -a has nothing to capture; -q keeps quiet about it.
+    let out = server.weft(&["capture-pane", "-p", "-a", "-t", "a"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr_of(&out).contains("not in its alternate screen"),
+        "{out:?}"
+    );
+    assert_eq!(
+        ok(&server, &["capture-pane", "-p", "-a", "-q", "-t", "a"]),
+        ""
+    );
+    c.send_text("printf '\\033[?1049h\\033[HFULL-%s' $((6*7)); sleep 30\r")
+        .unwrap();
+    c.wait_for_text("FULL-42").unwrap();
+    let shown = ok(&server, &["capture-pane", "-p", "-t", "a"]);
+    assert!(
+        shown.contains("FULL-42") && !shown.contains("MAIN-42"),
+        "{shown}"
+    );
+    let covered = ok(&server, &["capture-pane", "-p", "-a", "-t", "a"]);
+    assert!(
+        covered.contains("MAIN-42") && !covered.contains("FULL-42"),
+        "{covered}"
+    );
+}
+
+#[test]
+fn display_panes_n_leaves_the_keys_to_the_pane() {
+    let server = TestServer::new("dispn");
+    let mut c = weft_tests::attached_session(&server, "n", None);
+    // Until a key would close it: with -N keys are not taken, so it stays while typing.
+    ok(&server, &["bind", "Q", "display-panes", "-N", "-d", "0"]);
+    c.send_keys("C-b Q").unwrap();
+    c.wait_for_text("███").unwrap();
+    c.send_text("echo typed-$((6*7))\r").unwrap();
+    c.wait_for(|_| {
+        ok(&server, &["capture-pane", "-p", "-t", "n"])
+            .lines()
+            .any(|l| l == "typed-42")
+    })
+    .unwrap();
+    assert!(c.screen().text().contains("███"), "{}", c.screen().text());
+}

@@ -20,6 +20,19 @@ impl Screen {
         self.touch_all();
     }
 
+    /// The primary screen the alternate one covers, as it was when the program switched
+    /// (tmux's saved grid, for `capture-pane -a`), without history or the program's state;
+    /// `None` while the primary screen is shown.
+    pub fn covered_screen(&self) -> Option<Screen> {
+        if !self.alt_active {
+            return None;
+        }
+        let mut covered = Screen::with_scrollback(self.cols, self.rows, 0);
+        covered.grid = self.other.clone();
+        covered.touch_all();
+        Some(covered)
+    }
+
     /// Drops every line of history (tmux's `clear-history`; the program's own `CSI 3 J` does
     /// the same).
     pub fn clear_history(&mut self) {

@@ -31,6 +31,9 @@ pub struct CaptureOptions {
     pub escape_controls: bool,
     /// The visible screen as an SVG picture (`weft_artifacts::svg`).
     pub svg: bool,
+    /// The primary screen the alternate one covers instead (tmux's `-a`; no history):
+    /// nothing while the primary screen is shown.
+    pub alternate: bool,
 }
 
 /// At most this much output per piece of a capture (a row may overrun it): the pane task
@@ -113,6 +116,20 @@ impl CaptureState {
     /// The next piece of output: about [`PIECE_BYTES`] at most, plus, in the last piece, the
     /// visible screen. Empty once done.
     pub fn next_piece(&mut self, screen: &Screen) -> String {
+        if !self.options.alternate {
+            return self.piece_of(screen);
+        }
+        match screen.covered_screen() {
+            Some(covered) => self.piece_of(&covered),
+            None => {
+                self.done = true;
+                String::new()
+            }
+        }
+    }
+
+    /// [`CaptureState::next_piece`] of `screen` itself.
+    fn piece_of(&mut self, screen: &Screen) -> String {
         let mut out = String::new();
         if self.done {
             return out;

@@ -24,15 +24,17 @@ fn nobody_reads() -> bool {
 pub static CAPTURE_PANE: Entry = Entry {
     name: "capture-pane",
     aliases: &["capture", "capturep"],
-    usage: "[-CeJNpPqT] [-b buffer-name] [-t target-pane] [--ansi] [--json] [--svg] \
+    usage: "[-aCeJNpPqT] [-b buffer-name] [-t target-pane] [--ansi] [--json] [--svg] \
             [--scrollback N] [-S start-line] [-E end-line] [--join-wrapped]",
     about: "Print a pane's screen as text, with its escapes (-e, --ansi), as cells (--json) \
             or as an SVG picture of the visible screen (--svg); the revision goes to standard \
             error. -S/-E: lines from 0 at the screen's top, negative into the history, - its \
             start or the screen's end. -b keeps the text in that paste buffer instead (-p \
             prints it still), as does a binding without -p. -N keeps trailing spaces, -C \
-            writes controls as octal \\xxx. `weft capture -o FILE` writes it to a file.",
-    flags: "b:CeJNpPqTE:S:t:",
+            writes controls as octal \\xxx. -a captures the screen a program's alternate \
+            screen covers (an error while there is none, unless -q). `weft capture -o FILE` \
+            writes it to a file.",
+    flags: "ab:CeJNpPqTE:S:t:",
     long: &[
         Long::alias("ansi", 'e', false),
         Long::alias("join-wrapped", 'J', false),
@@ -78,7 +80,15 @@ pub static CAPTURE_PANE: Entry = Entry {
             keep_trailing: args.has('N'),
             escape_controls: args.has('C'),
             svg: args.has_long("svg"),
+            alternate: args.has('a'),
         };
+        if options.alternate && (options.scrollback > 0 || options.svg) {
+            return Err(args.usage(
+                "-a captures the screen the alternate one covers, which has no history and \
+                 no picture: it goes with neither -S -, --scrollback nor --svg",
+            ));
+        }
+        let quiet = args.has('q');
         if options.svg && (options.ansi || options.json || options.scrollback > 0) {
             return Err(args.usage(
                 "--svg draws the visible screen: it goes with neither --ansi, --json nor \
@@ -100,13 +110,36 @@ pub static CAPTURE_PANE: Entry = Entry {
             return Err(args.usage("-b keeps text: it goes with neither --json nor --svg"));
         }
         if printed || !text {
-            return Ok(pane_action(move |pane| printed_capture(pane, options)));
+            return Ok(pane_action(move |pane| async move {
+                covered_or_quiet(&pane, &options, quiet)?;
+                printed_capture(pane, options).await
+            }));
         }
-        Ok(pane_server_action(move |pane, ctx| {
-            to_buffer(pane, ctx, options, buffer)
+        Ok(pane_server_action(move |pane, ctx| async move {
+            covered_or_quiet(&pane, &options, quiet)?;
+            to_buffer(pane, ctx, options, buffer).await
         }))
     },
 };
+
+/// With `-a`, the pane must be showing its alternate screen, as tmux says, unless `-q`.
+fn covered_or_quiet(
+    pane: &PaneHandle,
+    options: &CaptureOptions,
+    quiet: bool,
+) -> Result<(), CommandError> {
+    let alternate = pane
+        .shared
+        .alternate_screen
+        .load(std::sync::atomic::Ordering::Relaxed);
+    if options.alternate && !alternate && !quiet {
+        return Err(CommandError::failed(
+            "capture-pane -a: the pane is not in its alternate screen, so nothing is covered \
+             (-q captures nothing without saying so)",
+        ));
+    }
+    Ok(())
+}
 
 /// The capture kept in buffer `name` (else a new automatic buffer) when `name` is given or
 /// nobody reads the output; else printed.

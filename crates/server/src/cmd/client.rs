@@ -81,6 +81,8 @@ pub enum ClientRequest {
         duration: Option<std::time::Duration>,
         /// What a digit runs, `%%` standing for the pane's id; else `select-pane -t %%`.
         template: Option<String>,
+        /// Keys choose a pane or close the numbers (not with `-N`).
+        takes_keys: bool,
     },
     /// Show the clock over the active pane (`clock-mode`).
     ClockMode,
@@ -306,11 +308,12 @@ pub static CHOOSE_CLIENT: Entry = Entry {
 pub static DISPLAY_PANES: Entry = Entry {
     name: "display-panes",
     aliases: &["displayp"],
-    usage: "[-b] [-d duration] [template]",
+    usage: "[-bN] [-d duration] [template]",
     about: "Show each pane's index in big digits over it, for display-panes-time (-d: this \
             many ms; 0 until a key); typing a digit focuses that pane (or runs the template, \
-            %% standing for its id), any other key leaves.",
-    flags: "bd:t:",
+            %% standing for its id), any other key leaves. -N: keys are not taken (they go \
+            where they always go) while the numbers show.",
+    flags: "bNd:t:",
     long: &[],
     read_only: true,
     target: None,
@@ -322,6 +325,7 @@ pub static DISPLAY_PANES: Entry = Entry {
         Ok(Action::Client(ClientRequest::DisplayPanes {
             duration,
             template,
+            takes_keys: !args.has('N'),
         }))
     },
 };

@@ -1,6 +1,6 @@
 //! `display-panes` (`C-b q`): each pane of the window drawn with its index in big digits over
 //! it (the renderer draws them, as the clock's); typing an index's digit focuses that pane, any
-//! other key leaves.
+//! other key leaves (with `-N`, keys go where they always go while the numbers show).
 
 use super::ui::{After, ClientLoop, Ui};
 use crate::ids::PaneId;
@@ -15,6 +15,8 @@ pub(super) struct Numbers {
     base: usize,
     /// What a digit runs (`%%`: the pane's id); else it focuses the pane.
     template: Option<String>,
+    /// Keys choose a pane or close the numbers; not with `display-panes -N`.
+    pub(super) takes_keys: bool,
 }
 
 impl ClientLoop {
@@ -25,6 +27,7 @@ impl ClientLoop {
         &mut self,
         duration: Option<std::time::Duration>,
         template: Option<String>,
+        takes_keys: bool,
     ) {
         let options = self.options();
         let base = options.pane_base_index();
@@ -59,6 +62,7 @@ impl ClientLoop {
             panes,
             base,
             template,
+            takes_keys,
         });
         let shown_for = duration.unwrap_or_else(|| options.millis_option("display-panes-time"));
         self.close_after(shown_for);

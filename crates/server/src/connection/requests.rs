@@ -111,9 +111,11 @@ impl ClientLoop {
                 windows,
                 no_preview,
             } => self.open_tree(windows, no_preview).await,
-            ClientRequest::DisplayPanes { duration, template } => {
-                self.display_panes(duration, template).await
-            }
+            ClientRequest::DisplayPanes {
+                duration,
+                template,
+                takes_keys,
+            } => self.display_panes(duration, template, takes_keys).await,
             ClientRequest::ClockMode => self.clock_mode().await,
             ClientRequest::Popup(action) => self.popup_request(*action).await,
             ClientRequest::Menu(request) => self.open_menu(*request).await,

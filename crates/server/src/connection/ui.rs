@@ -317,7 +317,11 @@ impl ClientLoop {
             }
             Ui::Chooser(chooser) => return self.chooser_key(chooser, &input).await,
             Ui::Tree(tree) => return self.tree_key(tree, &input).await,
-            Ui::Numbers(numbers) => return self.numbers_key(numbers, &input).await,
+            Ui::Numbers(numbers) if numbers.takes_keys => {
+                return self.numbers_key(numbers, &input).await
+            }
+            // `display-panes -N`: the numbers show on and keys go where they always go.
+            numbers @ Ui::Numbers(_) => self.ui = numbers,
             Ui::Clock => return self.clock_key(&input).await,
             Ui::Menu(menu) => return self.menu_input(menu, &input).await,
             Ui::Normal => {}
