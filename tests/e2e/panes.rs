@@ -106,6 +106,34 @@ fn resize_by_keys_and_by_dragging_a_border() {
     c.send_bytes(&mouse(32, 41, 5, true)).unwrap();
     c.send_bytes(&mouse(0, 41, 5, false)).unwrap();
     c.wait_for(|_| panes(&server)[0]["cols"] == 41).unwrap();
+    // tmux's own binding for it, as configurations copy it, drags the same way.
+    let out = server.weft(&["bind", "-n", "MouseDrag1Border", "resize-pane", "-M"]);
+    assert!(out.status.success(), "{out:?}");
+    c.send_bytes(&mouse(0, 41, 5, true)).unwrap();
+    c.send_bytes(&mouse(32, 44, 5, true)).unwrap();
+    c.send_bytes(&mouse(32, 46, 5, true)).unwrap();
+    c.send_bytes(&mouse(0, 46, 5, false)).unwrap();
+    c.wait_for(|_| panes(&server)[0]["cols"] == 46).unwrap();
+}
+
+#[test]
+fn resize_pane_t_brings_history_back_below_a_cleared_screen() {
+    let server = TestServer::new("resizet");
+    let mut c = session(&server, "t", 80, 24);
+    // Cleared as a shell's C-l clears (`clear` would drop the history too, with CSI 3 J).
+    c.send_text("seq 1 60 | sed 's/^/line-/'; printf '\\033[H\\033[2J'; echo cleared-$((6*7))\r")
+        .unwrap();
+    c.wait_for(|s| s.text().lines().next() == Some("cleared-42"))
+        .unwrap();
+    let out = server.weft(&["resize-pane", "-T", "-t", "t"]);
+    assert!(out.status.success(), "{out:?}");
+    // The lines before the clear fill the screen above the prompt again.
+    c.wait_for(|s| {
+        let text = s.text();
+        let mut lines = text.lines();
+        lines.next().is_some_and(|l| l.starts_with("line-")) && lines.any(|l| l == "cleared-42")
+    })
+    .unwrap();
 }
 
 #[test]

@@ -33,6 +33,31 @@ impl Screen {
         Some(covered)
     }
 
+    /// tmux's `resize-pane -T`: the rows below the cursor give way to the newest lines of
+    /// history, which come back onto the screen's top; the cursor moves down with the text.
+    /// Nothing on the alternate screen, which has no history. Returns the lines brought back.
+    pub fn trim_below_cursor(&mut self) -> usize {
+        if self.alt_active {
+            return 0;
+        }
+        let below = self.rows.saturating_sub(self.cursor.row + 1);
+        let mut brought = 0;
+        while brought < below {
+            let Some(row) = self.scrollback.pop(self.cols) else {
+                break;
+            };
+            self.grid.pop_back();
+            self.grid.push_front(row);
+            brought += 1;
+        }
+        if brought > 0 {
+            self.cursor.row += brought;
+            self.seq += 1;
+            self.touch_all();
+        }
+        brought
+    }
+
     /// Drops every line of history (tmux's `clear-history`; the program's own `CSI 3 J` does
     /// the same).
     pub fn clear_history(&mut self) {
@@ -56,5 +81,36 @@ impl Screen {
             autowrap: self.modes.autowrap,
             charsets: self.charsets,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Screen;
+
+    /// `resize-pane -T` after a clear: the history comes back above the cursor, which moves
+    /// down with the text.
+    #[test]
+    fn trimming_below_the_cursor_brings_history_back() {
+        let mut s = Screen::with_scrollback(10, 4, 100);
+        s.feed(b"one\r\ntwo\r\nthree\r\nfour\r\nfive\r\nsix");
+        assert_eq!(s.scrollback().len(), 2);
+        s.feed(b"\x1b[H\x1b[2Jtop");
+        let before = s.scrollback().len();
+        let brought = s.trim_below_cursor();
+        assert_eq!(brought, 3.min(before));
+        assert_eq!(s.scrollback().len(), before - brought);
+        assert_eq!(s.cursor_state().row, brought);
+        let text = s.text();
+        assert!(
+            text.lines().nth(brought).unwrap().starts_with("top"),
+            "{text}"
+        );
+        s.feed(b"\x1b[?1049h");
+        assert_eq!(
+            s.trim_below_cursor(),
+            0,
+            "no history on the alternate screen"
+        );
     }
 }

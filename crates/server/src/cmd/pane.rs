@@ -179,14 +179,28 @@ pub static SELECT_PANE: Entry = Entry {
 pub static RESIZE_PANE: Entry = Entry {
     name: "resize-pane",
     aliases: &["resizep"],
-    usage: "[-DLRUZ] [-x width[%]] [-y height[%]] [-t target-pane] [adjustment]",
+    usage: "[-DLMRTUZ] [-x width[%]] [-y height[%]] [-t target-pane] [adjustment]",
     about: "Move a pane's border by some cells, give it a width (-x) or height (-y) in cells or \
-            a percentage of the window, or zoom it to fill its window (-Z).",
-    flags: "DLRUZx:y:t:",
+            a percentage of the window, or zoom it to fill its window (-Z). -T trims the rows \
+            below the cursor, bringing history back onto the screen. -M, in a mouse key's \
+            binding (tmux's default MouseDrag1Border one), drags the border as weft does \
+            unbound.",
+    flags: "DLMRTUZx:y:t:",
     long: &[],
     read_only: false,
     target: Some(TargetKind::Pane),
     build: |args| {
+        if args.has('M') {
+            return Ok(super::Action::Client(super::ClientRequest::SendMouse));
+        }
+        if args.has('T') {
+            return Ok(super::io::pane_action(|pane| async move {
+                if !pane.in_copy_mode() {
+                    pane.trim_below_cursor();
+                }
+                Ok(crate::outcome::Output::none())
+            }));
+        }
         let range = 1u16..=10_000;
         let cells = match args.positional.first() {
             Some(n) => super::args::parse_number(n, &range)

@@ -278,6 +278,16 @@ impl PaneHandle {
         self.shared.notify_watchers();
     }
 
+    /// Brings history back over the rows below the cursor (`resize-pane -T`), and tells the
+    /// pane's watchers.
+    pub fn trim_below_cursor(&self) {
+        let brought = self.shared.screen().trim_below_cursor();
+        if brought > 0 {
+            self.shared.publish_from(&self.shared.screen());
+            self.shared.notify_watchers();
+        }
+    }
+
     /// The program's exit code, once it exited.
     pub fn exit_code(&self) -> Option<i64> {
         let code = self.shared.exit_code.load(Ordering::Acquire);
