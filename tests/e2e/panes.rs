@@ -106,14 +106,29 @@ fn resize_by_keys_and_by_dragging_a_border() {
     c.send_bytes(&mouse(32, 41, 5, true)).unwrap();
     c.send_bytes(&mouse(0, 41, 5, false)).unwrap();
     c.wait_for(|_| panes(&server)[0]["cols"] == 41).unwrap();
-    // tmux's own binding for it, as configurations copy it, drags the same way.
-    let out = server.weft(&["bind", "-n", "MouseDrag1Border", "resize-pane", "-M"]);
+    // tmux's own binding for it, as configurations copy it, drags the same way; the first
+    // drag event, still on the border, runs it (and the option after it says it ran whole).
+    let out = server.weft(&[
+        "bind",
+        "-n",
+        "MouseDrag1Border",
+        "resize-pane",
+        "-M",
+        ";",
+        "set",
+        "-g",
+        "@border-dragged",
+        "yes",
+    ]);
     assert!(out.status.success(), "{out:?}");
     c.send_bytes(&mouse(0, 41, 5, true)).unwrap();
-    c.send_bytes(&mouse(32, 44, 5, true)).unwrap();
-    c.send_bytes(&mouse(32, 46, 5, true)).unwrap();
-    c.send_bytes(&mouse(0, 46, 5, false)).unwrap();
+    c.send_bytes(&mouse(32, 41, 6, true)).unwrap();
+    c.send_bytes(&mouse(32, 44, 6, true)).unwrap();
+    c.send_bytes(&mouse(32, 46, 6, true)).unwrap();
+    c.send_bytes(&mouse(0, 46, 6, false)).unwrap();
     c.wait_for(|_| panes(&server)[0]["cols"] == 46).unwrap();
+    let ran = server.weft(&["show", "-gv", "@border-dragged"]);
+    assert_eq!(weft_tests::stdout_of(&ran).trim(), "yes");
 }
 
 #[test]

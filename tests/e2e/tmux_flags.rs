@@ -476,6 +476,16 @@ fn capture_pane_a_captures_the_screen_under_the_alternate_one() {
         ok(&server, &["capture-pane", "-p", "-a", "-q", "-t", "a"]),
         ""
     );
+    let buffers = ok(&server, &["list-buffers"]);
+    ok(
+        &server,
+        &["capture-pane", "-a", "-q", "-b", "none", "-t", "a"],
+    );
+    assert_eq!(
+        ok(&server, &["list-buffers"]),
+        buffers,
+        "nothing captured, no buffer"
+    );
     c.send_text("printf '\\033[?1049h\\033[HFULL-%s' $((6*7)); sleep 30\r")
         .unwrap();
     c.wait_for_text("FULL-42").unwrap();
@@ -495,7 +505,8 @@ fn capture_pane_a_captures_the_screen_under_the_alternate_one() {
 fn display_panes_n_leaves_the_keys_to_the_pane() {
     let server = TestServer::new("dispn");
     let mut c = weft_tests::attached_session(&server, "n", None);
-    // Until a key would close it: with -N keys are not taken, so it stays while typing.
+    // Without -N the first key only closes the numbers (a digit would pick a pane); with -N
+    // it closes them and reaches the shell, as tmux's overlay that takes no keys.
     ok(&server, &["bind", "Q", "display-panes", "-N", "-d", "0"]);
     c.send_keys("C-b Q").unwrap();
     c.wait_for_text("███").unwrap();
@@ -506,5 +517,10 @@ fn display_panes_n_leaves_the_keys_to_the_pane() {
             .any(|l| l == "typed-42")
     })
     .unwrap();
-    assert!(c.screen().text().contains("███"), "{}", c.screen().text());
+    c.wait_for(|s| !s.text().contains("███")).unwrap();
+    let typed = ok(&server, &["capture-pane", "-p", "-t", "n"]);
+    assert!(
+        typed.contains("$ echo typed-$((6*7))"),
+        "the first key too: {typed}"
+    );
 }

@@ -29,6 +29,7 @@ impl Screen {
         }
         let mut covered = Screen::with_scrollback(self.cols, self.rows, 0);
         covered.grid = self.other.clone();
+        covered.seq = self.seq;
         covered.touch_all();
         Some(covered)
     }
@@ -52,6 +53,8 @@ impl Screen {
         }
         if brought > 0 {
             self.cursor.row += brought;
+            self.mark_on_cursor = None;
+            self.update_plain_print();
             self.seq += 1;
             self.touch_all();
         }
@@ -97,10 +100,16 @@ mod tests {
         assert_eq!(s.scrollback().len(), 2);
         s.feed(b"\x1b[H\x1b[2Jtop");
         let before = s.scrollback().len();
+        let first = s.scrollback().first_absolute();
         let brought = s.trim_below_cursor();
         assert_eq!(brought, 3.min(before));
         assert_eq!(s.scrollback().len(), before - brought);
         assert_eq!(s.cursor_state().row, brought);
+        assert_eq!(
+            s.scrollback().first_absolute(),
+            first,
+            "the lines left keep their numbers"
+        );
         let text = s.text();
         assert!(
             text.lines().nth(brought).unwrap().starts_with("top"),

@@ -354,7 +354,8 @@ impl Scrollback {
         })?
     }
 
-    /// Removes and returns the newest line.
+    /// Removes and returns the newest line; the lines left keep their absolute numbers (the
+    /// line pushed next takes the popped one's).
     pub fn pop(&mut self, cols: usize) -> Option<Row> {
         let row = self.get(self.len.checked_sub(1)?, cols)?;
         self.unpack_newest();
@@ -364,6 +365,7 @@ impl Scrollback {
         let start = block.hot.offsets.pop()? as usize;
         block.hot.data.truncate(start);
         self.len -= 1;
+        self.pushed -= 1;
         let empty = self.blocks.back().is_some_and(|b| b.count() == 0);
         if empty {
             self.blocks.pop_back();

@@ -82,10 +82,10 @@ pub static CAPTURE_PANE: Entry = Entry {
             svg: args.has_long("svg"),
             alternate: args.has('a'),
         };
-        if options.alternate && (options.scrollback > 0 || options.svg) {
+        if options.alternate && options.svg {
             return Err(args.usage(
-                "-a captures the screen the alternate one covers, which has no history and \
-                 no picture: it goes with neither -S -, --scrollback nor --svg",
+                "-a captures the screen the alternate one covers, as text: it does not go \
+                 with --svg",
             ));
         }
         let quiet = args.has('q');
@@ -172,8 +172,12 @@ async fn to_buffer(
             break;
         }
     }
+    // Nothing captured (`-aq` with no alternate screen) makes no buffer, as tmux's.
+    if text.is_empty() {
+        return Ok(Output::none());
+    }
     // tmux's buffer ends each line, the last too.
-    if !text.is_empty() && !text.ends_with('\n') {
+    if !text.ends_with('\n') {
         text.push('\n');
     }
     let data = bytes::Bytes::from(text);

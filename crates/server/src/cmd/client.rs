@@ -311,8 +311,8 @@ pub static DISPLAY_PANES: Entry = Entry {
     usage: "[-bN] [-d duration] [template]",
     about: "Show each pane's index in big digits over it, for display-panes-time (-d: this \
             many ms; 0 until a key); typing a digit focuses that pane (or runs the template, \
-            %% standing for its id), any other key leaves. -N: keys are not taken (they go \
-            where they always go) while the numbers show.",
+            %% standing for its id), any other key leaves. -N: keys are not taken: the first one \
+            closes the numbers and goes where it always goes.",
     flags: "bNd:t:",
     long: &[],
     read_only: true,

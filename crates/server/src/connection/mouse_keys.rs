@@ -169,8 +169,7 @@ impl ClientLoop {
     pub(super) async fn send_mouse(&mut self) {
         let Some((event, _)) = self.mouse_keys.running.take() else {
             self.message(
-                "send-keys -M: there is no mouse event here; use it in a mouse key's binding"
-                    .to_string(),
+                "-M: there is no mouse event here; use it in a mouse key's binding".to_string(),
             )
             .await;
             return;

@@ -1,6 +1,6 @@
 //! `display-panes` (`C-b q`): each pane of the window drawn with its index in big digits over
 //! it (the renderer draws them, as the clock's); typing an index's digit focuses that pane, any
-//! other key leaves (with `-N`, keys go where they always go while the numbers show).
+//! other key leaves (with `-N`, the first key closes them and goes where it always goes).
 
 use super::ui::{After, ClientLoop, Ui};
 use crate::ids::PaneId;

@@ -320,8 +320,12 @@ impl ClientLoop {
             Ui::Numbers(numbers) if numbers.takes_keys => {
                 return self.numbers_key(numbers, &input).await
             }
-            // `display-panes -N`: the numbers show on and keys go where they always go.
-            numbers @ Ui::Numbers(_) => self.ui = numbers,
+            // `display-panes -N`: a key closes the numbers and goes where it always goes, as
+            // tmux's overlay that takes no keys.
+            Ui::Numbers(_) => {
+                self.overlay_due.set(None);
+                self.overlay(None).await;
+            }
             Ui::Clock => return self.clock_key(&input).await,
             Ui::Menu(menu) => return self.menu_input(menu, &input).await,
             Ui::Normal => {}
