@@ -255,7 +255,12 @@ async fn wait(
         match met(pane, until, area, after, &mut last_screen).await {
             Some(Ok(out)) => return (out, 0, String::new()),
             Some(Err(why)) => return (last_screen, 1, why),
-            None if pane.exit_code().is_some() && !matches!(until, WaitFor::Exit) => {
+            // Exited, and done with its last output and its dead note (`remain-on-exit`):
+            // nothing more is coming.
+            None if pane.exit_code().is_some()
+                && pane.has_finished()
+                && !matches!(until, WaitFor::Exit) =>
+            {
                 return (
                     last_screen,
                     1,

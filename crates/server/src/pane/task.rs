@@ -353,18 +353,23 @@ impl PaneTask {
                 _ = tokio::time::sleep_until(deadline) => break,
             }
         }
-        self.stop.cancel();
-        // No more output comes to stop a stream: what history waited is packed now.
-        self.shared.pack_deferred_history();
-        // Waiters for the exit wake now.
-        self.shared.notify_watchers();
-        if self.shared.remain_on_exit.load(Ordering::Acquire) && !ended_on_request {
-            // Keep showing the screen, with the status, until the pane is killed.
+        let remains = self.shared.remain_on_exit.load(Ordering::Acquire) && !ended_on_request;
+        if remains {
+            // The status line goes on the screen before the pane says it has finished, so a
+            // waiter for the pane's text that wakes on the end sees it (`wait --text`).
             let note = format!(
                 "\r\n\x1b[0m{}",
                 super::dead_note::dead_note(&self.shared.options(), &status, self.id)
             );
             self.apply(note.as_bytes());
+        }
+        self.stop.cancel();
+        // No more output comes to stop a stream: what history waited is packed now.
+        self.shared.pack_deferred_history();
+        // Waiters for the exit wake now.
+        self.shared.notify_watchers();
+        if remains {
+            // Keep showing the screen, with the status, until the pane is killed.
             // Never waits: with the session's queue full the hook is missed.
             let _ = self
                 .shared
