@@ -484,6 +484,11 @@ fn run_shell_b_shows_what_it_printed_as_a_message_when_it_ends() {
     ok(&server.weft(&["run-shell", "-b", "echo from-the-background-$((6*7))"]));
     client.wait_for_text("from-the-background-42").unwrap();
     client.send_keys("Escape").unwrap();
+    // The Escape is decided after the escape time: once the message is gone, so that it
+    // cannot clear the next one.
+    client
+        .wait_for(|s| !s.text().contains("from-the-background-42"))
+        .unwrap();
     ok(&server.weft(&["run-shell", "-b", "exit 3"]));
     client.wait_for_text("'exit 3' returned 3").unwrap();
 }

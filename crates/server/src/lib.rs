@@ -34,6 +34,7 @@ pub mod format;
 mod hook_runner;
 pub mod hooks;
 pub mod ids;
+pub mod key_names;
 pub mod key_tables;
 pub mod keys;
 pub mod layout;

@@ -462,6 +462,27 @@ impl Config {
             .clamp(1, 5)
     }
 
+    /// A program's keyboard mode (what it asked for) as `extended-keys` lets it have it.
+    pub fn keyboard_mode_for(
+        &self,
+        asked: weft_screen_model::keyboard::KeyboardMode,
+    ) -> weft_screen_model::keyboard::KeyboardMode {
+        crate::pane_keys::with_extended_keys(asked, self.option_value("extended-keys").as_deref())
+    }
+
+    /// Key `name`, sent as `bytes`, for a program that asked for keys in `asked`: in the form
+    /// it gets them (see [`crate::pane_keys::bytes_for_pane`]), Backspace as `backspace` says;
+    /// empty when it reaches the program not at all.
+    pub fn key_for_program(
+        &self,
+        name: &str,
+        bytes: &bytes::Bytes,
+        asked: weft_screen_model::keyboard::KeyboardMode,
+    ) -> bytes::Bytes {
+        let out = crate::pane_keys::bytes_for_pane(name, bytes, self.keyboard_mode_for(asked));
+        crate::pane_keys::with_backspace(name, out, self.backspace_for(name))
+    }
+
     /// The byte Backspace sends for key `name` (tmux's `backspace`; DEL for other keys, whose
     /// bytes it does not change, without reading the option).
     pub fn backspace_for(&self, name: &str) -> u8 {

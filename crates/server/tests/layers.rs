@@ -21,6 +21,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("flood_shares", 0),
     ("sched", 0),
     ("client_runtime", 0),
+    ("key_names", 0),
     ("keys", 0),
     ("key_tables", 0),
     ("default_menus", 0),

@@ -66,17 +66,11 @@ pub static SEND_KEYS: Entry = Entry {
                     return Ok(Output::none());
                 }
             }
-            let (extended, backspace) = {
+            let (mode, backspace) = {
                 let config = ctx.config.borrow();
-                (
-                    config.option_value("extended-keys"),
-                    config.backspace_for("BSpace"),
-                )
+                let mode = config.keyboard_mode_for(pane.shared.keyboard_mode());
+                (mode, config.backspace_for("BSpace"))
             };
-            let mode = crate::pane_keys::with_extended_keys(
-                pane.shared.keyboard_mode(),
-                extended.as_deref(),
-            );
             let bytes = encode_send_keys(&keys, literal, hex, mode, backspace)?;
             if pane
                 .shared

@@ -235,19 +235,10 @@ impl ClientLoop {
         else {
             return;
         };
-        let (extended, backspace) = {
-            let config = self.config.borrow();
-            (
-                config.option_value("extended-keys"),
-                config.backspace_for(name),
-            )
-        };
-        let mode = crate::pane_keys::with_extended_keys(
-            popup.pane.shared.keyboard_mode(),
-            extended.as_deref(),
-        );
-        let out = crate::pane_keys::bytes_for_pane(name, bytes, mode);
-        let out = crate::pane_keys::with_backspace(name, out, backspace);
+        let out =
+            self.config
+                .borrow()
+                .key_for_program(name, bytes, popup.pane.shared.keyboard_mode());
         if !out.is_empty() {
             popup.pane.send_input(out).await;
         }

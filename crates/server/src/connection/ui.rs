@@ -231,20 +231,9 @@ impl ClientLoop {
         if self.read_only {
             return;
         }
-        let (extended, backspace) = {
-            let config = self.config.borrow();
-            (
-                config.option_value("extended-keys"),
-                config.backspace_for(name),
-            )
-        };
+        let config = self.config.borrow().clone();
         for pane in self.input_panes() {
-            let mode = crate::pane_keys::with_extended_keys(
-                pane.shared.keyboard_mode(),
-                extended.as_deref(),
-            );
-            let out = crate::pane_keys::bytes_for_pane(name, bytes, mode);
-            let out = crate::pane_keys::with_backspace(name, out, backspace);
+            let out = config.key_for_program(name, bytes, pane.shared.keyboard_mode());
             if !out.is_empty() {
                 pane.send_input(out).await;
             }

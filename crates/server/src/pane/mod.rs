@@ -281,11 +281,14 @@ impl PaneHandle {
     /// Brings history back over the rows below the cursor (`resize-pane -T`), and tells the
     /// pane's watchers.
     pub fn trim_below_cursor(&self) {
-        let brought = self.shared.screen().trim_below_cursor();
-        if brought > 0 {
-            self.shared.publish_from(&self.shared.screen());
-            self.shared.notify_watchers();
+        {
+            let mut screen = self.shared.screen();
+            if screen.trim_below_cursor() == 0 {
+                return;
+            }
+            self.shared.publish_from(&screen);
         }
+        self.shared.notify_watchers();
     }
 
     /// The program's exit code, once it exited.
