@@ -5,21 +5,28 @@
 use super::reliability::answers;
 use weft_tests::{rss_kib, server_pid, stdout_of, TestServer};
 
-/// A client speaking the protocol directly, as any program on the socket may.
-struct RawClient {
+/// A client speaking the protocol directly, as any program on the socket may (or, with
+/// [`RawClient::over`], a server's end of the socket).
+pub(super) struct RawClient {
     stream: std::os::unix::net::UnixStream,
     buf: bytes::BytesMut,
     codec: weft_protocol::FrameCodec,
 }
 
 impl RawClient {
-    fn connect(server: &TestServer) -> RawClient {
-        let stream = std::os::unix::net::UnixStream::connect(&server.socket).unwrap();
-        let mut client = RawClient {
+    /// Frames on `stream`, nothing said yet.
+    pub(super) fn over(stream: std::os::unix::net::UnixStream) -> RawClient {
+        RawClient {
             stream,
             buf: bytes::BytesMut::new(),
             codec: weft_protocol::FrameCodec::default(),
-        };
+        }
+    }
+
+    /// Connected to the server, hellos exchanged.
+    pub(super) fn connect(server: &TestServer) -> RawClient {
+        let stream = std::os::unix::net::UnixStream::connect(&server.socket).unwrap();
+        let mut client = RawClient::over(stream);
         client.send(weft_protocol::Message::Hello(weft_protocol::Hello {
             protocol: weft_protocol::PROTOCOL_VERSION,
             version: "raw".into(),
@@ -31,7 +38,7 @@ impl RawClient {
         client
     }
 
-    fn send(&mut self, message: weft_protocol::Message) {
+    pub(super) fn send(&mut self, message: weft_protocol::Message) {
         use std::io::Write;
         use tokio_util::codec::Encoder;
         let mut out = bytes::BytesMut::new();
@@ -54,7 +61,7 @@ impl RawClient {
         })));
     }
 
-    fn next(&mut self) -> Option<weft_protocol::Message> {
+    pub(super) fn next(&mut self) -> Option<weft_protocol::Message> {
         use std::io::Read;
         use tokio_util::codec::Decoder;
         loop {

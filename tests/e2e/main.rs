@@ -36,6 +36,7 @@ mod replay;
 mod script;
 mod script_commands;
 mod scripting;
+mod server_ending;
 mod sessions;
 mod status;
 mod subscribe;

@@ -14,5 +14,5 @@ pub mod tty_pass;
 pub use codec::{FrameCodec, ProtocolError, MAX_FRAME_BYTES, MAX_HELLO_FRAME_BYTES};
 pub use message::{
     clamp_size, Attach, ExitNotice, Hello, Message, NewSession, PaneInfo, Reply, Request,
-    SessionInfo, MAX_COLS, MAX_ROWS, PROTOCOL_VERSION,
+    SessionInfo, EXIT_SERVER_ENDING, MAX_COLS, MAX_ROWS, PROTOCOL_VERSION,
 };

@@ -6,6 +6,11 @@ use serde::{Deserialize, Serialize};
 /// Bumped whenever a message changes shape.
 pub const PROTOCOL_VERSION: u32 = 3;
 
+/// The exit status of a [`Reply::Error`] refused because the server is ending (its last
+/// session ended, or `kill-server`): a client that would start a server when none runs starts
+/// a new one and asks it instead. sysexits' `EX_TEMPFAIL`, "try again".
+pub const EXIT_SERVER_ENDING: u8 = 75;
+
 /// The first message in each direction.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Hello {

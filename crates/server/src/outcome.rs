@@ -62,8 +62,10 @@ pub enum CommandError {
     /// A command about the client that typed it, sent from the command line.
     #[error("{0}: only from a key binding or the command prompt")]
     ClientOnly(&'static str),
-    /// The server is on its way out.
-    #[error("the server is shutting down")]
+    /// The server is on its way out. Its exit status,
+    /// [`weft_protocol::EXIT_SERVER_ENDING`], tells a client that would start a server to
+    /// start a new one and ask it instead.
+    #[error("the server is shutting down; run the command again to start a new one")]
     ShuttingDown,
     /// The command's words name something it cannot do (a key with no name, an option that
     /// cannot change); the sentence says what to do instead.
@@ -91,6 +93,7 @@ impl CommandError {
             | CommandError::Invalid(_)
             | CommandError::ClientOnly(_) => 2,
             CommandError::NotFound { kind, .. } if *kind != TargetKind::Session => 2,
+            CommandError::ShuttingDown => weft_protocol::EXIT_SERVER_ENDING,
             _ => 1,
         }
     }

@@ -124,7 +124,7 @@ impl Registry {
             directory: crate::session::SessionDirectory::default(),
             ended: ended_tx,
             shutdown,
-            killing: false,
+            ending: false,
         };
         tokio::spawn(task.run(rx, ended_rx));
         Registry {
@@ -285,7 +285,10 @@ struct RegistryTask {
     directory: crate::session::SessionDirectory,
     ended: mpsc::Sender<SessionEnded>,
     shutdown: CancellationToken,
-    killing: bool,
+    /// The server is on its way out (`kill-server`, or the last session ended with
+    /// `exit-empty` on): no session is made after that, so none is lost with the process; a
+    /// client refused for it starts a new server.
+    ending: bool,
 }
 
 impl RegistryTask {
@@ -333,7 +336,8 @@ impl RegistryTask {
 
     /// Ends the server: the socket goes first, so nobody connects to a server going away and
     /// whatever a user runs next finds none (or starts a new one); then the listener stops.
-    fn shut_down(&self) {
+    fn shut_down(&mut self) {
+        self.ending = true;
         let _ = std::fs::remove_file(&self.socket);
         self.events
             .publish(None, None, crate::events::EventKind::ServerExiting);
@@ -390,7 +394,7 @@ impl RegistryTask {
                 let _ = reply.send(result);
             }
             RegistryCommand::KillServer => {
-                self.killing = true;
+                self.ending = true;
                 force_exit_after(KILL_SERVER_DEADLINE, self.socket.clone());
                 if self.sessions.is_empty() {
                     self.shut_down();
@@ -440,7 +444,7 @@ impl RegistryTask {
         spec: NewSession,
         first_pane_remains: Option<bool>,
     ) -> Result<(SessionHandle, PaneHandle), CommandError> {
-        if self.killing {
+        if self.ending {
             return Err(CommandError::ShuttingDown);
         }
         let id = self.ids.session();

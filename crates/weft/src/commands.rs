@@ -578,19 +578,7 @@ async fn dispatch(
     session_request: Option<Request>,
 ) -> Result<u8, ClientError> {
     if let Some(request) = session_request {
-        let mut conn = start_or_connect(cli, &socket).await?;
-        return match request {
-            Request::NewSession { attach: None, .. } => {
-                if let Some(Command::New(args)) = &cli.command {
-                    if args.print {
-                        let format = args.format.as_deref().unwrap_or("#{session_name}:");
-                        return print_new_session(&mut conn, request, format, &socket).await;
-                    }
-                }
-                simple(&mut conn, request).await
-            }
-            request => attach_and_run(conn, request, &socket).await,
-        };
+        return once_more_if_ending(|| send_session_request(cli, &socket, request.clone())).await;
     }
     match &cli.command {
         Some(Command::Attach(args)) => {
@@ -619,24 +607,74 @@ async fn dispatch(
             // after them.
             let raw = weft_server::cmd::lookup(&words[0])
                 .is_some_and(|e| matches!(e.name, "save-buffer" | "subscribe" | "record-pane"));
-            let mut conn = if table_starts_server(&words) {
-                start_or_connect(cli, &socket).await?
-            } else {
-                crate::client::connect(&socket, VERSION).await?
-            };
             let request = Request::Command {
-                args: words,
+                args: words.clone(),
                 pane: std::env::var("WEFT_PANE").ok(),
                 session: current_session(),
             };
-            let code = simple_output(&mut conn, request, raw, to_file.as_deref()).await?;
-            // The server closes the connection once the command is done; `kill-server` keeps
-            // it open until the server process is gone, so this returns only then.
-            use futures::StreamExt;
-            while let Some(Ok(_)) = conn.next().await {}
-            Ok(code)
+            let to_file = to_file.as_deref();
+            if table_starts_server(&words) {
+                once_more_if_ending(|| async {
+                    let conn = start_or_connect(cli, &socket).await?;
+                    send_command(conn, request.clone(), raw, to_file).await
+                })
+                .await
+            } else {
+                let conn = crate::client::connect(&socket, VERSION).await?;
+                send_command(conn, request, raw, to_file).await
+            }
         }
     }
+}
+
+/// Sends the request that makes or attaches a session, on a server started first when none
+/// runs.
+async fn send_session_request(
+    cli: &Cli,
+    socket: &std::path::Path,
+    request: Request,
+) -> Result<u8, ClientError> {
+    let mut conn = start_or_connect(cli, socket).await?;
+    match request {
+        Request::NewSession { attach: None, .. } => {
+            if let Some(Command::New(args)) = &cli.command {
+                if args.print {
+                    let format = args.format.as_deref().unwrap_or("#{session_name}:");
+                    return print_new_session(&mut conn, request, format, socket).await;
+                }
+            }
+            simple(&mut conn, request).await
+        }
+        request => attach_and_run(conn, request, socket).await,
+    }
+}
+
+/// Runs `attempt` (which starts a server when none runs) again once when the server that
+/// answered was ending: a client that connected just before its last session ended, or
+/// before `kill-server` took it, starts a new server as if it had found none.
+async fn once_more_if_ending<F, Fut>(attempt: F) -> Result<u8, ClientError>
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = Result<u8, ClientError>>,
+{
+    match attempt().await {
+        Err(e) if e.server_was_ending() => attempt().await,
+        other => other,
+    }
+}
+
+/// Sends a table command and prints its answer; waits for the server to close the
+/// connection (`kill-server` keeps it open until the server process is gone).
+async fn send_command(
+    mut conn: Conn,
+    request: Request,
+    raw: bool,
+    to_file: Option<&std::path::Path>,
+) -> Result<u8, ClientError> {
+    let code = simple_output(&mut conn, request, raw, to_file).await?;
+    use futures::StreamExt;
+    while let Some(Ok(_)) = conn.next().await {}
+    Ok(code)
 }
 
 /// `weft COMMAND --help`: the table's description of a command.

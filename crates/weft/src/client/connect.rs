@@ -37,6 +37,23 @@ pub enum ClientError {
     /// The server broke the protocol or went away mid-way.
     #[error("lost the server: {0}")]
     Lost(String),
+    /// The server closed the connection before answering the hello: it was ending, and this
+    /// client had connected before its socket went.
+    #[error("the server ended as this client connected; run the command again")]
+    Ending,
+}
+
+impl ClientError {
+    /// Whether the server that answered was on its way out (its connection closed before the
+    /// hello, or a request refused with [`weft_protocol::EXIT_SERVER_ENDING`]): a client that
+    /// starts a server when none runs starts a new one instead.
+    pub fn server_was_ending(&self) -> bool {
+        match self {
+            ClientError::Ending => true,
+            ClientError::Refused { code, .. } => *code == weft_protocol::EXIT_SERVER_ENDING,
+            _ => false,
+        }
+    }
 }
 
 /// How to start a server when none is running.
@@ -60,6 +77,7 @@ pub async fn connect(socket: &Path, version: &str) -> Result<Conn, ClientError> 
         {
             return Err(ClientError::NoServer(socket.to_path_buf()))
         }
+        Err(e) if closed_unaccepted(&e) => return Err(ClientError::Ending),
         Err(e) => return Err(e.into()),
     };
     let mut conn = Framed::new(stream, FrameCodec::default());
@@ -68,18 +86,34 @@ pub async fn connect(socket: &Path, version: &str) -> Result<Conn, ClientError> 
         version: version.to_string(),
     }))
     .await
-    .map_err(|e| ClientError::Lost(e.to_string()))?;
+    .map_err(|e| match e {
+        weft_protocol::ProtocolError::Io(e) if closed_unaccepted(&e) => ClientError::Ending,
+        e => ClientError::Lost(e.to_string()),
+    })?;
     match conn.next().await {
         Some(Ok(Message::Hello(_))) => Ok(conn),
         Some(Ok(Message::Reply(Reply::Error { message, code }))) => {
             Err(ClientError::Refused { message, code })
         }
         Some(Ok(other)) => Err(ClientError::Lost(format!("unexpected {other:?}"))),
+        // A connection the server never took: it stopped listening as it ended.
+        Some(Err(weft_protocol::ProtocolError::Io(e))) if closed_unaccepted(&e) => {
+            Err(ClientError::Ending)
+        }
         Some(Err(e)) => Err(ClientError::Lost(format!(
             "{e} (is the server a different weft version? run `weft kill-server`)"
         ))),
-        None => Err(ClientError::Lost("the server closed the connection".into())),
+        None => Err(ClientError::Ending),
     }
+}
+
+/// Whether a socket error is a connection closed by a server that never took it (it stopped
+/// listening as it ended).
+fn closed_unaccepted(error: &std::io::Error) -> bool {
+    matches!(
+        error.kind(),
+        std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::BrokenPipe
+    )
 }
 
 /// Connects, starting a server first when none answers (a stale socket is replaced by it).
@@ -94,6 +128,8 @@ pub async fn connect_or_start(
 ) -> Result<Conn, ClientError> {
     match connect(socket, version).await {
         Err(ClientError::NoServer(_)) => {}
+        // Its socket is gone by now, or a new server's: as if none had answered.
+        Err(e) if e.server_was_ending() => {}
         other => return other,
     }
     refuse_while_reading_config()?;
