@@ -70,3 +70,18 @@ fn the_server_loads_no_math_library() {
     );
     assert!(!maps.contains("libm.so"), "the server maps libm: {maps}");
 }
+
+#[test]
+fn new_detached_is_quiet_unless_asked_to_print() {
+    let server = TestServer::new("quietnew");
+    let first = server.weft(&["new", "-d", "-s", "q", "--", "sleep", "60"]);
+    assert!(first.status.success(), "{first:?}");
+    assert_eq!(stdout_of(&first), "", "tmux's new -d prints nothing");
+    let second = server.weft(&["new", "-d", "--", "sleep", "60"]);
+    assert_eq!(stdout_of(&second), "");
+    let printed = server.weft(&["new", "-dP", "-s", "p", "--", "sleep", "60"]);
+    assert_eq!(stdout_of(&printed), "p:\n");
+    let id = server.weft(&["new", "-dP", "-F", "#{session_id}", "--", "sleep", "60"]);
+    assert!(stdout_of(&id).starts_with('$'), "{id:?}");
+    assert_eq!(stdout_of(&server.weft(&["ls"])).lines().count(), 4);
+}

@@ -643,7 +643,13 @@ async fn send_session_request(
                     return print_new_session(&mut conn, request, format, socket).await;
                 }
             }
-            simple(&mut conn, request).await
+            // Quiet without `-P`, as tmux's `new -d`: a script's output stays its own.
+            let (reply, _) =
+                crate::client::request_streamed(&mut conn, request, &mut std::io::sink()).await?;
+            match reply {
+                Reply::Error { message, code } => Err(ClientError::Refused { message, code }),
+                _ => Ok(0),
+            }
         }
         request => attach_and_run(conn, request, socket).await,
     }
