@@ -79,10 +79,14 @@ fn a_programs_palette_and_background_are_drawn_in_its_pane_only_until_reset() {
 fn pane_colours_recolours_an_entry_and_refuses_what_is_not_a_colour() {
     let server = TestServer::new("panecolours");
     let mut c = truecolor_client(&server, "pc");
-    ok(&server, &["set-option", "-g", "pane-colours[2]", "#00ff00"]);
+    // An X11 colour name, as tmux takes it.
+    ok(
+        &server,
+        &["set-option", "-g", "pane-colours[2]", "LimeGreen"],
+    );
     c.send_text("printf '\\033[32mGREEN%s\\033[0m\\n' $((6*7))\r")
         .unwrap();
-    let green = Color::Rgb(Rgb::new(0, 0xff, 0));
+    let green = Color::Rgb(Rgb::new(0x32, 0xcd, 0x32));
     c.wait_for(|s| row_of(s, 0, "GREEN42").is_some_and(|r| fg(s, r, 0) == Some(green)))
         .unwrap();
     // Unset: the terminal's own green.
@@ -108,6 +112,10 @@ fn the_cursor_takes_its_colour_from_the_option_then_the_program_and_is_given_bac
     // A program's own (vim's colour schemes set it) goes over the option's...
     c.send_text("printf '\\033]12;#00ff00\\007'\r").unwrap();
     c.wait_for(|s| cursor(s) == Some(Rgb::new(0, 0xff, 0)))
+        .unwrap();
+    // By name too, as `echo -ne '\e]12;red\a'` recipes set it.
+    c.send_text("printf '\\033]12;DarkOrange\\007'\r").unwrap();
+    c.wait_for(|s| cursor(s) == Some(Rgb::new(0xff, 0x8c, 0)))
         .unwrap();
     // ...until it gives it back (OSC 112).
     c.send_text("printf '\\033]112\\007'\r").unwrap();

@@ -29,6 +29,7 @@ pub mod screen;
 pub mod scrollback;
 pub mod style;
 pub mod width;
+pub mod x11_colours;
 
 pub use cell::{Attrs, Cell, CellExtra, CellFlags, Color, Hyperlink, Pen, Rgb, UnderlineStyle};
 pub use handler::Handler;

@@ -250,10 +250,18 @@ pub fn xterm_color(i: u8) -> Rgb {
     }
 }
 
-/// Parses an X11 colour spec as programs send it: `rgb:r/g/b` (1-4 hex digits each) or
-/// `#rgb`, `#rrggbb`, `#rrrrggggbbbb`. Named colours are not supported.
+/// Parses a colour as programs send it (OSC 4, 10, 11, 12), taking what xterm and tmux take:
+/// `rgb:r/g/b` (1-4 hex digits each), `#rgb`, `#rrggbb`, `#rrrrggggbbbb`, `r,g,b` in decimal,
+/// `cmy:c/m/y` and `cmyk:c/m/y/k` (each from 0 to 1), and X11's colour names (`orange`,
+/// `DarkSlateGray`, `grey50`).
 pub fn parse_color_spec(spec: &[u8]) -> Option<Rgb> {
     let spec = std::str::from_utf8(spec).ok()?;
+    if let Some(rgb) = parse_decimal_triple(spec).or_else(|| parse_cmyk(spec)) {
+        return Some(rgb);
+    }
+    if !spec.starts_with("rgb:") && !spec.starts_with('#') {
+        return crate::x11_colours::x11_colour(spec.trim_matches(' '));
+    }
     if let Some(rest) = spec.strip_prefix("rgb:") {
         let mut parts = rest.split('/');
         let mut component = || -> Option<u8> {
@@ -281,6 +289,38 @@ pub fn parse_color_spec(spec: &[u8]) -> Option<Rgb> {
     Some(Rgb::new(component(0)?, component(1)?, component(2)?))
 }
 
+/// `r,g,b` in decimal, each 0-255 (tmux takes it).
+fn parse_decimal_triple(spec: &str) -> Option<Rgb> {
+    let mut parts = spec.split(',').map(|p| p.trim().parse::<u8>().ok());
+    let rgb = Rgb::new(parts.next()??, parts.next()??, parts.next()??);
+    parts.next().is_none().then_some(rgb)
+}
+
+/// `cmy:c/m/y` or `cmyk:c/m/y/k`, each a fraction from 0 to 1 (xterm and tmux take them).
+fn parse_cmyk(spec: &str) -> Option<Rgb> {
+    let (parts, want) = match spec.strip_prefix("cmyk:") {
+        Some(rest) => (rest, 4),
+        None => (spec.strip_prefix("cmy:")?, 3),
+    };
+    let mut values = [0f64; 4];
+    let mut count = 0;
+    for part in parts.split('/') {
+        let v: f64 = part.trim().parse().ok()?;
+        if count == want || !(0.0..=1.0).contains(&v) {
+            return None;
+        }
+        values[count] = v;
+        count += 1;
+    }
+    if count != want {
+        return None;
+    }
+    let [c, m, y, k] = values;
+    // In 0..=255 by the checks above; the cast only drops the fraction, as tmux's does.
+    let level = |v: f64| ((1.0 - v) * (1.0 - k) * 255.0) as u8;
+    Some(Rgb::new(level(c), level(m), level(y)))
+}
+
 /// Formats a colour the way xterm answers queries: `rgb:rrrr/gggg/bbbb`.
 pub fn format_color_spec(rgb: Rgb) -> String {
     format!(
@@ -294,6 +334,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn parses_the_forms_tmux_takes() {
+        assert_eq!(parse_color_spec(b"red"), Some(Rgb::new(255, 0, 0)));
+        assert_eq!(
+            parse_color_spec(b" DarkOrange "),
+            Some(Rgb::new(0xff, 0x8c, 0))
+        );
+        assert_eq!(parse_color_spec(b"grey50"), Some(Rgb::new(128, 128, 128)));
+        assert_eq!(parse_color_spec(b"255,128,0"), Some(Rgb::new(255, 128, 0)));
+        assert_eq!(parse_color_spec(b"cmy:0/1/1"), Some(Rgb::new(255, 0, 0)));
+        assert_eq!(
+            parse_color_spec(b"cmyk:0/0/0/0.5"),
+            Some(Rgb::new(127, 127, 127))
+        );
+        assert_eq!(parse_color_spec(b"256,0,0"), None);
+        assert_eq!(parse_color_spec(b"1,2"), None);
+        assert_eq!(parse_color_spec(b"cmy:0/2/1"), None);
+        assert_eq!(parse_color_spec(b"cmyk:0/0/0"), None);
+        assert_eq!(parse_color_spec(b"not a colour"), None);
+        assert_eq!(parse_color_spec(b"rgb:zz/00/00"), None);
+    }
+
+    #[test]
     fn parses_common_specs() {
         assert_eq!(
             parse_color_spec(b"rgb:ff/80/00"),
@@ -305,7 +367,6 @@ mod tests {
         );
         assert_eq!(parse_color_spec(b"#ff8000"), Some(Rgb::new(255, 128, 0)));
         assert_eq!(parse_color_spec(b"#f80"), Some(Rgb::new(255, 136, 0)));
-        assert_eq!(parse_color_spec(b"red"), None);
         assert_eq!(parse_color_spec(b"rgb:1/2"), None);
     }
 

@@ -564,7 +564,8 @@ pub(crate) fn check_colour(name: &str, text: &str) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "{name}: a colour (red, colour123, #ff8000 or none), not {text:?}"
+            "{name}: a colour (red, colour123, #ff8000, an X11 name such as orange, or none), \
+             not {text:?}"
         ))
     }
 }

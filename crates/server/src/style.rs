@@ -201,8 +201,9 @@ fn attribute(name: &str) -> Option<(Attrs, Option<UnderlineStyle>)> {
     })
 }
 
-/// A colour as tmux names it (`red`, `brightred`, `colour123`, `#ff8000`, `0`-`7`, `90`-`97`):
-/// `Some(None)` for `default` (the base's colour), `None` for no colour at all.
+/// A colour as tmux names it (`red`, `brightred`, `colour123`, `#ff8000`, `0`-`7`, `90`-`97`,
+/// and X11's names: `orange`, `DarkSlateGray`, `grey50`): `Some(None)` for `default` (the
+/// base's colour), `None` for no colour at all.
 pub fn colour(name: &str) -> Option<Option<Color>> {
     let lower = name.to_ascii_lowercase();
     if let Some(hex) = lower.strip_prefix('#') {
@@ -239,7 +240,7 @@ pub fn colour(name: &str) -> Option<Option<Color>> {
     match lower.parse::<u8>() {
         Ok(n @ 0..=7) => Some(Some(Color::Indexed(n))),
         Ok(n @ 90..=97) => Some(Some(Color::Indexed(n - 90 + 8))),
-        _ => None,
+        _ => weft_screen_model::x11_colours::x11_colour(&lower).map(|rgb| Some(Color::Rgb(rgb))),
     }
 }
 
@@ -286,6 +287,13 @@ mod tests {
         assert_eq!(colour("colour256"), None);
         assert_eq!(colour("#12345"), None);
         assert_eq!(colour("8"), None);
+        // X11's names, as tmux takes them.
+        let orange = Rgb::new(0xff, 0xa5, 0x00);
+        assert_eq!(colour("orange"), Some(Some(Color::Rgb(orange))));
+        let s = parse("bg=DarkSlateGray,fg=grey50", &Pen::default()).unwrap();
+        assert_eq!(s.pen.bg, Color::Rgb(Rgb::new(0x2f, 0x4f, 0x4f)));
+        assert_eq!(s.pen.fg, Color::Rgb(Rgb::new(128, 128, 128)));
+        assert_eq!(colour("notacolour"), None);
     }
 
     #[test]
