@@ -394,3 +394,30 @@ fn join_pane_takes_the_marked_pane_and_quotes_span_lines() {
         "0"
     );
 }
+
+/// Inside weft (a pane, or a job the server runs), `weft` commands find the server they run in
+/// without `-S`, as tmux's commands find theirs by `$TMUX`.
+#[test]
+fn commands_inside_weft_find_their_own_server() {
+    let server = TestServer::new("inside");
+    let weft = weft_tests::weft_binary();
+    let weft = weft.display();
+    let mut args = vec!["new", "-d", "-s", "home", "--"];
+    args.extend_from_slice(TEST_SHELL);
+    succeeds(&server, &args);
+    let line = format!("{weft} set -g @from-pane yes && echo set-$((6*7))");
+    succeeds(&server, &["send-keys", "-t", "home", &line, "Enter"]);
+    let out = server.weft(&["wait", "-t", "home", "--text", "set-42"]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        succeeds(&server, &["show", "-gv", "@from-pane"]).trim(),
+        "yes"
+    );
+    // A job: run-shell waits for it. It names no session; the server's most recent serves.
+    let job = format!("{weft} set -g @from-job \"$({weft} display -p '#{{session_name}}')\"");
+    succeeds(&server, &["run-shell", &job]);
+    assert_eq!(
+        succeeds(&server, &["show", "-gv", "@from-job"]).trim(),
+        "home"
+    );
+}

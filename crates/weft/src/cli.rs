@@ -33,6 +33,31 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
+impl Cli {
+    /// The server's socket this command speaks to: `-S`'s, else `-L`'s, else, inside weft (a
+    /// pane, or a job such as `run-shell` runs), the server it runs in, from `$WEFT` as tmux
+    /// reads `$TMUX`; else the default label's.
+    pub fn socket_path(&self) -> Result<PathBuf, weft_protocol::paths::PathError> {
+        let inside = (self.label.is_none() && self.socket.is_none())
+            .then(inside_socket)
+            .flatten();
+        weft_protocol::paths::resolve_socket(
+            self.label.as_deref(),
+            self.socket.as_deref().or(inside.as_deref()),
+        )
+    }
+}
+
+/// The socket of the server this process runs inside: `$WEFT` is `socket,pid,session` (the
+/// session empty in a job the server runs), read from the right since a path may hold a comma.
+fn inside_socket() -> Option<PathBuf> {
+    let value = std::env::var_os("WEFT")?;
+    let value = value.to_str()?;
+    let mut parts = value.rsplitn(3, ',');
+    let (_session, pid, socket) = (parts.next()?, parts.next()?, parts.next()?);
+    (!socket.is_empty() && pid.parse::<u32>().is_ok()).then(|| PathBuf::from(socket))
+}
+
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {

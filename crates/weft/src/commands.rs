@@ -17,14 +17,13 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
             return Ok(table_help(&words[0]));
         }
     }
-    let socket =
-        match weft_protocol::paths::resolve_socket(cli.label.as_deref(), cli.socket.as_deref()) {
-            Ok(s) => s,
-            Err(e) => {
-                say_err!("weft: {e}");
-                return Ok(1);
-            }
-        };
+    let socket = match cli.socket_path() {
+        Ok(s) => s,
+        Err(e) => {
+            say_err!("weft: {e}");
+            return Ok(1);
+        }
+    };
     if let Some(Command::Table(words)) = &cli.command {
         let (words, _) = take_output_file(words);
         match weft_server::cmd::parse(&words) {
@@ -163,11 +162,15 @@ fn attach_params(target: Option<String>, read_only: bool) -> Attach {
     }
 }
 
-/// The session weft runs inside, from `$WEFT` (`socket,pid,session`).
+/// The session weft runs inside, from `$WEFT` (`socket,pid,session`); none in a job the
+/// server runs (`run-shell`, `if-shell`, the status line's `#()`), whose `$WEFT` names none.
 pub(crate) fn current_session() -> Option<String> {
     let value = std::env::var("WEFT").ok().filter(|v| !v.is_empty())?;
     let session = value.rsplit(',').next()?;
-    Some(format!("${session}"))
+    session
+        .parse::<u32>()
+        .is_ok()
+        .then(|| format!("${session}"))
 }
 
 /// What a client inside weft that would attach says (tmux's words): attaching from a pane,

@@ -19,7 +19,16 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     let _ = rustix::process::setsid();
     name_this_process();
     weft_server::panics::install();
-    let socket = weft_protocol::paths::resolve_socket(cli.label.as_deref(), cli.socket.as_deref())?;
+    let socket = cli.socket_path()?;
+    // What the server runs (`run-shell`, `if-shell`, `#()` in the status line, `pipe-pane`)
+    // finds this server, as tmux's jobs find theirs by `$TMUX`: `weft` commands there need no
+    // `-S`. No session is named; panes get their own `$WEFT` with theirs.
+    // Changed while no other thread exists (the runtime is made later), so none reads the
+    // environment as it changes.
+    std::env::set_var(
+        "WEFT",
+        format!("{},{},", socket.display(), std::process::id()),
+    );
     let warnings;
     let config = match weft_server::Config::load(
         cli.config.as_deref(),

@@ -45,14 +45,13 @@ pub fn run(cli: &Cli, args: &ScriptArgs) -> anyhow::Result<u8> {
             .map(Path::to_path_buf)
             .unwrap_or_else(|| PathBuf::from("."))
     };
-    let socket =
-        match weft_protocol::paths::resolve_socket(cli.label.as_deref(), cli.socket.as_deref()) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("weft: {e}");
-                return Ok(1);
-            }
-        };
+    let socket = match cli.socket_path() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("weft: {e}");
+            return Ok(1);
+        }
+    };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
