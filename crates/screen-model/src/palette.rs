@@ -340,7 +340,7 @@ mod tests {
             parse_color_spec(b" DarkOrange "),
             Some(Rgb::new(0xff, 0x8c, 0))
         );
-        assert_eq!(parse_color_spec(b"grey50"), Some(Rgb::new(128, 128, 128)));
+        assert_eq!(parse_color_spec(b"grey50"), Some(Rgb::new(127, 127, 127)));
         assert_eq!(parse_color_spec(b"255,128,0"), Some(Rgb::new(255, 128, 0)));
         assert_eq!(parse_color_spec(b"cmy:0/1/1"), Some(Rgb::new(255, 0, 0)));
         assert_eq!(

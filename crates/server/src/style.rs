@@ -292,7 +292,7 @@ mod tests {
         assert_eq!(colour("orange"), Some(Some(Color::Rgb(orange))));
         let s = parse("bg=DarkSlateGray,fg=grey50", &Pen::default()).unwrap();
         assert_eq!(s.pen.bg, Color::Rgb(Rgb::new(0x2f, 0x4f, 0x4f)));
-        assert_eq!(s.pen.fg, Color::Rgb(Rgb::new(128, 128, 128)));
+        assert_eq!(s.pen.fg, Color::Rgb(Rgb::new(127, 127, 127)));
         assert_eq!(colour("notacolour"), None);
     }
 
