@@ -78,6 +78,7 @@ fn new_detached_is_quiet_unless_asked_to_print() {
     assert!(first.status.success(), "{first:?}");
     assert_eq!(stdout_of(&first), "", "tmux's new -d prints nothing");
     let second = server.weft(&["new", "-d", "--", "sleep", "60"]);
+    assert!(second.status.success(), "{second:?}");
     assert_eq!(stdout_of(&second), "");
     let printed = server.weft(&["new", "-dP", "-s", "p", "--", "sleep", "60"]);
     assert_eq!(stdout_of(&printed), "p:\n");

@@ -38,6 +38,12 @@ impl RawClient {
         client
     }
 
+    /// Gives up reading after `limit` (a read then fails the test) instead of waiting forever.
+    pub(super) fn set_read_timeout(&self, limit: std::time::Duration) {
+        self.stream.set_read_timeout(Some(limit)).unwrap();
+    }
+
+    /// Sends one message.
     pub(super) fn send(&mut self, message: weft_protocol::Message) {
         use std::io::Write;
         use tokio_util::codec::Encoder;
@@ -61,6 +67,7 @@ impl RawClient {
         })));
     }
 
+    /// The next message; `None` when the peer closed the connection.
     pub(super) fn next(&mut self) -> Option<weft_protocol::Message> {
         use std::io::Read;
         use tokio_util::codec::Decoder;

@@ -58,6 +58,7 @@ pub mod registry;
 pub mod render;
 pub mod sched;
 pub mod session;
+pub mod socket_file;
 pub mod style;
 pub mod terminal;
 pub mod theme;

@@ -67,6 +67,7 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
         &options.socket,
         std::fs::Permissions::from_mode(SOCKET_MODE),
     )?;
+    let socket_file = Arc::new(crate::socket_file::SocketFile::new(options.socket.clone()));
     if let Some(mut ready) = options.ready.take() {
         let _ = ready.write_all(b"ready\n");
         let _ = ready.flush();
@@ -85,7 +86,7 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
     let registry = Registry::spawn(crate::registry::RegistryParts {
         config: config_tx,
         ids: ids.clone(),
-        socket: options.socket.clone(),
+        socket: socket_file.clone(),
         metrics: metrics.clone(),
         buffers: buffers.clone(),
         hooks: hooks.clone(),
@@ -143,7 +144,7 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
                 }
                 Err(e) if is_transient(&e) => continue,
                 Err(e) => {
-                    let _ = std::fs::remove_file(&options.socket);
+                    socket_file.remove();
                     return Err(e);
                 }
             },

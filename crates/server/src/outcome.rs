@@ -65,7 +65,7 @@ pub enum CommandError {
     /// The server is on its way out. Its exit status,
     /// [`weft_protocol::EXIT_SERVER_ENDING`], tells a client that would start a server to
     /// start a new one and ask it instead.
-    #[error("the server is shutting down; run the command again to start a new one")]
+    #[error("the server is shutting down")]
     ShuttingDown,
     /// The command's words name something it cannot do (a key with no name, an option that
     /// cannot change); the sentence says what to do instead.

@@ -80,8 +80,8 @@ pub struct RegistryParts {
     pub config: watch::Sender<Arc<Config>>,
     /// Ids for sessions, windows and panes.
     pub ids: Arc<IdAllocator>,
-    /// The server's socket, for `$WEFT` in panes.
-    pub socket: std::path::PathBuf,
+    /// The server's socket: its path for `$WEFT` in panes, removed as the server ends.
+    pub socket: Arc<crate::socket_file::SocketFile>,
     /// Figures for `weft diag`.
     pub metrics: Arc<crate::metrics::MetricsRegistry>,
     /// The paste buffers.
@@ -265,8 +265,8 @@ impl Registry {
 struct RegistryTask {
     config: watch::Sender<Arc<Config>>,
     ids: Arc<IdAllocator>,
-    /// The server's socket, for `$WEFT`.
-    socket: std::path::PathBuf,
+    /// The server's socket: its path for `$WEFT`, removed as the server ends.
+    socket: Arc<crate::socket_file::SocketFile>,
     /// Figures for `weft diag`.
     metrics: Arc<crate::metrics::MetricsRegistry>,
     /// Keystroke echoes before floods, for every pane of the server.
@@ -338,7 +338,7 @@ impl RegistryTask {
     /// whatever a user runs next finds none (or starts a new one); then the listener stops.
     fn shut_down(&mut self) {
         self.ending = true;
-        let _ = std::fs::remove_file(&self.socket);
+        self.socket.remove();
         self.events
             .publish(None, None, crate::events::EventKind::ServerExiting);
         self.shutdown.cancel();
@@ -352,6 +352,13 @@ impl RegistryTask {
                 reply,
             } => {
                 let _ = reply.send(self.create(spec, first_pane_remains));
+            }
+            // An ending server's sessions are on their way out: none is found to attach to
+            // (plain `weft` and `new -A` then make one, which a new server does).
+            RegistryCommand::Find { reply, .. } | RegistryCommand::Current { reply }
+                if self.ending =>
+            {
+                let _ = reply.send(None);
             }
             RegistryCommand::Find { target, reply } => {
                 let found = match target {
@@ -395,6 +402,9 @@ impl RegistryTask {
             }
             RegistryCommand::KillServer => {
                 self.ending = true;
+                // At once, not when the last program has gone: what runs next starts a new
+                // server instead of finding this one's sessions on their way out.
+                self.socket.remove();
                 force_exit_after(KILL_SERVER_DEADLINE, self.socket.clone());
                 if self.sessions.is_empty() {
                     self.shut_down();
@@ -485,7 +495,7 @@ impl RegistryTask {
             "WEFT".into(),
             format!(
                 "{},{},{}",
-                self.socket.display(),
+                self.socket.path().display(),
                 std::process::id(),
                 id.get()
             )
@@ -563,15 +573,16 @@ impl RegistryTask {
 /// the process exits anyway: nothing a pane or a client does may keep the server alive.
 const KILL_SERVER_DEADLINE: std::time::Duration = std::time::Duration::from_secs(2);
 
-/// Ends the process after `deadline` if it is still running, removing its socket first. A plain
-/// thread, so that it fires even when every runtime worker is stuck.
-fn force_exit_after(deadline: std::time::Duration, socket: std::path::PathBuf) {
+/// Ends the process after `deadline` if it is still running, removing its socket first (if
+/// that is not done, and the path is still this server's). A plain thread, so that it fires
+/// even when every runtime worker is stuck.
+fn force_exit_after(deadline: std::time::Duration, socket: Arc<crate::socket_file::SocketFile>) {
     let spawned = std::thread::Builder::new()
         .name("weft-kill-deadline".into())
         .spawn(move || {
             std::thread::sleep(deadline); // deadline-ok: a last-resort exit, not a poll
             tracing::warn!("kill-server: shutdown stalled; exiting now");
-            let _ = std::fs::remove_file(&socket);
+            socket.remove();
             std::process::exit(0);
         });
     if let Err(e) = spawned {

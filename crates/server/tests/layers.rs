@@ -29,6 +29,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("bindings", 0),
     ("capture", 0),
     ("limits", 0),
+    ("socket_file", 0),
     ("lease", 0),
     ("names", 0),
     ("words", 0),

@@ -5,7 +5,7 @@ use crate::cli::{Cli, Command};
 use crate::client::{ClientError, Conn, ServerStart};
 use anyhow::Context;
 use std::path::PathBuf;
-use weft_protocol::{Attach, NewSession, Reply, Request};
+use weft_protocol::{Attach, Reply, Request};
 
 pub(crate) const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -37,7 +37,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
             Ok(_) => {}
         }
     }
-    let session_request = match session_request(cli) {
+    let session_request = match crate::session_requests::session_request(cli) {
         Ok(request) => request,
         Err(e) => return Ok(report(e)),
     };
@@ -139,7 +139,7 @@ pub(crate) async fn start_or_connect(
     crate::client::connect_or_start(socket, VERSION, &start).await
 }
 
-fn here() -> Option<String> {
+pub(crate) fn here() -> Option<String> {
     std::env::current_dir()
         .ok()
         .map(|d| d.to_string_lossy().into_owned())
@@ -148,7 +148,7 @@ fn here() -> Option<String> {
 /// The most environment variables an attaching client sends.
 const MAX_ATTACH_ENV: usize = 512;
 
-fn attach_params(target: Option<String>, read_only: bool) -> Attach {
+pub(crate) fn attach_params(target: Option<String>, read_only: bool) -> Attach {
     let (cols, rows) = crate::client::current_size();
     Attach {
         target,
@@ -179,7 +179,7 @@ const NESTED: &str = "sessions should be nested with care, unset $WEFT to force"
 
 /// Refuses a command that would attach when this client runs inside weft (`$WEFT` set and not
 /// empty, as tmux treats `$TMUX`).
-fn refuse_nesting() -> Result<(), ClientError> {
+pub(crate) fn refuse_nesting() -> Result<(), ClientError> {
     if std::env::var_os("WEFT").is_some_and(|v| !v.is_empty()) {
         return Err(ClientError::Refused {
             message: NESTED.into(),
@@ -189,12 +189,15 @@ fn refuse_nesting() -> Result<(), ClientError> {
     Ok(())
 }
 
-async fn attach_and_run(
+pub(crate) async fn attach_and_run(
     mut conn: Conn,
     mut request: Request,
     socket: &std::path::Path,
 ) -> Result<u8, ClientError> {
     use futures::SinkExt;
+    // After the first round (`suspend-client`, the lock commands) the session exists: an
+    // ending server is then no reason to ask a new one.
+    let mut resumed = false;
     loop {
         let (pass_tty, read_only) = match &request {
             Request::Attach(attach)
@@ -208,7 +211,9 @@ async fn attach_and_run(
         conn.send(weft_protocol::Message::Request(request))
             .await
             .map_err(|e| ClientError::Lost(e.to_string()))?;
-        let end = crate::client::run_attached(conn, pass_tty).await?;
+        let end = crate::client::run_attached(conn, pass_tty)
+            .await
+            .map_err(|e| if resumed { e.after_the_session() } else { e })?;
         let Some(session) = end.resume else {
             if let Some(command) = end.exec {
                 // `detach-client -E`: the command takes the client's place.
@@ -227,8 +232,11 @@ async fn attach_and_run(
             Some(command) => run_lock_command(&command),
             None => stop_until_continued(),
         }
-        conn = crate::client::connect(socket, VERSION).await?;
+        conn = crate::client::connect(socket, VERSION)
+            .await
+            .map_err(ClientError::after_the_session)?;
         request = Request::Attach(attach_params(Some(session), read_only));
+        resumed = true;
     }
 }
 
@@ -293,37 +301,7 @@ fn stop_until_continued() {
     }
 }
 
-/// `new -dP`: makes the session, then prints `format` expanded in it, as tmux's `-P`.
-async fn print_new_session(
-    conn: &mut Conn,
-    request: Request,
-    format: &str,
-    socket: &std::path::Path,
-) -> Result<u8, ClientError> {
-    let (reply, _) = crate::client::request_streamed(conn, request, &mut std::io::sink()).await?;
-    let name = match reply {
-        Reply::Text { text } => text,
-        Reply::Error { message, code } => return Err(ClientError::Refused { message, code }),
-        _ => String::new(),
-    };
-    let mut conn = crate::client::connect(socket, VERSION).await?;
-    let args = [
-        "display-message",
-        "-p",
-        "-t",
-        &format!("{name}:"),
-        "--",
-        format,
-    ];
-    let request = Request::Command {
-        args: args.map(str::to_string).to_vec(),
-        pane: None,
-        session: None,
-    };
-    simple(&mut conn, request).await
-}
-
-async fn simple(conn: &mut Conn, request: Request) -> Result<u8, ClientError> {
+pub(crate) async fn simple(conn: &mut Conn, request: Request) -> Result<u8, ClientError> {
     simple_output(conn, request, false, None).await
 }
 
@@ -511,77 +489,16 @@ pub(crate) fn take_output_file(words: &[String]) -> (Vec<String>, Option<PathBuf
     (kept, file)
 }
 
-/// The request that makes or attaches a session, for the commands that send one (`weft`
-/// alone and `weft new`): worked out before any server starts, so a request refused (it would
-/// nest, or names a bad directory) starts none.
-fn session_request(cli: &Cli) -> Result<Option<Request>, ClientError> {
-    match &cli.command {
-        None => {
-            refuse_nesting()?;
-            let session = NewSession {
-                cwd: here(),
-                ..NewSession::default()
-            };
-            let attach = attach_params(None, false);
-            Ok(Some(Request::AttachOrCreate { session, attach }))
-        }
-        Some(Command::New(args)) => {
-            if !args.detached {
-                refuse_nesting()?;
-            }
-            let cwd = match &args.cwd {
-                Some(dir) => Some(
-                    std::fs::canonicalize(dir)
-                        .map_err(|e| ClientError::Refused {
-                            message: format!("bad directory {}: {e}", dir.display()),
-                            code: 1,
-                        })?
-                        .to_string_lossy()
-                        .into_owned(),
-                ),
-                None => here(),
-            };
-            let mut env = Vec::new();
-            for entry in &args.env {
-                match weft_server::words::assignment(entry) {
-                    Some((name, value)) => env.push((name.to_string(), value.to_string())),
-                    None => {
-                        return Err(ClientError::Refused {
-                            message: format!("new: -e takes NAME=VALUE, not {entry:?}"),
-                            code: 2,
-                        })
-                    }
-                }
-            }
-            let session = NewSession {
-                name: args.name.clone(),
-                detached: args.detached,
-                cols: args.cols,
-                rows: args.rows,
-                cwd,
-                command: args.command.clone(),
-                env,
-                attach_existing: args.attach_existing,
-                window_name: args.window_name.clone(),
-            };
-            let attach = (!args.detached).then(|| {
-                let mut attach = attach_params(None, false);
-                attach.detach_others = args.detach_others;
-                attach
-            });
-            Ok(Some(Request::NewSession { session, attach }))
-        }
-        Some(_) => Ok(None),
-    }
-}
-
 async fn dispatch(
     cli: &Cli,
     socket: PathBuf,
     session_request: Option<Request>,
 ) -> Result<u8, ClientError> {
     if let Some(request) = session_request {
-        return once_more_if_ending(|| send_session_request(cli, &socket, request.clone())).await;
+        return crate::session_requests::once_more_if_ending(|| {
+            crate::session_requests::send_session_request(cli, &socket, request.clone())
+        })
+        .await;
     }
     match &cli.command {
         Some(Command::Attach(args)) => {
@@ -617,7 +534,7 @@ async fn dispatch(
             };
             let to_file = to_file.as_deref();
             if table_starts_server(&words) {
-                once_more_if_ending(|| async {
+                crate::session_requests::once_more_if_ending(|| async {
                     let conn = start_or_connect(cli, &socket).await?;
                     send_command(conn, request.clone(), raw, to_file).await
                 })
@@ -627,48 +544,6 @@ async fn dispatch(
                 send_command(conn, request, raw, to_file).await
             }
         }
-    }
-}
-
-/// Sends the request that makes or attaches a session, on a server started first when none
-/// runs.
-async fn send_session_request(
-    cli: &Cli,
-    socket: &std::path::Path,
-    request: Request,
-) -> Result<u8, ClientError> {
-    let mut conn = start_or_connect(cli, socket).await?;
-    match request {
-        Request::NewSession { attach: None, .. } => {
-            if let Some(Command::New(args)) = &cli.command {
-                if args.print {
-                    let format = args.format.as_deref().unwrap_or("#{session_name}:");
-                    return print_new_session(&mut conn, request, format, socket).await;
-                }
-            }
-            // Quiet without `-P`, as tmux's `new -d`: a script's output stays its own.
-            let (reply, _) =
-                crate::client::request_streamed(&mut conn, request, &mut std::io::sink()).await?;
-            match reply {
-                Reply::Error { message, code } => Err(ClientError::Refused { message, code }),
-                _ => Ok(0),
-            }
-        }
-        request => attach_and_run(conn, request, socket).await,
-    }
-}
-
-/// Runs `attempt` (which starts a server when none runs) again once when the server that
-/// answered was ending: a client that connected just before its last session ended, or
-/// before `kill-server` took it, starts a new server as if it had found none.
-async fn once_more_if_ending<F, Fut>(attempt: F) -> Result<u8, ClientError>
-where
-    F: Fn() -> Fut,
-    Fut: std::future::Future<Output = Result<u8, ClientError>>,
-{
-    match attempt().await {
-        Err(e) if e.server_was_ending() => attempt().await,
-        other => other,
     }
 }
 

@@ -14,6 +14,7 @@ mod replay;
 mod run_alias;
 mod script;
 mod server_main;
+mod session_requests;
 mod trace;
 
 use clap::Parser;

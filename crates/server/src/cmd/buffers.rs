@@ -471,7 +471,9 @@ mod tests {
         let registry = crate::registry::Registry::spawn(crate::registry::RegistryParts {
             config: config_tx,
             ids: ids.clone(),
-            socket: "/nonexistent/weft.sock".into(),
+            socket: std::sync::Arc::new(crate::socket_file::SocketFile::new(
+                "/nonexistent/weft.sock".into(),
+            )),
             metrics: metrics.clone(),
             buffers: buffers.clone(),
             hooks: hooks.clone(),

@@ -54,6 +54,16 @@ impl ClientError {
             _ => false,
         }
     }
+
+    /// This error, met once the server has made or attached the session: no longer a reason
+    /// to start a new server and ask again, which would make a second session.
+    pub fn after_the_session(self) -> ClientError {
+        if self.server_was_ending() {
+            ClientError::Lost(self.to_string())
+        } else {
+            self
+        }
+    }
 }
 
 /// How to start a server when none is running.
