@@ -421,3 +421,31 @@ fn commands_inside_weft_find_their_own_server() {
         "home"
     );
 }
+
+/// A command line holds several commands, as tmux's does: `\;` as a word of its own or
+/// written against the word before it (`tmux start-server\; show-environment -g`, which
+/// plugin managers run); `\\;` keeps a literal `;`. Each command's text is a line of its own.
+#[test]
+fn a_command_line_runs_commands_separated_by_semicolons() {
+    let server = TestServer::new("cliseq");
+    succeeds(&server, &["new", "-d", "-s", "q", "--", "sleep", "60"]);
+    succeeds(&server, &["set-environment", "-g", "PLUGINS", "/p"]);
+    assert_eq!(
+        succeeds(
+            &server,
+            &["start-server;", "show-environment", "-g", "PLUGINS"]
+        ),
+        "PLUGINS=/p\n"
+    );
+    assert_eq!(
+        succeeds(
+            &server,
+            &["display", "-p", "one", ";", "display", "-p", "two;", "display", "-p", "three"]
+        ),
+        "one\ntwo\nthree\n"
+    );
+    assert_eq!(succeeds(&server, &["display", "-p", "kept\\;"]), "kept;\n");
+    let out = server.weft(&["display", "-p", "x", ";", "no-such-command"]);
+    assert!(!out.status.success());
+    assert!(stderr_of(&out).contains("no-such-command"), "{out:?}");
+}

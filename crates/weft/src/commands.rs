@@ -26,7 +26,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     };
     if let Some(Command::Table(words)) = &cli.command {
         let (words, _) = take_output_file(words);
-        match weft_server::cmd::parse(&words) {
+        match weft_server::cmd::parse_sequence(&words) {
             // A name this process does not know may be a running server's `command-alias`:
             // that server says whether it is.
             Err(weft_server::outcome::CommandError::UnknownCommand(_)) if socket.exists() => {}

@@ -31,6 +31,11 @@ fn main() -> ExitCode {
     };
     if let Some(cli::Command::Table(words)) = &mut cli.command {
         *words = run_alias::table_words(std::mem::take(words));
+        // tmux's rule for a command line: a word ending in `;` ends a command there
+        // (`weft start-server\; show-environment -g`). Not in `run-pane`'s program words.
+        if words.first().is_some_and(|w| w != "run-pane") {
+            *words = weft_server::cmd::separate_commands(words);
+        }
     }
     let result = match &cli.command {
         Some(cli::Command::Replay(args)) => replay::run(args),

@@ -231,8 +231,8 @@ pub(crate) async fn cli_command(
             next = next.or(chosen);
             // What the earlier commands print comes first; the last one's stream and status
             // are the answer's.
-            output.stdout = std::mem::take(&mut printed.stdout) + &output.stdout;
-            output.stderr = std::mem::take(&mut printed.stderr) + &output.stderr;
+            output.stdout = one_after_another(std::mem::take(&mut printed.stdout), &output.stdout);
+            output.stderr = one_after_another(std::mem::take(&mut printed.stderr), &output.stderr);
             if i + 1 < count {
                 printed.stdout = output.stdout;
                 printed.stderr = output.stderr;
@@ -246,6 +246,15 @@ pub(crate) async fn cli_command(
         }
     }
     Ok(printed)
+}
+
+/// What two commands of one line print, one after the other: each command's text ends its
+/// own line (`display -p one \; display -p two` prints two lines, as tmux).
+fn one_after_another(mut first: String, second: &str) -> String {
+    if !first.is_empty() && !second.is_empty() && !first.ends_with('\n') {
+        first.push('\n');
+    }
+    first + second
 }
 
 /// The most command lines one if-shell chain runs from the command line.
