@@ -1,6 +1,6 @@
 //! Parse throughput: screen-model beside alacritty_terminal and vt100.
 //!
-//! Five deterministic inputs of about 4 MiB (see `weft_benches`), each fed in 64 KiB chunks
+//! Six deterministic inputs of about 4 MiB (see `weft_benches`), each fed in 64 KiB chunks
 //! into a fresh 80x24 terminal with 10,000 lines of scrollback per iteration. Building the
 //! terminal and dropping it are outside the timed region, for all three contenders alike.
 //!

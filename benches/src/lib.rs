@@ -16,7 +16,7 @@ mod tui;
 mod unicode;
 mod vocab;
 
-pub use logs::{ascii_log, scroll_region, sgr_log};
+pub use logs::{ascii_log, hyperlink_log, scroll_region, sgr_log};
 pub use tui::tui_redraw;
 pub use unicode::unicode;
 
@@ -31,6 +31,7 @@ pub fn all_inputs(target_len: usize) -> Vec<(&'static str, Vec<u8>)> {
         ("tui_redraw", tui_redraw(target_len)),
         ("unicode", unicode(target_len)),
         ("scroll_region", scroll_region(target_len)),
+        ("hyperlink_log", hyperlink_log(target_len)),
     ]
 }
 

@@ -137,3 +137,26 @@ pub fn scroll_region(target_len: usize) -> Vec<u8> {
     }
     out
 }
+
+/// A long directory listing as `ls -l --hyperlink` prints it: each line a size and a file
+/// name that is an OSC 8 link to its own `file://` URI, so every name is a different link.
+pub fn hyperlink_log(target_len: usize) -> Vec<u8> {
+    let mut rng = Rng::new(0x0001_1ce5);
+    let mut out = Vec::with_capacity(target_len + 256);
+    let mut n = 0u64;
+    while out.len() < target_len {
+        n += 1;
+        out.extend_from_slice(b"-rw-r--r-- 1 user user ");
+        push_num(&mut out, rng.below(100_000) as u64);
+        out.extend_from_slice(b" \x1b]8;;file://host/home/user/data/");
+        let mut name = Vec::new();
+        push_word(&mut name, &mut rng);
+        name.push(b'-');
+        push_num(&mut name, n);
+        out.extend_from_slice(&name);
+        out.extend_from_slice(b"\x1b\\");
+        out.extend_from_slice(&name);
+        out.extend_from_slice(b"\x1b]8;;\x1b\\\r\n");
+    }
+    out
+}

@@ -41,6 +41,8 @@ pub(super) struct Block {
     count: usize,
     /// Extras (underline colour, hyperlink, joined characters) referenced by index.
     pub(super) extras: Vec<Arc<CellExtra>>,
+    /// Where each of `extras` is, while the block takes lines.
+    pub(super) extras_index: super::extras_index::ExtrasIndex,
     /// Bytes counted towards the scrollback's deferred packing while this cold block waits,
     /// unpacked, for output to stop streaming; 0 when it does not wait.
     pub(super) deferred: usize,
@@ -77,6 +79,7 @@ impl Block {
         self.hot.data.capacity()
             + self.hot.offsets.capacity() * 4
             + self.extras.capacity() * 8
+            + self.extras_index.heap_bytes()
             + self.packed.as_ref().map_or(0, |p| p.len())
     }
 
@@ -95,6 +98,7 @@ impl Block {
         self.count = lines.offsets.len();
         self.packed = Some(lz4_flex::block::compress_prepend_size(&raw).into_boxed_slice());
         self.extras.shrink_to_fit();
+        self.extras_index.clear();
     }
 
     /// The lines of a packed block, decompressed; `None` for a hot block or damaged bytes

@@ -1,6 +1,7 @@
 //! Rows to stored bytes: the general encoder, and the fast ones for plain, unstyled and
 //! narrow-ASCII rows (and for ASCII rows built off the grid), which write the same bytes.
 
+use super::extras_index::ExtrasIndex;
 use super::format::{
     write_color, write_varint, ESCAPE_CELL, FLAG_WRAPPED, MASK_ATTRS, MASK_BG, MASK_EXTRA, MASK_FG,
     NO_EXTRA, RUN_IN_HEADER,
@@ -19,8 +20,16 @@ struct StoredStyle {
     extra: u32,
 }
 
+/// A block's extras as lines are added: the list lines refer to by position, and its index.
+pub(super) struct Extras<'a> {
+    /// The list.
+    pub(super) list: &'a mut Vec<Arc<CellExtra>>,
+    /// Where each is in it.
+    pub(super) index: &'a mut ExtrasIndex,
+}
+
 /// Appends `row` in the stored format, with the fastest encoder its facts allow.
-pub(super) fn encode_line(row: &Row, out: &mut Vec<u8>, extras: &mut Vec<Arc<CellExtra>>) {
+pub(super) fn encode_line(row: &Row, out: &mut Vec<u8>, extras: &mut Extras<'_>) {
     if row.plain {
         encode_plain_line(row, out);
         return;
@@ -37,7 +46,7 @@ pub(super) fn encode_line(row: &Row, out: &mut Vec<u8>, extras: &mut Vec<Arc<Cel
 }
 
 /// Any row: runs of same-styled cells, each with the style fields that change.
-fn encode_styled_line(row: &Row, out: &mut Vec<u8>, extras: &mut Vec<Arc<CellExtra>>) {
+fn encode_styled_line(row: &Row, out: &mut Vec<u8>, extras: &mut Extras<'_>) {
     let cells = &row.cells()[..row.used_len()];
     out.reserve(cells.len() + 8);
     out.push(if row.wrapped { FLAG_WRAPPED } else { 0 });
@@ -326,20 +335,14 @@ fn same_style(a: &Cell, b: &Cell) -> bool {
         }
 }
 
-fn stored_style(cell: &Cell, extras: &mut Vec<Arc<CellExtra>>) -> StoredStyle {
+fn stored_style(cell: &Cell, extras: &mut Extras<'_>) -> StoredStyle {
     let extra = match cell.extra() {
         Some(e) if e.underline_color != Color::Default || e.hyperlink.is_some() => {
             let style_only = CellExtra {
                 combining: Box::from(""),
                 ..CellExtra::clone(e)
             };
-            match extras.iter().rposition(|x| **x == style_only) {
-                Some(i) => i as u32,
-                None => {
-                    extras.push(Arc::new(style_only));
-                    (extras.len() - 1) as u32
-                }
-            }
+            extras.index.position(extras.list, style_only)
         }
         _ => NO_EXTRA,
     };
@@ -372,7 +375,12 @@ mod tests {
             );
             let (mut fast, mut general) = (Vec::new(), Vec::new());
             encode_ascii_line(row, &mut fast);
-            encode_styled_line(row, &mut general, &mut Vec::new());
+            let (mut list, mut index) = (Vec::new(), ExtrasIndex::default());
+            let mut extras = Extras {
+                list: &mut list,
+                index: &mut index,
+            };
+            encode_styled_line(row, &mut general, &mut extras);
             assert_eq!(fast, general, "row {:?}", row.text());
             checked += 1;
         }

@@ -21,6 +21,7 @@
 mod block;
 mod decode;
 mod encode;
+mod extras_index;
 mod format;
 
 use crate::ascii_row::AsciiRow;
@@ -191,7 +192,11 @@ impl Scrollback {
     /// Appends a line (the newest).
     pub fn push(&mut self, row: &Row) {
         if let Some(block) = self.block_for_next_line() {
-            encode_line(row, &mut block.hot.data, &mut block.extras);
+            let mut extras = encode::Extras {
+                list: &mut block.extras,
+                index: &mut block.extras_index,
+            };
+            encode_line(row, &mut block.hot.data, &mut extras);
             self.len += 1;
             self.pushed += 1;
             self.trim();
@@ -231,6 +236,7 @@ impl Scrollback {
             if let Some(full) = self.blocks.back_mut() {
                 full.hot.data.shrink_to_fit();
                 full.extras.shrink_to_fit();
+                full.extras_index.clear();
                 capacity = full.hot.data.len() + full.hot.data.len() / 16;
             }
             self.blocks
