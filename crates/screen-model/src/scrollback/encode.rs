@@ -342,7 +342,11 @@ fn stored_style(cell: &Cell, extras: &mut Extras<'_>) -> StoredStyle {
                 combining: Box::from(""),
                 ..CellExtra::clone(e)
             };
-            extras.index.position(extras.list, style_only)
+            // A block full of extras keeps the cell's colours and attributes only.
+            extras
+                .index
+                .position(extras.list, style_only)
+                .unwrap_or(NO_EXTRA)
         }
         _ => NO_EXTRA,
     };
