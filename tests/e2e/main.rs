@@ -44,6 +44,7 @@ mod suspend;
 mod terminal;
 mod theme;
 mod tmux_flags;
+mod tmux_name;
 mod tmux_options;
 mod wait;
 mod windows;

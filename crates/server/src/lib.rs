@@ -62,6 +62,7 @@ pub mod socket_file;
 pub mod style;
 pub mod terminal;
 pub mod theme;
+pub mod tmux_shim;
 pub mod wait_channels;
 pub mod words;
 

@@ -30,6 +30,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("capture", 0),
     ("limits", 0),
     ("socket_file", 0),
+    ("tmux_shim", 0),
     ("lease", 0),
     ("names", 0),
     ("words", 0),

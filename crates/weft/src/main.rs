@@ -15,13 +15,21 @@ mod run_alias;
 mod script;
 mod server_main;
 mod session_requests;
+mod tmux_name;
 mod trace;
 
 use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let mut cli = match cli::Cli::try_parse() {
+    let args = match tmux_name::as_tmux(std::env::args_os().collect()) {
+        tmux_name::Invoked::Version => {
+            say!("{}", tmux_name::TMUX_VERSION);
+            return ExitCode::SUCCESS;
+        }
+        tmux_name::Invoked::Args(args) => args,
+    };
+    let mut cli = match cli::Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(err) => {
             // clap prints help/version to stdout with status 0, usage errors with status 2.

@@ -29,6 +29,14 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         "WEFT",
         format!("{},{},", socket.display(), std::process::id()),
     );
+    // ...and `tmux` there is weft, so plugins and bindings written for tmux reach it.
+    let private = weft_protocol::paths::socket_dir();
+    let shim = weft_protocol::paths::ensure_private_dir(&private)
+        .map_err(|e| std::io::Error::other(e.to_string()))
+        .and_then(|()| weft_server::tmux_shim::install(&private));
+    if let Err(e) = shim {
+        tracing::warn!("`tmux` in run-shell and popups stays the system's: {e}");
+    }
     let warnings;
     let config = match weft_server::Config::load(
         cli.config.as_deref(),

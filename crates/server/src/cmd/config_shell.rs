@@ -77,7 +77,8 @@ pub(super) fn run_shell(
     if args.has('b') || serving {
         // The shell starts the command in the background and ends at once: the command is
         // not the server's child, so nothing here waits for it or leaves it a zombie.
-        let started = Command::new("/bin/sh")
+        let mut shell = Command::new("/bin/sh");
+        shell
             .args([
                 "-c",
                 "sh -c \"$1\" </dev/null >/dev/null 2>&1 &",
@@ -86,7 +87,9 @@ pub(super) fn run_shell(
             ])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(Stdio::null());
+        crate::tmux_shim::apply_std(&mut shell);
+        let started = shell
             .status()
             .map_err(|e| format!("run-shell: cannot run the shell: {e}"))?;
         return if started.success() {
@@ -132,15 +135,17 @@ pub(super) fn run_shell(
 /// its own (so a deadline ends what it started too).
 fn shell(command: &str, stdout: Stdio, stderr: Stdio) -> std::io::Result<std::process::Child> {
     use std::os::unix::process::CommandExt;
-    Command::new("/bin/sh")
+    let mut shell = Command::new("/bin/sh");
+    shell
         .process_group(0)
         .arg("-c")
         .arg(command)
         .env(weft_protocol::paths::READING_CONFIG_ENV, "1")
         .stdin(Stdio::null())
         .stdout(stdout)
-        .stderr(stderr)
-        .spawn()
+        .stderr(stderr);
+    crate::tmux_shim::apply_std(&mut shell);
+    shell.spawn()
 }
 
 /// Waits for `child` until `deadline`: its status, or `None` when it was still running then

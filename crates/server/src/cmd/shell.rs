@@ -205,14 +205,17 @@ pub async fn run(command: &str) -> Result<Finished, String> {
 /// [`run`], killed after `deadline` if there is one.
 async fn run_within(command: &str, deadline: Option<Duration>) -> Result<Finished, String> {
     use tokio::io::AsyncReadExt;
-    let mut child = tokio::process::Command::new("/bin/sh")
+    let mut shell = tokio::process::Command::new("/bin/sh");
+    shell
         .arg("-c")
         .arg(command)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .process_group(0)
-        .kill_on_drop(true)
+        .kill_on_drop(true);
+    crate::tmux_shim::apply(&mut shell);
+    let mut child = shell
         .spawn()
         .map_err(|e| format!("cannot run the shell: {e}"))?;
     let mut stdout = child.stdout.take().ok_or("no output pipe")?;

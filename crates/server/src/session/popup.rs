@@ -145,6 +145,18 @@ impl SessionState {
             })?;
             super::spawn::set_env(&mut spawn, name, Some(value));
         }
+        // `tmux` in a popup's command is weft, as in the other commands it runs.
+        let base = spawn
+            .env
+            .iter()
+            .rev()
+            .find(|(k, _)| k == "PATH")
+            .map(|(_, v)| v.clone());
+        if let Some(path) = crate::tmux_shim::path_for(base.as_deref()) {
+            spawn.env.retain(|(k, _)| k != "PATH");
+            spawn.env_remove.retain(|k| k != "PATH");
+            spawn.env.push(("PATH".into(), path));
+        }
         let (exits, exited) = mpsc::channel(1);
         let (events, mut program_events) = mpsc::channel(POPUP_EVENT_CAPACITY);
         // A copy in the popup's program (lazygit copying a hash) reaches the buffers and the

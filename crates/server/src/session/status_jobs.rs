@@ -214,15 +214,17 @@ impl Drop for GroupKiller {
 /// [`MAX_JOB_OUTPUT_BYTES`] came; then the command's processes are killed.
 async fn first_line(command: &str) -> String {
     use tokio::io::AsyncReadExt;
-    let spawned = tokio::process::Command::new("/bin/sh")
+    let mut shell = tokio::process::Command::new("/bin/sh");
+    shell
         .arg("-c")
         .arg(command)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .process_group(0)
-        .kill_on_drop(true)
-        .spawn();
+        .kill_on_drop(true);
+    crate::tmux_shim::apply(&mut shell);
+    let spawned = shell.spawn();
     let mut child = match spawned {
         Ok(child) => child,
         Err(e) => return format!("<'{command}' didn't start: {e}>"),
