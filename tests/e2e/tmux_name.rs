@@ -70,3 +70,74 @@ fn a_popups_tmux_is_weft() {
     c.send_keys("C-b d").unwrap();
     c.wait_exit().unwrap();
 }
+
+/// A plugin manager shaped like TPM, run by the last line of a `.tmux.conf`: it checks
+/// `tmux -V`, reads `@plugin` options and its path from the global environment (with
+/// `start-server\;`), binds its keys and runs each plugin's `*.tmux` file, all through `tmux`
+/// while the server starts. The starting client waits for it.
+#[test]
+fn a_plugin_manager_run_by_the_configuration_sets_up_its_plugins() {
+    let server = TestServer::new("tpm");
+    let plugins = server.dir.join("plugins");
+    let plugin = plugins.join("sensible");
+    std::fs::create_dir_all(&plugin).unwrap();
+    let script = |path: &std::path::Path, text: &str| {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::write(path, text).unwrap();
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    script(
+        &plugin.join("sensible.tmux"),
+        "#!/bin/sh\ntmux set -g @sensible-loaded yes\ntmux bind-key R source-file ~/.tmux.conf\n",
+    );
+    let manager = server.dir.join("tpm");
+    script(
+        &manager,
+        &format!(
+            "#!/bin/sh\n\
+             digits=$(tmux -V | tr -dC '[:digit:]')\n\
+             [ \"$digits\" -ge 19 ] || {{ echo 'Tmux version unsupported'; exit 1; }}\n\
+             tmux show-environment -g TMUX_PLUGIN_MANAGER_PATH >/dev/null 2>&1 || \
+               tmux set-environment -g TMUX_PLUGIN_MANAGER_PATH '{dir}/'\n\
+             tmux bind-key I run-shell 'echo install'\n\
+             path=$(tmux start-server\\; show-environment -g TMUX_PLUGIN_MANAGER_PATH | cut -f2 -d=)\n\
+             for name in $(tmux show-option -gqv @plugin); do\n\
+               for file in \"$path\"$(basename \"$name\")/*.tmux; do \"$file\"; done\n\
+             done\n",
+            dir = plugins.display()
+        ),
+    );
+    let conf = weft_tests::write_file(
+        &server,
+        "tmux.conf",
+        &format!(
+            "set -g @plugin 'tmux-plugins/sensible'\nrun '{}'\n",
+            manager.display()
+        ),
+    );
+    let out = server.weft(&[
+        "-f",
+        conf.to_str().unwrap(),
+        "new",
+        "-d",
+        "-s",
+        "t",
+        "--",
+        "sleep",
+        "60",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(stderr_of(&out), "", "no warnings");
+    // Done before the starting client went on.
+    assert_eq!(ok(&server, &["show", "-gv", "@sensible-loaded"]), "yes\n");
+    let keys = ok(&server, &["list-keys", "-T", "prefix"]);
+    assert!(keys.contains(" I ") && keys.contains(" R "), "{keys}");
+    let env = ok(
+        &server,
+        &["show-environment", "-g", "TMUX_PLUGIN_MANAGER_PATH"],
+    );
+    assert_eq!(
+        env,
+        format!("TMUX_PLUGIN_MANAGER_PATH={}/\n", plugins.display())
+    );
+}

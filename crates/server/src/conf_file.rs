@@ -21,6 +21,10 @@ pub enum LineEffect {
     Done,
     /// Applied, with a note for the user (an option weft keeps but does not use yet).
     Note(String),
+    /// `run-shell` in a file read as the server starts: this shell command runs once the
+    /// server takes connections, so that what it runs can talk to the server (a plugin
+    /// manager's `tmux` commands), as under tmux.
+    RunOnceServing(String),
     /// `source-file`: read these files (patterns) too, after this line; `quiet`: a missing
     /// file is not a warning.
     Source {
@@ -31,6 +35,15 @@ pub enum LineEffect {
         /// `-F`: each pattern is a format first (`#{d:current_file}/keys.conf`).
         format: bool,
     },
+}
+
+/// A configuration file's `run-shell`, to run once the server takes connections.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeferredRun {
+    /// `file:line`, for what it says if it fails.
+    pub at: String,
+    /// The shell command.
+    pub command: String,
 }
 
 /// Runs one configuration line's words on a configuration.
@@ -134,6 +147,12 @@ fn apply_nested(
         match run(config, &words) {
             Ok(LineEffect::Done) => {}
             Ok(LineEffect::Note(note)) => warnings.push(format!("{at}: {note}")),
+            Ok(LineEffect::RunOnceServing(command)) => {
+                config.deferred_runs.push(DeferredRun {
+                    at: at.clone(),
+                    command,
+                });
+            }
             Ok(LineEffect::Source {
                 patterns,
                 quiet,

@@ -105,6 +105,9 @@ pub struct Config {
     pub environment: std::collections::BTreeMap<String, Option<String>>,
     /// Hooks (`set-hook`): global ones and each session's own.
     pub hooks: crate::hooks::Hooks,
+    /// The configuration file's `run-shell` commands, run once the server takes connections
+    /// (taken by the server as it starts; empty afterwards).
+    pub deferred_runs: Vec<crate::conf_file::DeferredRun>,
 }
 
 impl Default for Config {
@@ -136,6 +139,7 @@ impl Default for Config {
             options: std::collections::BTreeMap::new(),
             environment: std::collections::BTreeMap::new(),
             hooks: crate::hooks::Hooks::default(),
+            deferred_runs: Vec::new(),
         }
     }
 }

@@ -68,9 +68,12 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
         std::fs::Permissions::from_mode(SOCKET_MODE),
     )?;
     let socket_file = Arc::new(crate::socket_file::SocketFile::new(options.socket.clone()));
-    if let Some(mut ready) = options.ready.take() {
-        let _ = ready.write_all(b"ready\n");
-        let _ = ready.flush();
+    // The file's `run-shell` commands run now that connections are taken; the starting client
+    // hears "ready" once they are done, as tmux's first client waits for its file.
+    let deferred = std::mem::take(&mut options.config.deferred_runs);
+    let mut ready = options.ready.take();
+    if deferred.is_empty() {
+        say_ready(ready.take(), &[]);
     }
     // The clients' runtime is made on a worker meanwhile, off the way of the first attach.
     tokio::spawn(async {
@@ -108,6 +111,9 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
         messages: Default::default(),
     };
     tokio::spawn(crate::hook_runner::run(fired_hooks, ctx.clone()));
+    if !deferred.is_empty() {
+        tokio::spawn(run_deferred(deferred, ready, ctx.startup_warnings.clone()));
+    }
     tokio::spawn(crate::memory::trim_after_floods());
     let tracker = TaskTracker::new();
     let max_connections = connection_limit(raise_descriptor_limit());
@@ -185,3 +191,65 @@ const TOO_MANY_SILENT: &str =
 /// Said to a client when the process has no descriptor left.
 const OUT_OF_DESCRIPTORS: &str = "the weft server has run out of file descriptors; close some \
                                   clients (or raise `ulimit -n` and restart it) and try again";
+
+/// The longest one of a configuration file's `run-shell` commands may run before it is
+/// stopped, and all of them together: the client that started the server waits for them, 10 s
+/// at most.
+const DEFERRED_RUN_DEADLINE: Duration = Duration::from_secs(5);
+/// See [`DEFERRED_RUN_DEADLINE`].
+const DEFERRED_RUNS_BUDGET: Duration = Duration::from_secs(8);
+
+/// Runs the configuration file's `run-shell` commands in order, each waited for; what failed
+/// becomes a warning (for the starting client, and for the first client to attach); then says
+/// "ready".
+async fn run_deferred(
+    runs: Vec<crate::conf_file::DeferredRun>,
+    ready: Option<Box<dyn Write + Send>>,
+    warnings: Arc<std::sync::Mutex<Vec<String>>>,
+) {
+    let start = tokio::time::Instant::now();
+    let mut said = Vec::new();
+    for run in runs {
+        let left = DEFERRED_RUNS_BUDGET.saturating_sub(start.elapsed());
+        if left.is_zero() {
+            said.push(format!(
+                "{}: run-shell: not run: the file's commands took over {} s",
+                run.at,
+                DEFERRED_RUNS_BUDGET.as_secs()
+            ));
+            continue;
+        }
+        let limit = left.min(DEFERRED_RUN_DEADLINE);
+        match crate::cmd::shell::run_within(&run.command, Some(limit)).await {
+            Ok(finished) if finished.code == 0 => {}
+            Ok(finished) => said.push(
+                format!(
+                    "{}: run-shell: '{}' returned {}: {}",
+                    run.at,
+                    run.command,
+                    finished.code,
+                    finished.stdout.trim_end()
+                )
+                .trim_end_matches([':', ' '])
+                .to_string(),
+            ),
+            Err(e) => said.push(format!("{}: run-shell: {e}", run.at)),
+        }
+    }
+    if let Ok(mut kept) = warnings.lock() {
+        kept.extend(said.iter().cloned());
+    }
+    say_ready(ready, &said);
+}
+
+/// Tells the starting client the server is ready, after the configuration's warnings.
+fn say_ready(ready: Option<Box<dyn Write + Send>>, warnings: &[String]) {
+    let Some(mut ready) = ready else {
+        return;
+    };
+    for warning in warnings {
+        let _ = writeln!(ready, "warning: {warning}");
+    }
+    let _ = ready.write_all(b"ready\n");
+    let _ = ready.flush();
+}

@@ -54,8 +54,16 @@ fn run_words(
         .is_some_and(|e| e.name == "bind-key");
     if !is_bind && words.iter().any(|w| w == ";") {
         let mut last = LineEffect::Done;
+        // Every `run-shell` of the line runs later, in order.
+        let mut runs = Vec::new();
         for part in words.split(|w| w == ";").filter(|p| !p.is_empty()) {
-            last = run_line(config, part, serving)?;
+            match run_line(config, part, serving)? {
+                LineEffect::RunOnceServing(command) => runs.push(command),
+                effect => last = effect,
+            }
+        }
+        if !runs.is_empty() {
+            return Ok(LineEffect::RunOnceServing(runs.join("; ")));
         }
         return Ok(last);
     }

@@ -1,7 +1,8 @@
-//! Shell commands a configuration file runs while it is read: `if-shell`'s test and
-//! `run-shell` (plugin managers, `powerline-daemon -q`). They run before the server serves
-//! anyone, so they run here, in order, each with a deadline; `run-shell -b` is started and
-//! left to run on its own.
+//! Shell commands a configuration file runs while it is read: `if-shell`'s test runs here,
+//! in order, with a deadline (it decides which lines apply); `run-shell` (plugin managers,
+//! `powerline-daemon -q`) runs once the server takes connections (the listener runs it),
+//! so that what it runs can talk to the server; `run-shell -b` is
+//! started and left to run on its own.
 
 use crate::conf_file::LineEffect;
 use crate::config::Config;
@@ -11,11 +12,6 @@ use std::time::{Duration, Instant};
 /// The longest an `if-shell` test in a configuration file may run before it counts as failed:
 /// the server is starting and waits for it.
 const TEST_DEADLINE: Duration = Duration::from_secs(5);
-/// The longest a `run-shell` (without -b) in a configuration file may run before it is
-/// killed: the starting client waits 10 s for its server, which reads the file first.
-const RUN_DEADLINE: Duration = Duration::from_secs(5);
-/// The most of a failed `run-shell`'s output shown (in the warning for the file's line).
-const MAX_SHOWN_BYTES: u64 = 4096;
 /// The longest `run-shell -d` waits, in seconds (while the file is read, so short).
 const MAX_DELAY_SECS: f64 = 2.0;
 
@@ -36,9 +32,9 @@ pub(super) fn test_passes(test: &str) -> Result<bool, String> {
 }
 
 /// `run-shell [-b] [-C] [-d SECS] COMMAND` in a configuration file, as tmux runs it there: the
-/// command is expanded as a format (no session exists yet), then run and waited for; a
-/// failure is a warning with what it printed. `-b` starts it and goes
-/// on at once; `-C` runs it as a weft command instead.
+/// command is expanded as a format (no session exists yet), then run once the server takes
+/// connections, in the file's order, each waited for; a failure is a warning with what it
+/// printed. `-b` starts it and goes on at once; `-C` runs it as a weft command instead.
 ///
 /// `serving`: the file is read by a running server (`source-file`), whose configuration waits
 /// for the file; the command is then started and not waited for, as with -b, since one that
@@ -98,37 +94,7 @@ pub(super) fn run_shell(
             Err(format!("run-shell: the shell could not start {command:?}"))
         };
     }
-    // Output goes to a file, not a pipe: a program the command leaves running in the
-    // background (holding the pipe open) would keep a pipe's reader waiting.
-    let mut output =
-        unnamed_file().map_err(|e| format!("run-shell: no file for the output: {e}"))?;
-    let to_file = || {
-        output
-            .try_clone()
-            .map(Stdio::from)
-            .map_err(|e| format!("run-shell: no file for the output: {e}"))
-    };
-    let child = shell(&command, to_file()?, to_file()?)
-        .map_err(|e| format!("run-shell: cannot run the shell: {e}"))?;
-    let status = wait_until(child, Instant::now() + RUN_DEADLINE)
-        .map_err(|e| format!("run-shell: cannot wait for the shell: {e}"))?;
-    let printed = read_start(&mut output);
-    let printed = printed.trim_end();
-    match status {
-        None => Err(format!(
-            "run-shell: {command:?} was still running after {} s and was stopped",
-            RUN_DEADLINE.as_secs()
-        )),
-        Some(s) if !s.success() => {
-            let code = s.code().map_or("a signal".to_string(), |c| c.to_string());
-            Err(format!("run-shell: '{command}' returned {code}: {printed}")
-                .trim_end_matches([':', ' '])
-                .to_string())
-        }
-        // What a command that succeeded printed goes nowhere, as in tmux: no client is there
-        // to show it to while the file is read.
-        Some(_) => Ok(LineEffect::Done),
-    }
+    Ok(LineEffect::RunOnceServing(command))
 }
 
 /// `sh -c command` with its input closed and its output where given, in a process group of
@@ -175,31 +141,4 @@ fn wait_until(
         // runs once per shell line while the configuration is read.
         std::thread::sleep(Duration::from_millis(2)); // deadline-ok
     }
-}
-
-/// A new file in the temporary directory with no name left (removed once open).
-fn unnamed_file() -> std::io::Result<std::fs::File> {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let path = std::env::temp_dir().join(format!("weft-run-{}-{n}", std::process::id()));
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create_new(true)
-        .open(&path)?;
-    std::fs::remove_file(&path)?;
-    Ok(file)
-}
-
-/// The start of what was written to `file` (up to [`MAX_SHOWN_BYTES`]), as text.
-fn read_start(file: &mut std::fs::File) -> String {
-    use std::io::{Read, Seek};
-    let mut text = Vec::new();
-    let read = file
-        .seek(std::io::SeekFrom::Start(0))
-        .and_then(|_| file.take(MAX_SHOWN_BYTES).read_to_end(&mut text));
-    if let Err(e) = read {
-        return format!("(its output could not be read: {e})");
-    }
-    String::from_utf8_lossy(&text).into_owned()
 }

@@ -216,12 +216,27 @@ pub static ENTRIES: &[&Entry] = &[
     &messages::START_SERVER,
 ];
 
-/// The command with this name or alias.
+/// The command with this name or alias, or, as tmux takes them, whose name alone begins with
+/// it (`show-option`, `new-w`).
 pub fn lookup(name: &str) -> Option<&'static Entry> {
+    let exact = ENTRIES
+        .iter()
+        .copied()
+        .find(|e| e.name == name || e.aliases.contains(&name));
+    if exact.is_some() || name.is_empty() {
+        return exact;
+    }
+    let mut starting = commands_starting_with(name);
+    let first = starting.next()?;
+    starting.next().is_none().then_some(first)
+}
+
+/// The commands whose names begin with `start`.
+fn commands_starting_with(start: &str) -> impl Iterator<Item = &'static Entry> + '_ {
     ENTRIES
         .iter()
         .copied()
-        .find(|e| e.name == name || e.aliases.contains(&name))
+        .filter(move |e| e.name.starts_with(start))
 }
 
 /// Parses a command from words: its name, then its flags and arguments.
@@ -239,12 +254,24 @@ pub fn parse(words: &[String]) -> Result<Parsed, CommandError> {
     parse_unaliased(words)
 }
 
+/// Why no command is called `name`: none is, or several begin with it (as tmux says it).
+fn unknown_command(name: &str) -> CommandError {
+    let could_be: Vec<&str> = commands_starting_with(name).map(|e| e.name).collect();
+    if could_be.len() > 1 && !name.is_empty() {
+        return CommandError::Invalid(format!(
+            "ambiguous command: {name}, could be: {}",
+            could_be.join(", ")
+        ));
+    }
+    CommandError::UnknownCommand(name.to_string())
+}
+
 /// [`parse`] without aliases.
 fn parse_unaliased(words: &[String]) -> Result<Parsed, CommandError> {
     let (name, rest) = words
         .split_first()
         .ok_or_else(|| CommandError::Syntax("empty command".into()))?;
-    let entry = lookup(name).ok_or_else(|| CommandError::UnknownCommand(name.clone()))?;
+    let entry = lookup(name).ok_or_else(|| unknown_command(name))?;
     let args = Args::parse(entry, rest)?;
     let action = (entry.build)(&args)?;
     Ok(Parsed {
@@ -506,6 +533,29 @@ mod tests {
         assert!(matches!(parsed.action, Action::Session(_)));
         let parsed = parse_line("capture-pane --scrollback 5 --json -t %3").unwrap();
         assert_eq!(parsed.target.as_deref(), Some("%3"));
+    }
+
+    #[test]
+    fn a_unique_beginning_of_a_name_finds_the_command_as_in_tmux() {
+        let name = |n: &str| lookup(n).map(|e| e.name);
+        assert_eq!(name("show-option"), Some("show-options"));
+        assert_eq!(name("new-w"), Some("new-window"));
+        assert_eq!(name("list-session"), Some("list-sessions"));
+        // Exact names and aliases first: `ls` is list-sessions, not a beginning.
+        assert_eq!(name("ls"), Some("list-sessions"));
+        assert_eq!(name("show"), Some("show-options"));
+        assert_eq!(name("s"), None);
+        assert_eq!(name(""), None);
+        let words = ["res".to_string()];
+        let said = parse(&words)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            said.starts_with("ambiguous command: res, could be: "),
+            "{said}"
+        );
+        assert!(said.contains("resize-pane"), "{said}");
     }
 
     #[test]

@@ -203,7 +203,10 @@ pub async fn run(command: &str) -> Result<Finished, String> {
 }
 
 /// [`run`], killed after `deadline` if there is one.
-async fn run_within(command: &str, deadline: Option<Duration>) -> Result<Finished, String> {
+pub(crate) async fn run_within(
+    command: &str,
+    deadline: Option<Duration>,
+) -> Result<Finished, String> {
     use tokio::io::AsyncReadExt;
     let mut shell = tokio::process::Command::new("/bin/sh");
     shell
