@@ -86,3 +86,52 @@ fn new_detached_is_quiet_unless_asked_to_print() {
     assert!(stdout_of(&id).starts_with('$'), "{id:?}");
     assert_eq!(stdout_of(&server.weft(&["ls"])).lines().count(), 4);
 }
+
+/// tmux's `new \; COMMANDS` habit: the commands run in the new session before it is shown;
+/// one that cannot run makes no session.
+#[test]
+fn new_runs_the_commands_after_its_semicolon_in_the_session() {
+    let server = TestServer::new("newthen");
+    let out = server.weft(&[
+        "new",
+        "-d",
+        "-s",
+        "dev",
+        "--",
+        "sleep",
+        "60",
+        ";",
+        "split-window",
+        "-h",
+        "--",
+        "sleep",
+        "60;",
+        "new-window",
+        "-n",
+        "logs",
+        "--",
+        "sleep",
+        "60",
+        ";",
+        "display",
+        "-p",
+        "#{session_name} #{window_name}",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(stdout_of(&out), "dev logs\n");
+    let panes = stdout_of(&server.weft(&["list-panes", "-t", "dev:0"]));
+    assert_eq!(panes.lines().count(), 2, "{panes}");
+    let out = server.weft(&["new", "-d", "-s", "wrong", ";", "no-such-command"]);
+    assert!(!out.status.success());
+    assert!(!stdout_of(&server.weft(&["ls"])).contains("wrong"));
+    // Attached: the client is shown the session as the commands left it.
+    let mut args = vec!["new", "-s", "shown", "--"];
+    args.extend_from_slice(weft_tests::TEST_SHELL);
+    args.extend([";", "split-window", "-h"]);
+    let mut client = server.client(&args, 80, 24);
+    client
+        .wait_for(|s| (0..s.rows()).any(|r| s.cell(r, 40).is_some_and(|c| c.ch() == '│')))
+        .expect("two panes side by side");
+    let panes = stdout_of(&server.weft(&["list-panes", "-t", "shown"]));
+    assert_eq!(panes.lines().count(), 2, "{panes}");
+}

@@ -43,6 +43,10 @@ pub struct NewSession {
     /// The first window's name (`new -n`); named after its program when absent.
     #[serde(default)]
     pub window_name: Option<String>,
+    /// Commands to run in the session once it is made, before a client attaches: the words
+    /// after `new ... \;` (`weft new -s dev \; split-window -h`), `;` words between commands.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub then: Vec<String>,
 }
 
 /// `weft attach`, or the attach half of `weft new`.

@@ -134,6 +134,10 @@ pub struct NewArgs {
     /// runs through the shell. The default shell without.
     #[arg(trailing_var_arg = true, value_name = "CMD")]
     pub command: Vec<String>,
+    /// Commands after `\;` to run in the session once made (`weft new -s dev \; split-window`),
+    /// split off the command line before it is parsed (see `new_then`).
+    #[arg(skip)]
+    pub then: Vec<String>,
 }
 
 /// Arguments of `weft attach`.

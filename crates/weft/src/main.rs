@@ -7,6 +7,7 @@ mod cli;
 mod client;
 mod commands;
 mod diag;
+mod new_then;
 mod play;
 mod pow;
 mod record;
@@ -29,6 +30,7 @@ fn main() -> ExitCode {
         }
         tmux_name::Invoked::Args(args) => args,
     };
+    let (args, then) = new_then::split(args);
     let mut cli = match cli::Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(err) => {
@@ -37,6 +39,9 @@ fn main() -> ExitCode {
             return ExitCode::from(if err.use_stderr() { 2 } else { 0 });
         }
     };
+    if let Some(cli::Command::New(new)) = &mut cli.command {
+        new.then = then;
+    }
     if let Some(cli::Command::Table(words)) = &mut cli.command {
         *words = run_alias::table_words(std::mem::take(words));
         // tmux's rule for a command line: a word ending in `;` ends a command there

@@ -25,6 +25,17 @@ pub(crate) fn session_request(cli: &Cli) -> Result<Option<Request>, ClientError>
             if !args.detached {
                 refuse_nesting()?;
             }
+            // Commands after `\;` fail here, before any server starts, if they are wrong.
+            if !args.then.is_empty() {
+                if let Err(e) = weft_server::cmd::parse_sequence(&args.then) {
+                    if !matches!(e, weft_server::outcome::CommandError::UnknownCommand(_)) {
+                        return Err(ClientError::Refused {
+                            message: e.to_string(),
+                            code: e.exit_code(),
+                        });
+                    }
+                }
+            }
             let cwd = match &args.cwd {
                 Some(dir) => Some(
                     std::fs::canonicalize(dir)
@@ -59,6 +70,7 @@ pub(crate) fn session_request(cli: &Cli) -> Result<Option<Request>, ClientError>
                 env,
                 attach_existing: args.attach_existing,
                 window_name: args.window_name.clone(),
+                then: args.then.clone(),
             };
             let attach = (!args.detached).then(|| {
                 let mut attach = attach_params(None, false);
@@ -92,6 +104,20 @@ pub(crate) async fn send_session_request(
                 crate::client::request_streamed(&mut conn, request, &mut std::io::sink()).await?;
             match reply {
                 Reply::Error { message, code } => Err(ClientError::Refused { message, code }),
+                // What commands after `\;` printed.
+                Reply::Output {
+                    stdout,
+                    stderr,
+                    code,
+                } => {
+                    if !stdout.is_empty() {
+                        say!("{stdout}");
+                    }
+                    if !stderr.is_empty() {
+                        say_err!("{stderr}");
+                    }
+                    Ok(code)
+                }
                 _ => Ok(0),
             }
         }

@@ -87,6 +87,16 @@ pub async fn serve(stream: tokio::net::UnixStream, ctx: ServerContext, mut slot:
     match request {
         Request::NewSession { session, attach } => {
             let detached = session.detached || attach.is_none();
+            let then = session.then.clone();
+            // Commands after `\;` that cannot run make no session (a name only the server
+            // knows, a `command-alias`, is checked here rather than by the client).
+            if let Err(e) = (!then.is_empty())
+                .then(|| crate::cmd::parse_sequence(&then))
+                .transpose()
+            {
+                reply(&mut conn, error_reply(&e)).await;
+                return;
+            }
             let session = sized_for(&session, attach.as_ref());
             // `new -A`: the session of that name, if there is one, is attached instead.
             let existing = match (&session.name, session.attach_existing) {
@@ -98,13 +108,23 @@ pub async fn serve(stream: tokio::net::UnixStream, ctx: ServerContext, mut slot:
                 Some(handle) => Ok(handle),
                 None => ctx.registry.new_session(session).await,
             };
-            match found {
-                Err(e) => reply(&mut conn, error_reply(&e)).await,
-                Ok(handle) if detached => {
-                    let text = handle.name();
-                    reply(&mut conn, Reply::Text { text }).await
+            let then = match &found {
+                Ok(handle) => run_then(&ctx, handle, &then).await,
+                Err(_) => Ok(Output::none()),
+            };
+            match (found, then) {
+                (Err(e), _) | (Ok(_), Err(e)) => reply(&mut conn, error_reply(&e)).await,
+                (Ok(handle), Ok(output)) if detached => {
+                    let reply_with = if output.stdout.is_empty() && output.stderr.is_empty() {
+                        Reply::Text {
+                            text: handle.name(),
+                        }
+                    } else {
+                        output_reply(output)
+                    };
+                    reply(&mut conn, reply_with).await
                 }
-                Ok(handle) => {
+                (Ok(handle), Ok(_)) => {
                     let attach = attach.unwrap_or_default();
                     attached::attached(conn, ctx, handle, attach, made).await
                 }
@@ -199,6 +219,20 @@ pub async fn serve(stream: tokio::net::UnixStream, ctx: ServerContext, mut slot:
     }
     // A server started by a detached `new` or a command has started once it answered.
     crate::memory::start_is_over();
+}
+
+/// The commands `new ... \; COMMANDS` runs in the session it made or found, before a client
+/// attaches, as tmux runs them after its `new-session`.
+async fn run_then(
+    ctx: &ServerContext,
+    session: &SessionHandle,
+    then: &[String],
+) -> Result<Output, CommandError> {
+    if then.is_empty() {
+        return Ok(Output::none());
+    }
+    let origin = Origin::from_env(None, Some(&format!("${}", session.id.get())));
+    cli_command(ctx, then, &origin).await
 }
 
 /// `session`, at `attach`'s terminal size unless it names its own size or is detached: a
