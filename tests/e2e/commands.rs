@@ -448,4 +448,19 @@ fn a_command_line_runs_commands_separated_by_semicolons() {
     let out = server.weft(&["display", "-p", "x", ";", "no-such-command"]);
     assert!(!out.status.success());
     assert!(stderr_of(&out).contains("no-such-command"), "{out:?}");
+    // What ran before a failing command is still printed, then why it failed.
+    let out = server.weft(&["display", "-p", "one", ";", "kill-session", "-t", "nosuch"]);
+    assert!(!out.status.success());
+    assert_eq!(stdout_of(&out), "one\n");
+    assert!(stderr_of(&out).contains("nosuch"), "{out:?}");
+    // The reload idiom: each command's paths are its own.
+    let conf = weft_tests::write_file(&server, "r.conf", "set -g @reloaded yes\n");
+    let reload = [conf.to_str().unwrap(), ";", "display", "-p", "reloaded"];
+    let mut args = vec!["source-file"];
+    args.extend(reload);
+    assert_eq!(succeeds(&server, &args), "reloaded\n");
+    assert_eq!(succeeds(&server, &["show", "-gv", "@reloaded"]), "yes\n");
+    // A name several commands begin with is the server's to judge: it may be an alias.
+    succeeds(&server, &["set", "-s", "command-alias[100]", "re=display -p aliased"]);
+    assert_eq!(succeeds(&server, &["re"]), "aliased\n");
 }

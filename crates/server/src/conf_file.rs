@@ -24,7 +24,7 @@ pub enum LineEffect {
     /// `run-shell` in a file read as the server starts: this shell command runs once the
     /// server takes connections, so that what it runs can talk to the server (a plugin
     /// manager's `tmux` commands), as under tmux.
-    RunOnceServing(String),
+    RunOnceServing(Vec<String>),
     /// `source-file`: read these files (patterns) too, after this line; `quiet`: a missing
     /// file is not a warning.
     Source {
@@ -147,11 +147,13 @@ fn apply_nested(
         match run(config, &words) {
             Ok(LineEffect::Done) => {}
             Ok(LineEffect::Note(note)) => warnings.push(format!("{at}: {note}")),
-            Ok(LineEffect::RunOnceServing(command)) => {
-                config.deferred_runs.push(DeferredRun {
-                    at: at.clone(),
-                    command,
-                });
+            Ok(LineEffect::RunOnceServing(commands)) => {
+                for command in commands {
+                    config.deferred_runs.push(DeferredRun {
+                        at: at.clone(),
+                        command,
+                    });
+                }
             }
             Ok(LineEffect::Source {
                 patterns,

@@ -59,6 +59,7 @@ pub mod render;
 pub mod sched;
 pub mod session;
 pub mod socket_file;
+pub mod startup_runs;
 pub mod style;
 pub mod terminal;
 pub mod theme;

@@ -38,6 +38,9 @@ pub struct ServerOptions {
     /// Written with "ready\n" once the socket accepts connections (the starting client waits
     /// for it), then dropped.
     pub ready: Option<Box<dyn Write + Send>>,
+    /// When the server process started: the configuration's `run-shell` commands end by
+    /// [`crate::startup_runs::STARTUP_BUDGET`] after it, inside the starting client's wait.
+    pub started: std::time::Instant,
 }
 
 /// Binds `socket`; a socket file nobody answers on is stale and replaced. Another live server
@@ -112,7 +115,15 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
     };
     tokio::spawn(crate::hook_runner::run(fired_hooks, ctx.clone()));
     if !deferred.is_empty() {
-        tokio::spawn(run_deferred(deferred, ready, ctx.startup_warnings.clone()));
+        let warnings = ctx.startup_warnings.clone();
+        let deadline = options.started + crate::startup_runs::STARTUP_BUDGET;
+        tokio::spawn(async move {
+            let said = crate::startup_runs::run_all(deferred, deadline).await;
+            if let Ok(mut kept) = warnings.lock() {
+                kept.extend(said.iter().cloned());
+            }
+            say_ready(ready, &said);
+        });
     }
     tokio::spawn(crate::memory::trim_after_floods());
     let tracker = TaskTracker::new();
@@ -161,6 +172,7 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
     drop(listener);
     tracker.close();
     let _ = tokio::time::timeout(SHUTDOWN_GRACE, tracker.wait()).await;
+    crate::tmux_shim::remove();
     Ok(())
 }
 
@@ -192,58 +204,8 @@ const TOO_MANY_SILENT: &str =
 const OUT_OF_DESCRIPTORS: &str = "the weft server has run out of file descriptors; close some \
                                   clients (or raise `ulimit -n` and restart it) and try again";
 
-/// The longest one of a configuration file's `run-shell` commands may run before it is
-/// stopped, and all of them together: the client that started the server waits for them, 10 s
-/// at most.
-const DEFERRED_RUN_DEADLINE: Duration = Duration::from_secs(5);
-/// See [`DEFERRED_RUN_DEADLINE`].
-const DEFERRED_RUNS_BUDGET: Duration = Duration::from_secs(8);
-
-/// Runs the configuration file's `run-shell` commands in order, each waited for; what failed
-/// becomes a warning (for the starting client, and for the first client to attach); then says
-/// "ready".
-async fn run_deferred(
-    runs: Vec<crate::conf_file::DeferredRun>,
-    ready: Option<Box<dyn Write + Send>>,
-    warnings: Arc<std::sync::Mutex<Vec<String>>>,
-) {
-    let start = tokio::time::Instant::now();
-    let mut said = Vec::new();
-    for run in runs {
-        let left = DEFERRED_RUNS_BUDGET.saturating_sub(start.elapsed());
-        if left.is_zero() {
-            said.push(format!(
-                "{}: run-shell: not run: the file's commands took over {} s",
-                run.at,
-                DEFERRED_RUNS_BUDGET.as_secs()
-            ));
-            continue;
-        }
-        let limit = left.min(DEFERRED_RUN_DEADLINE);
-        match crate::cmd::shell::run_within(&run.command, Some(limit)).await {
-            Ok(finished) if finished.code == 0 => {}
-            Ok(finished) => said.push(
-                format!(
-                    "{}: run-shell: '{}' returned {}: {}",
-                    run.at,
-                    run.command,
-                    finished.code,
-                    finished.stdout.trim_end()
-                )
-                .trim_end_matches([':', ' '])
-                .to_string(),
-            ),
-            Err(e) => said.push(format!("{}: run-shell: {e}", run.at)),
-        }
-    }
-    if let Ok(mut kept) = warnings.lock() {
-        kept.extend(said.iter().cloned());
-    }
-    say_ready(ready, &said);
-}
-
 /// Tells the starting client the server is ready, after the configuration's warnings.
-fn say_ready(ready: Option<Box<dyn Write + Send>>, warnings: &[String]) {
+pub(crate) fn say_ready(ready: Option<Box<dyn Write + Send>>, warnings: &[String]) {
     let Some(mut ready) = ready else {
         return;
     };

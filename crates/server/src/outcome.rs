@@ -29,6 +29,14 @@ pub enum CommandError {
     /// No command has this name or alias.
     #[error("unknown command: {0} (list-commands shows them all)")]
     UnknownCommand(String),
+    /// Several commands' names begin with this (tmux's abbreviations must be unique).
+    #[error("ambiguous command: {name}, could be: {could_be}")]
+    AmbiguousCommand {
+        /// What was typed.
+        name: String,
+        /// The names it begins, comma-separated.
+        could_be: String,
+    },
     /// The words do not fit the command's flags.
     #[error("{command}: {message}; usage: {command} {usage}")]
     Usage {
@@ -88,6 +96,7 @@ impl CommandError {
     pub fn exit_code(&self) -> u8 {
         match self {
             CommandError::UnknownCommand(_)
+            | CommandError::AmbiguousCommand { .. }
             | CommandError::Usage { .. }
             | CommandError::Syntax(_)
             | CommandError::Invalid(_)

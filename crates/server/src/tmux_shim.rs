@@ -11,49 +11,89 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-/// The directory holding the link, once made.
+/// The directory holding this server's link, once made.
 static SHIM_DIR: OnceLock<PathBuf> = OnceLock::new();
 
-/// Makes `DIR/bin/tmux` a link to this program (replacing an older link atomically), where DIR
-/// is the private socket directory; [`path_for`] then puts it first. Call once at start. A
-/// failure leaves `tmux` as the user's and is said in the returned error.
+/// Where the servers' link directories are, in the private socket directory: a name no `-L`
+/// label is likely to take.
+const SHIMS: &str = ".tmux-shims";
+
+/// `PATH` when the server has none: the usual system directories.
+const FALLBACK_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
+/// Makes `DIR/.tmux-shims/PID/tmux` (DIR the private socket directory, PID this server's) a
+/// link to this server's own executable, through `/proc/PID/exe` so it keeps working if the
+/// file is replaced by an upgrade; [`path_for`] then puts it first. Directories of servers no
+/// longer running are removed. Call once at start; a failure leaves `tmux` as the user's.
 pub fn install(socket_dir: &Path) -> std::io::Result<()> {
-    let program = std::env::current_exe()?;
-    if !program.exists() {
-        // Replaced on disk since it started (an upgrade): a link would lead nowhere.
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::NotFound,
-            format!("{} is no longer there", program.display()),
-        ));
-    }
-    let dir = socket_dir.join("bin");
+    let shims = socket_dir.join(SHIMS);
+    std::fs::create_dir_all(&shims)?;
+    remove_dead(&shims);
+    let pid = std::process::id();
+    let dir = shims.join(pid.to_string());
     std::fs::create_dir_all(&dir)?;
-    let temporary = dir.join(format!(".tmux-{}", std::process::id()));
-    let _ = std::fs::remove_file(&temporary);
-    std::os::unix::fs::symlink(&program, &temporary)?;
-    std::fs::rename(&temporary, dir.join("tmux"))?;
+    let proc_exe = PathBuf::from(format!("/proc/{pid}/exe"));
+    let program = if proc_exe.exists() {
+        proc_exe
+    } else {
+        std::env::current_exe()?
+    };
+    let link = dir.join("tmux");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&program, &link)?;
     let _ = SHIM_DIR.set(dir);
     Ok(())
 }
 
+/// Removes this server's link directory (as it ends).
+pub fn remove() {
+    if let Some(dir) = SHIM_DIR.get() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+/// Removes the link directories of servers that are gone (a crash leaves one behind).
+fn remove_dead(shims: &Path) {
+    let Ok(entries) = std::fs::read_dir(shims) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let alive = name
+            .to_str()
+            .and_then(|n| n.parse::<i32>().ok())
+            .and_then(rustix::process::Pid::from_raw)
+            .is_some_and(|pid| rustix::process::test_kill_process(pid).is_ok());
+        if !alive {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
 /// `PATH` for a command weft runs for the configuration: the link's directory, then `base`
-/// (the `PATH` it would have had, else the server's). `None` when there is no link.
+/// (the `PATH` it would have had, else the server's, else the system's). `None` when there is
+/// no link.
 pub fn path_for(base: Option<&OsStr>) -> Option<OsString> {
     let dir = SHIM_DIR.get()?;
-    let server_path = std::env::var_os("PATH");
-    let rest = base.or(server_path.as_deref()).unwrap_or_default();
+    let server_path = std::env::var_os("PATH").filter(|p| !p.is_empty());
+    let rest = base
+        .filter(|p| !p.is_empty())
+        .or(server_path.as_deref())
+        .unwrap_or(OsStr::new(FALLBACK_PATH));
     let mut path = OsString::from(dir);
-    if !rest.is_empty() {
-        path.push(":");
-        path.push(rest);
-    }
+    path.push(":");
+    path.push(rest);
     Some(path)
 }
 
-/// Sets `PATH` on `command` (a job's shell) as [`path_for`] says.
+/// Sets `PATH` on `command` (a job's shell) as [`path_for`] says, and `TMUX` as `$WEFT` (the
+/// server's socket and pid), for scripts that look for tmux's.
 pub fn apply(command: &mut tokio::process::Command) {
     if let Some(path) = path_for(None) {
         command.env("PATH", path);
+    }
+    if let Some(weft) = std::env::var_os("WEFT") {
+        command.env("TMUX", weft);
     }
 }
 
@@ -61,5 +101,36 @@ pub fn apply(command: &mut tokio::process::Command) {
 pub fn apply_std(command: &mut std::process::Command) {
     if let Some(path) = path_for(None) {
         command.env("PATH", path);
+    }
+    if let Some(weft) = std::env::var_os("WEFT") {
+        command.env("TMUX", weft);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_link_per_server_and_none_left_of_servers_gone() {
+        let dir = std::env::temp_dir().join(format!("weft-shim-test-{}", std::process::id()));
+        let shims = dir.join(SHIMS);
+        // A server that is gone (no process has pid 0x7ffffff0) left its directory.
+        let gone = shims.join("2147483632");
+        std::fs::create_dir_all(&gone).unwrap();
+        install(&dir).unwrap();
+        assert!(!gone.exists());
+        let link = shims.join(std::process::id().to_string()).join("tmux");
+        let target = std::fs::canonicalize(&link).unwrap();
+        assert_eq!(
+            target,
+            std::fs::canonicalize(std::env::current_exe().unwrap()).unwrap()
+        );
+        let path = path_for(Some(OsStr::new("/base/bin"))).unwrap();
+        let link_dir = link.parent().unwrap().display().to_string();
+        assert_eq!(path.to_string_lossy(), format!("{link_dir}:/base/bin"));
+        remove();
+        assert!(!link.exists());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

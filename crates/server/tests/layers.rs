@@ -31,6 +31,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("limits", 0),
     ("socket_file", 0),
     ("tmux_shim", 0),
+    ("startup_runs", 1),
     ("lease", 0),
     ("names", 0),
     ("words", 0),

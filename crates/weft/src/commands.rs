@@ -29,7 +29,10 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         match weft_server::cmd::parse_sequence(&words) {
             // A name this process does not know may be a running server's `command-alias`:
             // that server says whether it is.
-            Err(weft_server::outcome::CommandError::UnknownCommand(_)) if socket.exists() => {}
+            Err(
+                weft_server::outcome::CommandError::UnknownCommand(_)
+                | weft_server::outcome::CommandError::AmbiguousCommand { .. },
+            ) if socket.exists() => {}
             Err(e) => {
                 say_err!("weft: {e}");
                 return Ok(e.exit_code());
@@ -305,6 +308,24 @@ pub(crate) async fn simple(conn: &mut Conn, request: Request) -> Result<u8, Clie
     simple_output(conn, request, false, None).await
 }
 
+/// `rewrite` applied to each command of a line (`source-file x.conf \; display -p done`),
+/// the `;` words between them kept.
+fn each_command(
+    words: &[String],
+    rewrite: impl Fn(&[String]) -> Result<Vec<String>, String>,
+) -> Result<Vec<String>, String> {
+    let mut out = Vec::with_capacity(words.len());
+    for (i, command) in words.split(|w| w == ";").enumerate() {
+        if i > 0 {
+            out.push(";".to_string());
+        }
+        if !command.is_empty() {
+            out.extend(rewrite(command)?);
+        }
+    }
+    Ok(out)
+}
+
 /// The most of standard input `load-buffer -` sends: the request must fit in one protocol
 /// frame, where its text is JSON (a control character takes six bytes there).
 const MAX_STDIN_BUFFER_BYTES: usize = 2 << 20;
@@ -519,7 +540,7 @@ async fn dispatch(
         | Some(Command::Script(_)) => Ok(0),
         Some(Command::Table(words)) => {
             let (words, to_file) = take_output_file(words);
-            let words = match buffer_words(&words) {
+            let words = match each_command(&words, buffer_words) {
                 Ok(w) => w,
                 Err(message) => return Err(ClientError::Refused { message, code: 1 }),
             };

@@ -46,7 +46,11 @@ fn main() -> ExitCode {
         *words = run_alias::table_words(std::mem::take(words));
         // tmux's rule for a command line: a word ending in `;` ends a command there
         // (`weft start-server\; show-environment -g`). Not in `run-pane`'s program words.
-        if words.first().is_some_and(|w| w != "run-pane") {
+        let run_pane = words
+            .first()
+            .and_then(|w| weft_server::cmd::lookup(w))
+            .is_some_and(|e| e.name == "run-pane");
+        if !run_pane {
             *words = weft_server::cmd::separate_commands(words);
         }
     }

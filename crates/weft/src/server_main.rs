@@ -15,6 +15,7 @@ const RUNTIME_SHUTDOWN: std::time::Duration = std::time::Duration::from_millis(5
 
 /// Runs the server until its last session ends. Stdout is the readiness pipe.
 pub fn run(cli: &Cli) -> anyhow::Result<u8> {
+    let started = std::time::Instant::now();
     // Leave the client's session and terminal: the server outlives them.
     let _ = rustix::process::setsid();
     name_this_process();
@@ -29,6 +30,9 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         "WEFT",
         format!("{},{},", socket.display(), std::process::id()),
     );
+    // A tmux the server was started from is not the panes' or the jobs' (jobs get `TMUX`
+    // naming this server; see `tmux_shim`).
+    std::env::remove_var("TMUX");
     // ...and `tmux` there is weft, so plugins and bindings written for tmux reach it.
     let private = weft_protocol::paths::socket_dir();
     let shim = weft_protocol::paths::ensure_private_dir(&private)
@@ -81,6 +85,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
             version: env!("CARGO_PKG_VERSION").to_string(),
             warnings: warnings.clone(),
             ready: Some(ready),
+            started,
         }))
         .context("server")?;
     // Tasks still running (a read that never ends) do not hold the process: the runtime is

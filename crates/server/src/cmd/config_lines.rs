@@ -58,12 +58,12 @@ fn run_words(
         let mut runs = Vec::new();
         for part in words.split(|w| w == ";").filter(|p| !p.is_empty()) {
             match run_line(config, part, serving)? {
-                LineEffect::RunOnceServing(command) => runs.push(command),
+                LineEffect::RunOnceServing(commands) => runs.extend(commands),
                 effect => last = effect,
             }
         }
         if !runs.is_empty() {
-            return Ok(LineEffect::RunOnceServing(runs.join("; ")));
+            return Ok(LineEffect::RunOnceServing(runs));
         }
         return Ok(last);
     }

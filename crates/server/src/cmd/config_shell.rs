@@ -94,7 +94,7 @@ pub(super) fn run_shell(
             Err(format!("run-shell: the shell could not start {command:?}"))
         };
     }
-    Ok(LineEffect::RunOnceServing(command))
+    Ok(LineEffect::RunOnceServing(vec![command]))
 }
 
 /// `sh -c command` with its input closed and its output where given, in a process group of

@@ -258,10 +258,10 @@ pub fn parse(words: &[String]) -> Result<Parsed, CommandError> {
 fn unknown_command(name: &str) -> CommandError {
     let could_be: Vec<&str> = commands_starting_with(name).map(|e| e.name).collect();
     if could_be.len() > 1 && !name.is_empty() {
-        return CommandError::Invalid(format!(
-            "ambiguous command: {name}, could be: {}",
-            could_be.join(", ")
-        ));
+        return CommandError::AmbiguousCommand {
+            name: name.to_string(),
+            could_be: could_be.join(", "),
+        };
     }
     CommandError::UnknownCommand(name.to_string())
 }

@@ -261,7 +261,19 @@ pub(crate) async fn cli_command(
         let commands = crate::cmd::parse_sequence(&words)?;
         let count = commands.len();
         for (i, parsed) in commands.into_iter().enumerate() {
-            let (mut output, chosen) = cli_one(ctx, parsed, origin).await?;
+            let (mut output, chosen) = match cli_one(ctx, parsed, origin).await {
+                Ok(ran) => ran,
+                // What the commands before printed is still said, then why this one failed.
+                Err(e) if !printed.stdout.is_empty() || !printed.stderr.is_empty() => {
+                    return Ok(Output {
+                        stdout: printed.stdout,
+                        stderr: one_after_another(printed.stderr, &e.to_string()),
+                        code: e.exit_code(),
+                        ..Output::none()
+                    });
+                }
+                Err(e) => return Err(e),
+            };
             next = next.or(chosen);
             // What the earlier commands print comes first; the last one's stream and status
             // are the answer's.
