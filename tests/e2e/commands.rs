@@ -461,6 +461,9 @@ fn a_command_line_runs_commands_separated_by_semicolons() {
     assert_eq!(succeeds(&server, &args), "reloaded\n");
     assert_eq!(succeeds(&server, &["show", "-gv", "@reloaded"]), "yes\n");
     // A name several commands begin with is the server's to judge: it may be an alias.
-    succeeds(&server, &["set", "-s", "command-alias[100]", "re=display -p aliased"]);
+    succeeds(
+        &server,
+        &["set", "-s", "command-alias[100]", "re=display -p aliased"],
+    );
     assert_eq!(succeeds(&server, &["re"]), "aliased\n");
 }

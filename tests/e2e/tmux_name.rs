@@ -141,3 +141,43 @@ fn a_plugin_manager_run_by_the_configuration_sets_up_its_plugins() {
         format!("TMUX_PLUGIN_MANAGER_PATH={}/\n", plugins.display())
     );
 }
+
+/// As in tmux, the file's lines after a `run-shell` wait for it: a theme's `run` sets options
+/// that the next lines read (`set -gF`, `%if`), with the file's `%hidden` variables kept.
+#[test]
+fn lines_after_a_run_see_what_it_set() {
+    let server = TestServer::new("runorder");
+    let conf = weft_tests::write_file(
+        &server,
+        "theme.conf",
+        "%hidden SHADE=dark\n\
+         run 'tmux set -g @theme_cpu \"cpu-$((6*7))\"'\n\
+         set -gF status-right \"#{@theme_cpu} $SHADE\"\n\
+         %if \"#{@theme_cpu}\"\n\
+         set -g @branch themed\n\
+         %else\n\
+         set -g @branch plain\n\
+         %endif\n\
+         run 'tmux set -g @second \"$(tmux show -gv @branch)\"'\n\
+         set -gF @last '#{@second}'\n",
+    );
+    let out = server.weft(&[
+        "-f",
+        conf.to_str().unwrap(),
+        "new",
+        "-d",
+        "-s",
+        "o",
+        "--",
+        "sleep",
+        "60",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(stderr_of(&out), "", "no warnings");
+    assert_eq!(
+        ok(&server, &["show", "-gv", "status-right"]),
+        "cpu-42 dark\n"
+    );
+    assert_eq!(ok(&server, &["show", "-gv", "@branch"]), "themed\n");
+    assert_eq!(ok(&server, &["show", "-gv", "@last"]), "themed\n");
+}

@@ -58,7 +58,38 @@ pub fn apply_file(
     run: LineRunner,
     warnings: &mut Vec<String>,
 ) {
-    apply_nested(config, path, quiet, run, warnings, &mut Hidden::new(), 0);
+    let from = Resume::start(path);
+    apply_nested(config, from, quiet, run, warnings, 0);
+}
+
+/// Where reading the top file stopped at a `run-shell`, to go on once the command has run, as
+/// tmux's queue does; `%if` and `%hidden` state included.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resume {
+    path: PathBuf,
+    /// The last line read.
+    after_line: usize,
+    conditions: Conditions,
+    hidden: Hidden,
+}
+
+impl Resume {
+    fn start(path: &Path) -> Resume {
+        Resume {
+            path: path.to_path_buf(),
+            after_line: 0,
+            conditions: Conditions::default(),
+            hidden: Hidden::new(),
+        }
+    }
+}
+
+/// Reads the rest of the file `config.resume` stopped in, into `config` (up to its next
+/// `run-shell`, if any: then `config.resume` says where again).
+pub fn resume(config: &mut Config, run: LineRunner, warnings: &mut Vec<String>) {
+    if let Some(from) = config.resume.take() {
+        apply_nested(config, from, false, run, warnings, 0);
+    }
 }
 
 /// `%hidden` variables: seen by `$NAME` in the files being read, not by the panes.
@@ -78,24 +109,32 @@ fn variable(config: &Config, hidden: &Hidden, name: &str) -> Option<String> {
 
 fn apply_nested(
     config: &mut Config,
-    path: &Path,
+    from: Resume,
     quiet: bool,
     run: LineRunner,
     warnings: &mut Vec<String>,
-    hidden: &mut Hidden,
     depth: usize,
-) {
+) -> Hidden {
+    let Resume {
+        path,
+        after_line,
+        mut conditions,
+        mut hidden,
+    } = from;
+    let path = path.as_path();
     let name = path.display().to_string();
     let text = match read_limited(path) {
         Ok(t) => t,
-        Err(e) if quiet && e.kind() == std::io::ErrorKind::NotFound => return,
+        Err(e) if quiet && e.kind() == std::io::ErrorKind::NotFound => return hidden,
         Err(e) => {
             warnings.push(format!("{name}: cannot read it: {e}"));
-            return;
+            return hidden;
         }
     };
-    let mut conditions = Conditions::default();
     for (line_no, line) in logical_lines(&text) {
+        if line_no <= after_line {
+            continue;
+        }
         let at = format!("{name}:{line_no}");
         let trimmed = line.trim();
         if trimmed.is_empty() || trimmed.starts_with('#') {
@@ -106,7 +145,7 @@ fn apply_nested(
             .filter(|rest| rest.starts_with(char::is_whitespace))
         {
             if conditions.running() {
-                match hidden_assignment(rest, config, hidden) {
+                match hidden_assignment(rest, config, &hidden) {
                     Ok((name, value)) => {
                         // The later assignment wins, as in tmux: hidden now.
                         config.environment.remove(&name);
@@ -126,7 +165,7 @@ fn apply_nested(
         if !conditions.running() {
             continue;
         }
-        let lookup = |name: &str| variable(config, hidden, name);
+        let lookup = |name: &str| variable(config, &hidden, name);
         let words = match crate::words::tokenize_expanding(&strip_comment(trimmed), &lookup) {
             Ok(w) if w.is_empty() => continue,
             Ok(w) => w,
@@ -154,6 +193,17 @@ fn apply_nested(
                         command,
                     });
                 }
+                // The top file's later lines wait for the command (in a sourced file they
+                // do not: they are read on, the command runs after).
+                if depth == 0 {
+                    config.resume = Some(Resume {
+                        path: path.to_path_buf(),
+                        after_line: line_no,
+                        conditions,
+                        hidden,
+                    });
+                    return Hidden::new();
+                }
             }
             Ok(LineEffect::Source {
                 patterns,
@@ -179,13 +229,16 @@ fn apply_nested(
                         warnings.push(format!("{at}: no file matches {pattern}"));
                     }
                     for file in found {
-                        apply_nested(config, &file, quiet, run, warnings, hidden, depth + 1);
+                        let mut nested = Resume::start(&file);
+                        nested.hidden = std::mem::take(&mut hidden);
+                        hidden = apply_nested(config, nested, quiet, run, warnings, depth + 1);
                     }
                 }
             }
             Err(e) => warnings.push(format!("{at}: {e}")),
         }
     }
+    hidden
 }
 
 /// The name and value of a `%hidden NAME=value` line (what follows `%hidden`).
@@ -207,7 +260,7 @@ fn hidden_assignment(
 
 /// What `%if`, `%elif`, `%else` and `%endif` say about the lines between them (tmux's
 /// conditionals: the condition is a format, true unless it expands to nothing or `0`).
-#[derive(Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Conditions {
     /// Per open `%if`: whether its branch now runs, and whether one of its branches ran.
     open: Vec<(bool, bool)>,
@@ -595,57 +648,4 @@ mod tests {
 }
 
 #[cfg(test)]
-mod condition_tests {
-    use super::*;
-
-    /// Which of `lines` run, by their text, through `%if` lines as a file has them.
-    fn running(lines: &[&str]) -> Vec<String> {
-        let config = Config::default();
-        let mut conditions = Conditions::default();
-        let mut ran = Vec::new();
-        for line in lines {
-            if line.starts_with('%') {
-                conditions.line(line, &config).unwrap();
-            } else if conditions.running() {
-                ran.push(line.to_string());
-            }
-        }
-        ran
-    }
-
-    #[test]
-    fn if_elif_else_choose_one_branch_and_nest() {
-        let ran = running(&[
-            "%if \"#{==:a,b}\"",
-            "one",
-            "%elif \"#{version}\"",
-            "two",
-            "%if 0",
-            "three",
-            "%else",
-            "four",
-            "%endif",
-            "%elif 1",
-            "five",
-            "%else",
-            "six",
-            "%endif",
-            "seven",
-        ]);
-        assert_eq!(ran, ["two", "four", "seven"]);
-        let ran = running(&[
-            "%if 0", "%if 1", "a", "%else", "b", "%endif", "%else", "c", "%endif",
-        ]);
-        assert_eq!(ran, ["c"]);
-    }
-
-    #[test]
-    fn stray_and_malformed_lines_are_errors() {
-        let config = Config::default();
-        let mut c = Conditions::default();
-        assert!(c.line("%endif", &config).is_err());
-        assert!(c.line("%else", &config).is_err());
-        assert!(c.line("%if", &config).is_err());
-        assert!(c.line("%hidden x", &config).is_err());
-    }
-}
+mod condition_tests;

@@ -108,6 +108,8 @@ pub struct Config {
     /// The configuration file's `run-shell` commands, run once the server takes connections
     /// (taken by the server as it starts; empty afterwards).
     pub deferred_runs: Vec<crate::conf_file::DeferredRun>,
+    /// Where reading the file stopped for the first of them, to go on once it has run.
+    pub resume: Option<crate::conf_file::Resume>,
 }
 
 impl Default for Config {
@@ -140,6 +142,7 @@ impl Default for Config {
             environment: std::collections::BTreeMap::new(),
             hooks: crate::hooks::Hooks::default(),
             deferred_runs: Vec::new(),
+            resume: None,
         }
     }
 }

@@ -74,6 +74,7 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
     // The file's `run-shell` commands run now that connections are taken; the starting client
     // hears "ready" once they are done, as tmux's first client waits for its file.
     let deferred = std::mem::take(&mut options.config.deferred_runs);
+    let resume = options.config.resume.take();
     let mut ready = options.ready.take();
     if deferred.is_empty() {
         say_ready(ready.take(), &[]);
@@ -117,8 +118,9 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
     if !deferred.is_empty() {
         let warnings = ctx.startup_warnings.clone();
         let deadline = options.started + crate::startup_runs::STARTUP_BUDGET;
+        let registry = ctx.registry.clone();
         tokio::spawn(async move {
-            let said = crate::startup_runs::run_all(deferred, deadline).await;
+            let said = run_rest_of_file(&registry, deferred, resume, deadline).await;
             if let Ok(mut kept) = warnings.lock() {
                 kept.extend(said.iter().cloned());
             }
@@ -203,6 +205,59 @@ const TOO_MANY_SILENT: &str =
 /// Said to a client when the process has no descriptor left.
 const OUT_OF_DESCRIPTORS: &str = "the weft server has run out of file descriptors; close some \
                                   clients (or raise `ulimit -n` and restart it) and try again";
+
+/// The configuration file's `run-shell` commands, and after each one the file's lines after
+/// it (up to the next), applied to the configuration in force, as tmux's queue runs a file;
+/// the warnings of both.
+async fn run_rest_of_file(
+    registry: &Registry,
+    mut runs: Vec<crate::conf_file::DeferredRun>,
+    mut resume: Option<crate::conf_file::Resume>,
+    deadline: std::time::Instant,
+) -> Vec<String> {
+    type Next = (
+        Vec<crate::conf_file::DeferredRun>,
+        Option<crate::conf_file::Resume>,
+        Vec<String>,
+    );
+    let mut said = Vec::new();
+    loop {
+        said.extend(crate::startup_runs::run_all(std::mem::take(&mut runs), deadline).await);
+        let Some(from) = resume.take() else {
+            return said;
+        };
+        let next: Arc<std::sync::Mutex<Option<Next>>> = Arc::default();
+        let out = next.clone();
+        let applied = registry
+            .update_config(move |config| {
+                config.resume = Some(from);
+                let mut warnings = Vec::new();
+                crate::conf_file::resume(
+                    config,
+                    &crate::cmd::config_lines::run_config_line,
+                    &mut warnings,
+                );
+                let runs = std::mem::take(&mut config.deferred_runs);
+                let resume = config.resume.take();
+                if let Ok(mut slot) = out.lock() {
+                    *slot = Some((runs, resume, warnings));
+                }
+                Ok(String::new())
+            })
+            .await;
+        if let Err(e) = applied {
+            said.push(format!("the configuration file's last lines: {e}"));
+            return said;
+        }
+        let taken = next.lock().ok().and_then(|mut slot| slot.take());
+        let Some((more, then, warnings)) = taken else {
+            return said;
+        };
+        said.extend(warnings);
+        runs = more;
+        resume = then;
+    }
+}
 
 /// Tells the starting client the server is ready, after the configuration's warnings.
 pub(crate) fn say_ready(ready: Option<Box<dyn Write + Send>>, warnings: &[String]) {
