@@ -181,3 +181,29 @@ fn lines_after_a_run_see_what_it_set() {
     assert_eq!(ok(&server, &["show", "-gv", "@branch"]), "themed\n");
     assert_eq!(ok(&server, &["show", "-gv", "@last"]), "themed\n");
 }
+
+/// A session a start-up command makes and ends does not end the server before its first
+/// client's session is made (tmux waits for its jobs).
+#[test]
+fn a_session_made_and_ended_by_a_start_up_command_leaves_the_server() {
+    let server = TestServer::new("brief");
+    let conf = weft_tests::write_file(
+        &server,
+        "brief.conf",
+        "run 'tmux new -d -s brief -- sleep 60 && tmux kill-session -t brief'\n",
+    );
+    let out = server.weft(&[
+        "-f",
+        conf.to_str().unwrap(),
+        "new",
+        "-d",
+        "-s",
+        "kept",
+        "--",
+        "sleep",
+        "60",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(stderr_of(&out), "", "no warnings");
+    assert_eq!(ok(&server, &["ls", "-F", "#S"]), "kept\n");
+}

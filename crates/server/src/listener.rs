@@ -99,6 +99,7 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
         hooks: hooks.clone(),
         host_colors: terminals.colors(),
         shutdown: shutdown.clone(),
+        starting: !deferred.is_empty(),
     });
     let ctx = ServerContext {
         registry,
@@ -121,6 +122,7 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
         let registry = ctx.registry.clone();
         tokio::spawn(async move {
             let said = run_rest_of_file(&registry, deferred, resume, deadline).await;
+            registry.started().await;
             if let Ok(mut kept) = warnings.lock() {
                 kept.extend(said.iter().cloned());
             }

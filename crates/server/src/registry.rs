@@ -25,6 +25,9 @@ const DEFAULT_SIZE: (u16, u16) = (80, 24);
 /// Requests to the registry.
 #[derive(Debug)]
 enum RegistryCommand {
+    /// The configuration's start-up commands are done: the last session ending may end the
+    /// server from now on.
+    Started,
     New {
         spec: NewSession,
         first_pane_remains: Option<bool>,
@@ -92,6 +95,10 @@ pub struct RegistryParts {
     pub host_colors: watch::Receiver<Arc<weft_screen_model::palette::HostColors>>,
     /// Cancelled when the last session ends or on `kill-server`.
     pub shutdown: CancellationToken,
+    /// The configuration's `run-shell` commands run as the server starts (see
+    /// [`Registry::started`]): until then, a session they make and end does not end the
+    /// server, as tmux waits for its jobs.
+    pub starting: bool,
 }
 
 impl Registry {
@@ -106,6 +113,7 @@ impl Registry {
             hooks,
             host_colors,
             shutdown,
+            starting,
         } = parts;
         let (tx, rx) = mpsc::channel(REGISTRY_COMMAND_CAPACITY);
         let (ended_tx, ended_rx) = mpsc::channel(SESSION_END_CAPACITY);
@@ -125,6 +133,7 @@ impl Registry {
             ended: ended_tx,
             shutdown,
             ending: false,
+            starting,
         };
         tokio::spawn(task.run(rx, ended_rx));
         Registry {
@@ -256,6 +265,11 @@ impl Registry {
         answer.await.map_err(|_| CommandError::ShuttingDown)?
     }
 
+    /// The configuration's start-up commands are done.
+    pub async fn started(&self) {
+        let _ = self.commands.send(RegistryCommand::Started).await;
+    }
+
     /// Ends every session; the server then exits.
     pub async fn kill_server(&self) {
         let _ = self.commands.send(RegistryCommand::KillServer).await;
@@ -289,6 +303,8 @@ struct RegistryTask {
     /// `exit-empty` on): no session is made after that, so none is lost with the process; a
     /// client refused for it starts a new server.
     ending: bool,
+    /// See [`RegistryParts::starting`].
+    starting: bool,
 }
 
 impl RegistryTask {
@@ -325,7 +341,7 @@ impl RegistryTask {
                     self.session_closed(id).await;
                     // exit-empty off keeps the server for the next session (tmux's option).
                     let exit_empty = self.config.borrow().option_value("exit-empty").as_deref() != Some("off");
-                    if self.sessions.is_empty() && exit_empty {
+                    if self.sessions.is_empty() && exit_empty && !self.starting {
                         self.shut_down();
                     }
                     let _ = acted.send(self.sessions.len());
@@ -400,6 +416,7 @@ impl RegistryTask {
                 });
                 let _ = reply.send(result);
             }
+            RegistryCommand::Started => self.starting = false,
             RegistryCommand::KillServer => {
                 self.ending = true;
                 // At once, not when the last program has gone: what runs next starts a new

@@ -479,6 +479,7 @@ mod tests {
             hooks: hooks.clone(),
             host_colors: terminals.colors(),
             shutdown: tokio_util::sync::CancellationToken::new(),
+            starting: false,
         });
         ServerContext {
             hooks,
