@@ -460,6 +460,22 @@ fn a_command_line_runs_commands_separated_by_semicolons() {
     args.extend(reload);
     assert_eq!(succeeds(&server, &args), "reloaded\n");
     assert_eq!(succeeds(&server, &["show", "-gv", "@reloaded"]), "yes\n");
+    // An if-shell's choice runs where the if-shell is, and every if-shell's does.
+    let line = [
+        "if",
+        "true",
+        "display -p one",
+        ";",
+        "if",
+        "false",
+        "",
+        "display -p two",
+        ";",
+        "display",
+        "-p",
+        "three",
+    ];
+    assert_eq!(succeeds(&server, &line), "one\ntwo\nthree\n");
     // A name several commands begin with is the server's to judge: it may be an alias.
     succeeds(
         &server,

@@ -266,12 +266,32 @@ fn unknown_command(name: &str) -> CommandError {
     CommandError::UnknownCommand(name.to_string())
 }
 
+/// Whether `wait`'s words are tmux's `wait` (its alias of `wait-for`: `wait -S done`, `wait
+/// done`) rather than weft's (`-t PANE` and `--` conditions only).
+fn shaped_like_wait_for(words: &[String]) -> bool {
+    let mut rest = words.iter();
+    let mut any = false;
+    while let Some(word) = rest.next() {
+        if word == "-t" {
+            rest.next();
+        } else if word.starts_with("--") || word.starts_with("-t") {
+            return false;
+        } else {
+            any = true;
+        }
+    }
+    any
+}
+
 /// [`parse`] without aliases.
 fn parse_unaliased(words: &[String]) -> Result<Parsed, CommandError> {
     let (name, rest) = words
         .split_first()
         .ok_or_else(|| CommandError::Syntax("empty command".into()))?;
-    let entry = lookup(name).ok_or_else(|| unknown_command(name))?;
+    let mut entry = lookup(name).ok_or_else(|| unknown_command(name))?;
+    if entry.name == "wait" && shaped_like_wait_for(rest) {
+        entry = &wait_for::WAIT_FOR;
+    }
     let args = Args::parse(entry, rest)?;
     let action = (entry.build)(&args)?;
     Ok(Parsed {
@@ -545,6 +565,12 @@ mod tests {
         assert_eq!(name("ls"), Some("list-sessions"));
         assert_eq!(name("show"), Some("show-options"));
         assert_eq!(name("s"), None);
+        // tmux's `wait` is wait-for; weft's own `wait` takes conditions.
+        let parsed = |w: &[&str]| parse(&w.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(parsed(&["wait", "-S", "done"]).unwrap().entry.name, "wait-for");
+        assert_eq!(parsed(&["wait", "done"]).unwrap().entry.name, "wait-for");
+        let weft_wait = parsed(&["wait", "-t", "%1", "--text", "x"]).unwrap();
+        assert_eq!(weft_wait.entry.name, "wait");
         assert_eq!(name(""), None);
         let words = ["res".to_string()];
         let said = parse(&words)

@@ -254,42 +254,36 @@ pub(crate) async fn cli_command(
     args: &[String],
     origin: &Origin,
 ) -> Result<Output, CommandError> {
-    let mut words = args.to_vec();
+    let mut queue: std::collections::VecDeque<_> = crate::cmd::parse_sequence(args)?.into();
     let mut printed = Output::none();
-    for _ in 0..MAX_CHAINED_LINES {
-        let mut next = None;
-        let commands = crate::cmd::parse_sequence(&words)?;
-        let count = commands.len();
-        for (i, parsed) in commands.into_iter().enumerate() {
-            let (mut output, chosen) = match cli_one(ctx, parsed, origin).await {
-                Ok(ran) => ran,
-                // What the commands before printed is still said, then why this one failed.
-                Err(e) if !printed.stdout.is_empty() || !printed.stderr.is_empty() => {
-                    return Ok(Output {
-                        stdout: printed.stdout,
-                        stderr: one_after_another(printed.stderr, &e.to_string()),
-                        code: e.exit_code(),
-                        ..Output::none()
-                    });
-                }
-                Err(e) => return Err(e),
-            };
-            next = next.or(chosen);
-            // What the earlier commands print comes first; the last one's stream and status
-            // are the answer's.
-            output.stdout = one_after_another(std::mem::take(&mut printed.stdout), &output.stdout);
-            output.stderr = one_after_another(std::mem::take(&mut printed.stderr), &output.stderr);
-            if i + 1 < count {
-                printed.stdout = output.stdout;
-                printed.stderr = output.stderr;
-            } else {
-                printed = output;
+    let mut chained = 0;
+    while let Some(parsed) = queue.pop_front() {
+        let (mut output, chosen) = match cli_one(ctx, parsed, origin).await {
+            Ok(ran) => ran,
+            // What the commands before printed is still said, then why this one failed.
+            Err(e) if !printed.stdout.is_empty() || !printed.stderr.is_empty() => {
+                return Ok(Output {
+                    stdout: printed.stdout,
+                    stderr: one_after_another(printed.stderr, &e.to_string()),
+                    code: e.exit_code(),
+                    ..Output::none()
+                });
+            }
+            Err(e) => return Err(e),
+        };
+        // An if-shell's chosen commands run next, before the rest of the line, as in tmux.
+        if let Some(line) = chosen.filter(|_| chained < MAX_CHAINED_LINES) {
+            chained += 1;
+            let commands = crate::cmd::parse_sequence(&crate::words::tokenize(&line)?)?;
+            for parsed in commands.into_iter().rev() {
+                queue.push_front(parsed);
             }
         }
-        match next {
-            Some(line) => words = crate::words::tokenize(&line)?,
-            None => return Ok(printed),
-        }
+        // What the earlier commands print comes first; the last one's stream and status are
+        // the answer's.
+        output.stdout = one_after_another(std::mem::take(&mut printed.stdout), &output.stdout);
+        output.stderr = one_after_another(std::mem::take(&mut printed.stderr), &output.stderr);
+        printed = output;
     }
     Ok(printed)
 }
