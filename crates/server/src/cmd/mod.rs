@@ -226,10 +226,28 @@ pub fn lookup(name: &str) -> Option<&'static Entry> {
     if exact.is_some() || name.is_empty() {
         return exact;
     }
-    let mut starting = commands_starting_with(name);
-    let first = starting.next()?;
-    starting.next().is_none().then_some(first)
+    let starting: Vec<&'static Entry> = commands_starting_with(name).collect();
+    match starting.as_slice() {
+        [only] => Some(only),
+        // A beginning unique among tmux's commands is tmux's (`su` is suspend-client, `wa`
+        // wait-for), as scripts written for tmux mean it.
+        several => {
+            let mut tmux = several.iter().filter(|e| !WEFT_ONLY.contains(&e.name));
+            let first = tmux.next()?;
+            tmux.next().is_none().then_some(*first)
+        }
+    }
 }
+
+/// The commands tmux does not have: an abbreviation tmux would read as one of its own is not
+/// made ambiguous by them.
+const WEFT_ONLY: &[&str] = &[
+    "convert-config",
+    "record-pane",
+    "run-pane",
+    "subscribe",
+    "wait",
+];
 
 /// The commands whose names begin with `start`.
 fn commands_starting_with(start: &str) -> impl Iterator<Item = &'static Entry> + '_ {
@@ -565,9 +583,15 @@ mod tests {
         assert_eq!(name("ls"), Some("list-sessions"));
         assert_eq!(name("show"), Some("show-options"));
         assert_eq!(name("s"), None);
+        assert_eq!(name("su"), Some("suspend-client"));
+        assert_eq!(name("wa"), Some("wait-for"));
+        assert_eq!(name("sub"), Some("subscribe"));
         // tmux's `wait` is wait-for; weft's own `wait` takes conditions.
         let parsed = |w: &[&str]| parse(&w.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-        assert_eq!(parsed(&["wait", "-S", "done"]).unwrap().entry.name, "wait-for");
+        assert_eq!(
+            parsed(&["wait", "-S", "done"]).unwrap().entry.name,
+            "wait-for"
+        );
         assert_eq!(parsed(&["wait", "done"]).unwrap().entry.name, "wait-for");
         let weft_wait = parsed(&["wait", "-t", "%1", "--text", "x"]).unwrap();
         assert_eq!(weft_wait.entry.name, "wait");
