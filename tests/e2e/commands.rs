@@ -476,6 +476,14 @@ fn a_command_line_runs_commands_separated_by_semicolons() {
         "three",
     ];
     assert_eq!(succeeds(&server, &line), "one\ntwo\nthree\n");
+    // An alias that names itself through an if-shell is refused; the server goes on.
+    succeeds(
+        &server,
+        &["set", "-s", "command-alias[101]", "loop=if -F 1 loop"],
+    );
+    let out = server.weft(&["loop"]);
+    assert!(stderr_of(&out).contains("nest too deeply"), "{out:?}");
+    assert_eq!(succeeds(&server, &["display", "-p", "alive"]), "alive\n");
     // A name several commands begin with is the server's to judge: it may be an alias.
     succeeds(
         &server,

@@ -109,6 +109,11 @@ async fn run_hook(
                     text.truncate(end);
                     tell(ctx, event.session, text).await;
                 }
+                // A command of the line failed after others printed: its error is the
+                // hook's.
+                if output.code != 0 && !output.stderr.is_empty() {
+                    return Err(format!("hook {}: {}", event.name, output.stderr.trim_end()));
+                }
             }
             Err(e) => return Err(format!("hook {}: {e}", event.name)),
         }

@@ -120,8 +120,9 @@ pub async fn run(mut options: ServerOptions) -> std::io::Result<()> {
         let warnings = ctx.startup_warnings.clone();
         let deadline = options.started + crate::startup_runs::STARTUP_BUDGET;
         let registry = ctx.registry.clone();
+        let in_force = ctx.config.clone();
         tokio::spawn(async move {
-            let said = run_rest_of_file(&registry, deferred, resume, deadline).await;
+            let said = run_rest_of_file(&registry, in_force, deferred, resume, deadline).await;
             registry.started().await;
             if let Ok(mut kept) = warnings.lock() {
                 kept.extend(said.iter().cloned());
@@ -210,54 +211,56 @@ const OUT_OF_DESCRIPTORS: &str = "the weft server has run out of file descriptor
 
 /// The configuration file's `run-shell` commands, and after each one the file's lines after
 /// it (up to the next), applied to the configuration in force, as tmux's queue runs a file;
-/// the warnings of both.
+/// the warnings of both. The lines are read on a thread of their own, off the registry, since
+/// an `if-shell` test among them waits for its shell (which may talk to weft); the result then
+/// replaces the configuration.
 async fn run_rest_of_file(
     registry: &Registry,
+    in_force: tokio::sync::watch::Receiver<Arc<Config>>,
     mut runs: Vec<crate::conf_file::DeferredRun>,
     mut resume: Option<crate::conf_file::Resume>,
     deadline: std::time::Instant,
 ) -> Vec<String> {
-    type Next = (
-        Vec<crate::conf_file::DeferredRun>,
-        Option<crate::conf_file::Resume>,
-        Vec<String>,
-    );
     let mut said = Vec::new();
     loop {
         said.extend(crate::startup_runs::run_all(std::mem::take(&mut runs), deadline).await);
         let Some(from) = resume.take() else {
             return said;
         };
-        let next: Arc<std::sync::Mutex<Option<Next>>> = Arc::default();
-        let out = next.clone();
-        let applied = registry
-            .update_config(move |config| {
-                config.resume = Some(from);
-                let mut warnings = Vec::new();
-                crate::conf_file::resume(
-                    config,
-                    &crate::cmd::config_lines::run_config_line,
-                    &mut warnings,
-                );
-                let runs = std::mem::take(&mut config.deferred_runs);
-                let resume = config.resume.take();
-                if let Ok(mut slot) = out.lock() {
-                    *slot = Some((runs, resume, warnings));
-                }
+        let mut config = Config::clone(&in_force.borrow());
+        config.resume = Some(from);
+        let read = tokio::task::spawn_blocking(move || {
+            let mut warnings = Vec::new();
+            crate::conf_file::resume(
+                &mut config,
+                &crate::cmd::config_lines::run_config_line,
+                &mut warnings,
+            );
+            (config, warnings)
+        })
+        .await;
+        let (mut config, warnings) = match read {
+            Ok(read) => read,
+            Err(e) => {
+                said.push(format!(
+                    "the configuration file's last lines were not read: {e}"
+                ));
+                return said;
+            }
+        };
+        said.extend(warnings);
+        runs = std::mem::take(&mut config.deferred_runs);
+        resume = config.resume.take();
+        let installed = registry
+            .update_config(move |now| {
+                *now = config;
                 Ok(String::new())
             })
             .await;
-        if let Err(e) = applied {
+        if let Err(e) = installed {
             said.push(format!("the configuration file's last lines: {e}"));
             return said;
         }
-        let taken = next.lock().ok().and_then(|mut slot| slot.take());
-        let Some((more, then, warnings)) = taken else {
-            return said;
-        };
-        said.extend(warnings);
-        runs = more;
-        resume = then;
     }
 }
 

@@ -341,7 +341,9 @@ impl RegistryTask {
                     self.session_closed(id).await;
                     // exit-empty off keeps the server for the next session (tmux's option).
                     let exit_empty = self.config.borrow().option_value("exit-empty").as_deref() != Some("off");
-                    if self.sessions.is_empty() && exit_empty && !self.starting {
+                    // kill-server ends it whatever; exit-empty once start-up is over.
+                    let ends = self.ending || (exit_empty && !self.starting);
+                    if self.sessions.is_empty() && ends {
                         self.shut_down();
                     }
                     let _ = acted.send(self.sessions.len());
@@ -416,7 +418,13 @@ impl RegistryTask {
                 });
                 let _ = reply.send(result);
             }
-            RegistryCommand::Started => self.starting = false,
+            RegistryCommand::Started => {
+                self.starting = false;
+                // A kill-server during start-up that found sessions ends the server now.
+                if self.ending && self.sessions.is_empty() && !self.shutdown.is_cancelled() {
+                    self.shut_down();
+                }
+            }
             RegistryCommand::KillServer => {
                 self.ending = true;
                 // At once, not when the last program has gone: what runs next starts a new

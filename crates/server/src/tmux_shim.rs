@@ -33,7 +33,16 @@ pub fn install(socket_dir: &Path) -> std::io::Result<()> {
     let dir = shims.join(pid.to_string());
     std::fs::create_dir_all(&dir)?;
     let proc_exe = PathBuf::from(format!("/proc/{pid}/exe"));
-    let program = if proc_exe.exists() {
+    // Only if `/proc` is this process's (a container may show the host's, where this pid is
+    // another process).
+    let same = |a: &Path, b: &Path| {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+            _ => false,
+        }
+    };
+    let program = if same(&proc_exe, Path::new("/proc/self/exe")) {
         proc_exe
     } else {
         std::env::current_exe()?

@@ -93,13 +93,29 @@ pub(crate) async fn send_session_request(
 ) -> Result<u8, ClientError> {
     let mut conn = crate::commands::start_or_connect(cli, socket).await?;
     match request {
-        Request::NewSession { attach: None, .. } => {
+        Request::NewSession {
+            attach: None,
+            mut session,
+        } => {
             if let Some(Command::New(args)) = &cli.command {
                 if args.print {
                     let format = args.format.as_deref().unwrap_or("#{session_name}:");
-                    return print_new_session(&mut conn, request, format, socket).await;
+                    if session.then.is_empty() {
+                        let request = Request::NewSession {
+                            session,
+                            attach: None,
+                        };
+                        return print_new_session(&mut conn, request, format, socket).await;
+                    }
+                    // After the commands `\;` adds, in the session they ran in.
+                    let print = [";", "display-message", "-p", "--", format];
+                    session.then.extend(print.map(str::to_string));
                 }
             }
+            let request = Request::NewSession {
+                session,
+                attach: None,
+            };
             // Quiet without `-P`, as tmux's `new -d`: a script's output stays its own.
             let (reply, _) =
                 crate::client::request_streamed(&mut conn, request, &mut std::io::sink()).await?;

@@ -257,8 +257,45 @@ fn commands_starting_with(start: &str) -> impl Iterator<Item = &'static Entry> +
         .filter(move |e| e.name.starts_with(start))
 }
 
+/// How deep commands may hold commands that are parsed with them (an if-shell's branches, a
+/// binding's command, an alias's words): a `command-alias` naming an if-shell that names the
+/// alias again would otherwise recurse until the server's stack ran out.
+const MAX_PARSE_DEPTH: usize = 32;
+
+thread_local! {
+    /// How deep [`parse`] is on this thread now.
+    static PARSE_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// One level of [`parse`]: counted while it lives.
+struct ParseLevel;
+
+impl ParseLevel {
+    fn enter() -> Result<ParseLevel, CommandError> {
+        let depth = PARSE_DEPTH.with(|d| {
+            d.set(d.get() + 1);
+            d.get()
+        });
+        let level = ParseLevel;
+        if depth > MAX_PARSE_DEPTH {
+            return Err(CommandError::Invalid(
+                "commands nest too deeply: does a command-alias name a command that uses it?"
+                    .into(),
+            ));
+        }
+        Ok(level)
+    }
+}
+
+impl Drop for ParseLevel {
+    fn drop(&mut self) {
+        PARSE_DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
+    }
+}
+
 /// Parses a command from words: its name, then its flags and arguments.
 pub fn parse(words: &[String]) -> Result<Parsed, CommandError> {
+    let _level = ParseLevel::enter()?;
     let (name, rest) = words
         .split_first()
         .ok_or_else(|| CommandError::Syntax("empty command".into()))?;
@@ -586,6 +623,7 @@ mod tests {
         assert_eq!(name("su"), Some("suspend-client"));
         assert_eq!(name("wa"), Some("wait-for"));
         assert_eq!(name("sub"), Some("subscribe"));
+
         // tmux's `wait` is wait-for; weft's own `wait` takes conditions.
         let parsed = |w: &[&str]| parse(&w.iter().map(|s| s.to_string()).collect::<Vec<_>>());
         assert_eq!(

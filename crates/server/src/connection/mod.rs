@@ -260,23 +260,31 @@ pub(crate) async fn cli_command(
     while let Some(parsed) = queue.pop_front() {
         let (mut output, chosen) = match cli_one(ctx, parsed, origin).await {
             Ok(ran) => ran,
-            // What the commands before printed is still said, then why this one failed.
-            Err(e) if !printed.stdout.is_empty() || !printed.stderr.is_empty() => {
-                return Ok(Output {
-                    stdout: printed.stdout,
-                    stderr: one_after_another(printed.stderr, &e.to_string()),
-                    code: e.exit_code(),
-                    ..Output::none()
-                });
-            }
-            Err(e) => return Err(e),
+            Err(e) => return failed_after(printed, e),
         };
         // An if-shell's chosen commands run next, before the rest of the line, as in tmux.
-        if let Some(line) = chosen.filter(|_| chained < MAX_CHAINED_LINES) {
+        if let Some(line) = chosen {
             chained += 1;
-            let commands = crate::cmd::parse_sequence(&crate::words::tokenize(&line)?)?;
-            for parsed in commands.into_iter().rev() {
-                queue.push_front(parsed);
+            let commands = if chained > MAX_CHAINED_LINES {
+                Err(CommandError::Invalid(format!(
+                    "if-shell chose commands more than {MAX_CHAINED_LINES} times in one line"
+                )))
+            } else {
+                crate::words::tokenize(&line).and_then(|w| crate::cmd::parse_sequence(&w))
+            };
+            match commands {
+                Ok(commands) => {
+                    for parsed in commands.into_iter().rev() {
+                        queue.push_front(parsed);
+                    }
+                }
+                Err(e) => {
+                    output.stderr = one_after_another(output.stderr, &e.to_string());
+                    output.code = e.exit_code();
+                    output.stdout = one_after_another(printed.stdout, &output.stdout);
+                    output.stderr = one_after_another(printed.stderr, &output.stderr);
+                    return Ok(output);
+                }
             }
         }
         // What the earlier commands print comes first; the last one's stream and status are
@@ -286,6 +294,20 @@ pub(crate) async fn cli_command(
         printed = output;
     }
     Ok(printed)
+}
+
+/// A command of a line failed: what the commands before it printed is still said, then why
+/// it failed.
+fn failed_after(printed: Output, e: CommandError) -> Result<Output, CommandError> {
+    if printed.stdout.is_empty() && printed.stderr.is_empty() {
+        return Err(e);
+    }
+    Ok(Output {
+        stdout: printed.stdout,
+        stderr: one_after_another(printed.stderr, &e.to_string()),
+        code: e.exit_code(),
+        ..Output::none()
+    })
 }
 
 /// What two commands of one line print, one after the other: each command's text ends its
