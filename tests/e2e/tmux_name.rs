@@ -9,6 +9,15 @@ fn ok(server: &TestServer, args: &[&str]) -> String {
     stdout_of(&out)
 }
 
+/// Starts the server with the configuration `conf` by a detached `new` of session `name`;
+/// its commands must have run without a warning.
+fn starts_quietly(server: &TestServer, conf: &std::path::Path, name: &str) {
+    let conf = conf.to_str().expect("a UTF-8 path");
+    let out = server.weft(&["-f", conf, "new", "-d", "-s", name, "--", "sleep", "60"]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(stderr_of(&out), "", "no warnings");
+}
+
 #[test]
 fn run_shell_and_if_shell_find_tmux_to_be_weft() {
     let server = TestServer::new("tmuxjobs");
@@ -115,19 +124,7 @@ fn a_plugin_manager_run_by_the_configuration_sets_up_its_plugins() {
             manager.display()
         ),
     );
-    let out = server.weft(&[
-        "-f",
-        conf.to_str().unwrap(),
-        "new",
-        "-d",
-        "-s",
-        "t",
-        "--",
-        "sleep",
-        "60",
-    ]);
-    assert!(out.status.success(), "{out:?}");
-    assert_eq!(stderr_of(&out), "", "no warnings");
+    starts_quietly(&server, &conf, "t");
     // Done before the starting client went on.
     assert_eq!(ok(&server, &["show", "-gv", "@sensible-loaded"]), "yes\n");
     let keys = ok(&server, &["list-keys", "-T", "prefix"]);
@@ -161,19 +158,7 @@ fn lines_after_a_run_see_what_it_set() {
          run 'tmux set -g @second \"$(tmux show -gv @branch)\"'\n\
          set -gF @last '#{@second}'\n",
     );
-    let out = server.weft(&[
-        "-f",
-        conf.to_str().unwrap(),
-        "new",
-        "-d",
-        "-s",
-        "o",
-        "--",
-        "sleep",
-        "60",
-    ]);
-    assert!(out.status.success(), "{out:?}");
-    assert_eq!(stderr_of(&out), "", "no warnings");
+    starts_quietly(&server, &conf, "o");
     assert_eq!(
         ok(&server, &["show", "-gv", "status-right"]),
         "cpu-42 dark\n"
@@ -192,18 +177,6 @@ fn a_session_made_and_ended_by_a_start_up_command_leaves_the_server() {
         "brief.conf",
         "run 'tmux new -d -s brief -- sleep 60 && tmux kill-session -t brief'\n",
     );
-    let out = server.weft(&[
-        "-f",
-        conf.to_str().unwrap(),
-        "new",
-        "-d",
-        "-s",
-        "kept",
-        "--",
-        "sleep",
-        "60",
-    ]);
-    assert!(out.status.success(), "{out:?}");
-    assert_eq!(stderr_of(&out), "", "no warnings");
+    starts_quietly(&server, &conf, "kept");
     assert_eq!(ok(&server, &["ls", "-F", "#S"]), "kept\n");
 }

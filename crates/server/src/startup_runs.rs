@@ -55,7 +55,7 @@ async fn run_one(command: &str, limit: Duration) -> Result<(), String> {
         .stdout(to_file(&output)?)
         .stderr(to_file(&output)?)
         .process_group(0);
-    crate::tmux_shim::apply(&mut shell);
+    shell.envs(crate::tmux_shim::job_env());
     let mut child = shell
         .spawn()
         .map_err(|e| format!("cannot run the shell: {e}"))?;

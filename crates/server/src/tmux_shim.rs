@@ -95,25 +95,12 @@ pub fn path_for(base: Option<&OsStr>) -> Option<OsString> {
     Some(path)
 }
 
-/// Sets `PATH` on `command` (a job's shell) as [`path_for`] says, and `TMUX` as `$WEFT` (the
-/// server's socket and pid), for scripts that look for tmux's.
-pub fn apply(command: &mut tokio::process::Command) {
-    if let Some(path) = path_for(None) {
-        command.env("PATH", path);
-    }
-    if let Some(weft) = std::env::var_os("WEFT") {
-        command.env("TMUX", weft);
-    }
-}
-
-/// [`apply`] for a `std` command.
-pub fn apply_std(command: &mut std::process::Command) {
-    if let Some(path) = path_for(None) {
-        command.env("PATH", path);
-    }
-    if let Some(weft) = std::env::var_os("WEFT") {
-        command.env("TMUX", weft);
-    }
+/// What a job's shell gets set: `PATH` as [`path_for`] says, and `TMUX` as `$WEFT` (the
+/// server's socket and pid), for scripts that look for tmux's. Give it to `Command::envs`.
+pub fn job_env() -> Vec<(&'static str, OsString)> {
+    let path = path_for(None).map(|p| ("PATH", p));
+    let tmux = std::env::var_os("WEFT").map(|w| ("TMUX", w));
+    path.into_iter().chain(tmux).collect()
 }
 
 #[cfg(test)]

@@ -408,6 +408,12 @@ async fn simple_output(
     }
     let (reply, streamed) =
         crate::client::request_streamed(conn, request, &mut std::io::stdout()).await?;
+    print_reply(reply, raw, streamed)
+}
+
+/// Prints a command's answer (its text, or its output with the status to exit with); an
+/// error is the caller's to say. `raw`: streamed output without a newline after it.
+pub(crate) fn print_reply(reply: Reply, raw: bool, streamed: bool) -> Result<u8, ClientError> {
     match reply {
         Reply::Ok | Reply::Attached { .. } => Ok(0),
         Reply::Text { text } => {

@@ -120,22 +120,9 @@ pub(crate) async fn send_session_request(
             let (reply, _) =
                 crate::client::request_streamed(&mut conn, request, &mut std::io::sink()).await?;
             match reply {
-                Reply::Error { message, code } => Err(ClientError::Refused { message, code }),
-                // What commands after `\;` printed.
-                Reply::Output {
-                    stdout,
-                    stderr,
-                    code,
-                } => {
-                    if !stdout.is_empty() {
-                        say!("{stdout}");
-                    }
-                    if !stderr.is_empty() {
-                        say_err!("{stderr}");
-                    }
-                    Ok(code)
-                }
-                _ => Ok(0),
+                Reply::Text { .. } => Ok(0),
+                // An error, or what commands after `\;` printed.
+                reply => crate::commands::print_reply(reply, false, false),
             }
         }
         request => attach_and_run(conn, request, socket).await,

@@ -84,7 +84,7 @@ pub(super) fn run_shell(
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null());
-        crate::tmux_shim::apply_std(&mut shell);
+        shell.envs(crate::tmux_shim::job_env());
         let started = shell
             .status()
             .map_err(|e| format!("run-shell: cannot run the shell: {e}"))?;
@@ -110,7 +110,7 @@ fn shell(command: &str, stdout: Stdio, stderr: Stdio) -> std::io::Result<std::pr
         .stdin(Stdio::null())
         .stdout(stdout)
         .stderr(stderr);
-    crate::tmux_shim::apply_std(&mut shell);
+    shell.envs(crate::tmux_shim::job_env());
     shell.spawn()
 }
 

@@ -217,7 +217,7 @@ pub(crate) async fn run_within(
         .stderr(std::process::Stdio::null())
         .process_group(0)
         .kill_on_drop(true);
-    crate::tmux_shim::apply(&mut shell);
+    shell.envs(crate::tmux_shim::job_env());
     let mut child = shell
         .spawn()
         .map_err(|e| format!("cannot run the shell: {e}"))?;

@@ -262,36 +262,26 @@ pub(crate) async fn cli_command(
             Ok(ran) => ran,
             Err(e) => return failed_after(printed, e),
         };
-        // An if-shell's chosen commands run next, before the rest of the line, as in tmux.
-        if let Some(line) = chosen {
-            chained += 1;
-            let commands = if chained > MAX_CHAINED_LINES {
-                Err(CommandError::Invalid(format!(
-                    "if-shell chose commands more than {MAX_CHAINED_LINES} times in one line"
-                )))
-            } else {
-                crate::words::tokenize(&line).and_then(|w| crate::cmd::parse_sequence(&w))
-            };
-            match commands {
-                Ok(commands) => {
-                    for parsed in commands.into_iter().rev() {
-                        queue.push_front(parsed);
-                    }
-                }
-                Err(e) => {
-                    output.stderr = one_after_another(output.stderr, &e.to_string());
-                    output.code = e.exit_code();
-                    output.stdout = one_after_another(printed.stdout, &output.stdout);
-                    output.stderr = one_after_another(printed.stderr, &output.stderr);
-                    return Ok(output);
-                }
-            }
-        }
         // What the earlier commands print comes first; the last one's stream and status are
         // the answer's.
         output.stdout = one_after_another(std::mem::take(&mut printed.stdout), &output.stdout);
         output.stderr = one_after_another(std::mem::take(&mut printed.stderr), &output.stderr);
         printed = output;
+        // An if-shell's chosen commands run next, before the rest of the line, as in tmux.
+        if let Some(line) = chosen {
+            chained += 1;
+            if chained > MAX_CHAINED_LINES {
+                let e = CommandError::Invalid(format!(
+                    "if-shell chose commands more than {MAX_CHAINED_LINES} times in one line"
+                ));
+                return failed_after(printed, e);
+            }
+            let parsed = crate::words::tokenize(&line).and_then(|w| crate::cmd::parse_sequence(&w));
+            match parsed {
+                Ok(commands) => commands.into_iter().rev().for_each(|c| queue.push_front(c)),
+                Err(e) => return failed_after(printed, e),
+            }
+        }
     }
     Ok(printed)
 }

@@ -173,7 +173,7 @@ impl super::PaneHandle {
             .stderr(std::process::Stdio::null())
             .process_group(0)
             .kill_on_drop(true);
-        crate::tmux_shim::apply(&mut command);
+        command.envs(crate::tmux_shim::job_env());
         if let Some(cwd) = spec.cwd.filter(|d| d.is_dir()) {
             command.current_dir(cwd);
         }

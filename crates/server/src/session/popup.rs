@@ -143,7 +143,7 @@ impl SessionState {
             let (name, value) = pair.split_once('=').ok_or_else(|| {
                 CommandError::failed(format!("display-popup -e takes NAME=value, not {pair:?}"))
             })?;
-            super::spawn::set_env(&mut spawn, name, Some(value));
+            super::spawn::set_env(&mut spawn, name, Some(std::ffi::OsStr::new(value)));
         }
         // `tmux` in a popup's command is weft, as in the other commands it runs.
         let base = spawn
@@ -153,9 +153,7 @@ impl SessionState {
             .find(|(k, _)| k == "PATH")
             .map(|(_, v)| v.clone());
         if let Some(path) = crate::tmux_shim::path_for(base.as_deref()) {
-            spawn.env.retain(|(k, _)| k != "PATH");
-            spawn.env_remove.retain(|k| k != "PATH");
-            spawn.env.push(("PATH".into(), path));
+            super::spawn::set_env(&mut spawn, "PATH", Some(&path));
         }
         let (exits, exited) = mpsc::channel(1);
         let (events, mut program_events) = mpsc::channel(POPUP_EVENT_CAPACITY);

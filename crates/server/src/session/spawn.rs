@@ -9,7 +9,11 @@ use std::sync::Arc;
 
 /// Sets variable `name` to `value` for the program `spawn` starts, over what it had (`None`:
 /// removed from its environment).
-pub(super) fn set_env(spawn: &mut weft_pty_io::SpawnOptions, name: &str, value: Option<&str>) {
+pub(super) fn set_env(
+    spawn: &mut weft_pty_io::SpawnOptions,
+    name: &str,
+    value: Option<&std::ffi::OsStr>,
+) {
     spawn.env.retain(|(k, _)| k != name);
     spawn.env_remove.retain(|k| k != name);
     match value {
@@ -66,7 +70,7 @@ impl SessionState {
         .filter(|&b| b != crate::pane_keys::DEL);
         // The global environment's changes, then the session's own, over the session's.
         for (name, value) in config.environment.iter().chain(&self.environment) {
-            set_env(&mut spawn, name, value.as_deref());
+            set_env(&mut spawn, name, value.as_deref().map(std::ffi::OsStr::new));
         }
         spawn.env.retain(|(k, _)| k != "WEFT_PANE");
         spawn
@@ -101,7 +105,7 @@ impl SessionState {
     ) -> Result<PaneHandle, CommandError> {
         let mut spawn = self.spawn_options(command, cwd, (cols, rows), config, id);
         for (name, value) in std::mem::take(&mut self.pending_env) {
-            set_env(&mut spawn, &name, Some(&value));
+            set_env(&mut spawn, &name, Some(std::ffi::OsStr::new(&value)));
         }
         let mut spec = self.pane_spec(id, spawn, config.clone());
         spec.remain_on_exit = self.pending_remain.unwrap_or(config.remain_on_exit);

@@ -223,7 +223,7 @@ async fn first_line(command: &str) -> String {
         .stderr(std::process::Stdio::null())
         .process_group(0)
         .kill_on_drop(true);
-    crate::tmux_shim::apply(&mut shell);
+    shell.envs(crate::tmux_shim::job_env());
     let spawned = shell.spawn();
     let mut child = match spawned {
         Ok(child) => child,
