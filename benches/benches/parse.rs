@@ -4,6 +4,10 @@
 //! into a fresh 80x24 terminal with 10,000 lines of scrollback per iteration. Building the
 //! terminal and dropping it are outside the timed region, for all three contenders alike.
 //!
+//! Two more groups feed a 400x100 terminal in 4 KiB chunks, as a pty hands a flood to a wide
+//! pane: `ascii_log_400x100` the plain log, and `seq_400x100` short lines (`seq`'s numbers),
+//! where each chunk's lines both scroll through and leave a screenful of short rows.
+//!
 //! `cargo bench -p weft-benches --bench parse [-- FILTER]`; results print as MB/s.
 
 use std::hint::black_box;
@@ -14,12 +18,16 @@ use alacritty_terminal::event::{Event, EventListener};
 use alacritty_terminal::grid::Dimensions;
 use alacritty_terminal::term::{Config, Term};
 use alacritty_terminal::vte::ansi::{Processor, StdSyncHandler};
-use criterion::{BatchSize, BenchmarkId, Criterion, SamplingMode, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{BatchSize, BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
 
 const COLS: usize = 80;
 const ROWS: usize = 24;
 const SCROLLBACK: usize = 10_000;
 const CHUNK: usize = 64 * 1024;
+/// The wide terminal's size and the chunks a pty delivers to it.
+const WIDE: (usize, usize) = (400, 100);
+const PTY_CHUNK: usize = 4 * 1024;
 
 /// Drops every event alacritty_terminal raises.
 struct NoopListener;
@@ -55,12 +63,12 @@ const fn nonzero(n: u16) -> NonZeroU16 {
     }
 }
 
-fn weft_new() -> weft_screen_model::Screen {
-    weft_screen_model::Screen::with_scrollback(COLS, ROWS, SCROLLBACK)
-}
-
-fn weft(mut screen: weft_screen_model::Screen, input: &[u8]) -> weft_screen_model::Screen {
-    for chunk in input.chunks(CHUNK) {
+fn weft_chunks(
+    mut screen: weft_screen_model::Screen,
+    input: &[u8],
+    chunk_len: usize,
+) -> weft_screen_model::Screen {
+    for chunk in input.chunks(chunk_len) {
         screen.feed(chunk);
     }
     screen
@@ -68,20 +76,17 @@ fn weft(mut screen: weft_screen_model::Screen, input: &[u8]) -> weft_screen_mode
 
 type AlacrittyTerm = (Term<NoopListener>, Processor<StdSyncHandler>);
 
-fn alacritty_new() -> AlacrittyTerm {
+fn alacritty_sized(cols: usize, rows: usize) -> AlacrittyTerm {
     let config = Config {
         scrolling_history: SCROLLBACK,
         ..Config::default()
     };
-    let size = Size {
-        cols: COLS,
-        rows: ROWS,
-    };
+    let size = Size { cols, rows };
     (Term::new(config, &size, NoopListener), Processor::new())
 }
 
-fn alacritty(mut term: AlacrittyTerm, input: &[u8]) -> AlacrittyTerm {
-    for chunk in input.chunks(CHUNK) {
+fn alacritty_chunks(mut term: AlacrittyTerm, input: &[u8], chunk_len: usize) -> AlacrittyTerm {
+    for chunk in input.chunks(chunk_len) {
         term.1.advance(&mut term.0, chunk);
     }
     term
@@ -105,25 +110,7 @@ fn parse(c: &mut Criterion) {
         // Each iteration takes milliseconds: flat sampling keeps the run near the budget.
         group.sampling_mode(SamplingMode::Flat);
         let input = input.as_slice();
-
-        group.bench_with_input(BenchmarkId::from_parameter("weft"), input, |b, input| {
-            b.iter_batched(
-                weft_new,
-                |screen| weft(screen, black_box(input)),
-                BatchSize::PerIteration,
-            );
-        });
-        group.bench_with_input(
-            BenchmarkId::from_parameter("alacritty_terminal"),
-            input,
-            |b, input| {
-                b.iter_batched(
-                    alacritty_new,
-                    |term| alacritty(term, black_box(input)),
-                    BatchSize::PerIteration,
-                );
-            },
-        );
+        weft_and_alacritty(&mut group, input, (COLS, ROWS), CHUNK);
         group.bench_with_input(BenchmarkId::from_parameter("vt100"), input, |b, input| {
             b.iter_batched(
                 vt100_new,
@@ -133,6 +120,69 @@ fn parse(c: &mut Criterion) {
         });
         group.finish();
     }
+    wide(c);
+}
+
+/// What `seq` prints, `1\r\n2\r\n...` as a pty delivers it, about `len` bytes.
+fn seq_lines(len: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(len + 16);
+    let mut n = 1u64;
+    while out.len() < len {
+        out.extend_from_slice(format!("{n}\r\n").as_bytes());
+        n += 1;
+    }
+    out
+}
+
+/// Streams through a wide terminal, in a pty's chunks (see the module's documentation).
+fn wide(c: &mut Criterion) {
+    let inputs = [
+        (
+            "ascii_log",
+            weft_benches::ascii_log(weft_benches::INPUT_LEN),
+        ),
+        ("seq", seq_lines(weft_benches::INPUT_LEN)),
+    ];
+    for (name, input) in inputs {
+        wide_group(c, name, &input);
+    }
+}
+
+fn wide_group(c: &mut Criterion, name: &str, input: &[u8]) {
+    let (cols, rows) = WIDE;
+    let mut group = c.benchmark_group(format!("{name}_{cols}x{rows}"));
+    group.throughput(Throughput::Bytes(input.len() as u64));
+    group.sampling_mode(SamplingMode::Flat);
+    weft_and_alacritty(&mut group, input, WIDE, PTY_CHUNK);
+    group.finish();
+}
+
+/// Benches weft and alacritty_terminal on `input`, fed in `chunk_len` pieces into a fresh
+/// terminal of `size` each iteration.
+fn weft_and_alacritty(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    input: &[u8],
+    (cols, rows): (usize, usize),
+    chunk_len: usize,
+) {
+    group.bench_with_input(BenchmarkId::from_parameter("weft"), input, |b, input| {
+        b.iter_batched(
+            || weft_screen_model::Screen::with_scrollback(cols, rows, SCROLLBACK),
+            |screen| weft_chunks(screen, black_box(input), chunk_len),
+            BatchSize::PerIteration,
+        );
+    });
+    group.bench_with_input(
+        BenchmarkId::from_parameter("alacritty_terminal"),
+        input,
+        |b, input| {
+            b.iter_batched(
+                || alacritty_sized(cols, rows),
+                |term| alacritty_chunks(term, black_box(input), chunk_len),
+                BatchSize::PerIteration,
+            );
+        },
+    );
 }
 
 fn main() {

@@ -348,7 +348,7 @@ fn a_subscriber_that_stops_reading_lags_without_growing_the_server_or_slowing_a_
     // From here the test takes no line: the subscriber's pipe fills, then the socket, then
     // its queue in the server. One pane floods while another window is renamed thousands of
     // times (each an event, far more than every buffer on the way holds).
-    ok(&server.weft(&["new-window", "-d", "-t", "f", "--", "sleep", "60"]));
+    ok(&server.weft(&["new-window", "-d", "-t", "f", "--", "sleep", "600"]));
     let started = Instant::now();
     ok(&server.weft(&[
         "send-keys",

@@ -93,6 +93,9 @@ impl AsciiRow {
     /// left (see [`Row`]).
     pub(crate) fn write_to(&self, row: &mut Row, wrapped: bool) {
         let mut at = 0;
+        // Cells from here on are blank already: a default fill need not write them again (a
+        // flood through a 1000-column pane wrote a whole row's cells for each short line).
+        let blank_from = row.written;
         let row_cells = row.cells_mut();
         for &(style, cells) in &self.runs {
             let end = (at + cells).min(row_cells.len());
@@ -103,7 +106,12 @@ impl AsciiRow {
         }
         let blank = Cell::BLANK.style_only();
         let fill = Cell::narrow(' ', self.fill);
-        row_cells[at..].fill(fill);
+        let fill_to = if self.fill == blank {
+            blank_from.clamp(at, row_cells.len())
+        } else {
+            row_cells.len()
+        };
+        row_cells[at..fill_to].fill(fill);
         if self.fill == blank {
             let default = self.runs.iter().all(|&(style, _)| style == blank);
             row.written = at;

@@ -569,6 +569,25 @@ mod tests {
     }
 
     #[test]
+    fn short_lines_over_long_ones_leave_no_tails() {
+        // The rows a stretch ends on held longer lines: what the short ones do not cover must
+        // read blank, as on the grid path (only the cells once written are cleared again).
+        let mut stream = b"x".repeat(20 * 5);
+        for i in 0..40 {
+            stream.extend_from_slice(format!("{i}\r\n").as_bytes());
+        }
+        let mut bulk = Screen::with_scrollback(20, 5, 100);
+        let mut grid = Screen::with_scrollback(20, 5, 100);
+        grid.bulk_lines = false;
+        bulk.feed(&stream);
+        grid.feed(&stream);
+        assert!(bulk.bulk_stretches > 0);
+        let text: Vec<String> = bulk.visible_rows().map(crate::Row::text).collect();
+        assert_eq!(text, ["36", "37", "38", "39", ""]);
+        assert_eq!(state(&mut bulk), state(&mut grid));
+    }
+
+    #[test]
     fn a_long_stretch_takes_the_bulk_path_and_matches() {
         let mut stream = Vec::new();
         for i in 0..500 {
