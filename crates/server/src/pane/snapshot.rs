@@ -15,7 +15,9 @@ pub struct PaneSnapshot {
     pub cols: usize,
     /// Rows.
     pub rows: usize,
-    /// Rows changed after the `since` asked for: index and cells.
+    /// Rows changed after the `since` asked for: index and cells, up to the last cell that is
+    /// not a default blank; the rest of the row is blank. A flood's short lines in a wide pane
+    /// copy their text, not the whole width, at every frame.
     pub changed: Vec<(usize, Vec<Cell>)>,
     /// Cursor.
     pub cursor: CursorState,
@@ -31,7 +33,7 @@ pub(crate) fn snapshot_of(screen: &Screen, since: u64) -> PaneSnapshot {
         .visible_rows()
         .enumerate()
         .filter(|(i, _)| since == 0 || screen.row_seq(*i) > since)
-        .map(|(i, row)| (i, row.cells().to_vec()))
+        .map(|(i, row)| (i, row.cells()[..row.used_len()].to_vec()))
         .collect();
     PaneSnapshot {
         seq: screen.seqno(),

@@ -107,7 +107,8 @@ pub(super) fn put_screen(
     frame.modes = crate::pane::outer_modes(screen.modes());
 }
 
-/// Puts at most `width` cells of one row of a pane at `(row, col)`, recoloured with `style`
+/// Puts `width` cells of one row of a pane at `(row, col)`, blanks past the end of `cells`
+/// (a snapshot's row stops at its last cell that is not blank), recoloured with `style`
 /// (`window-style`) and then with the pane's own colours (its program's palette, tmux's
 /// `pane-colours`) when it has them, in that order as tmux applies them.
 fn put_row(
@@ -117,13 +118,17 @@ fn put_row(
     width: usize,
     (style, colours): (Option<&Pen>, Option<&PaneColours>),
 ) {
-    let cells = &cells[..width.min(cells.len())];
+    let shown = width.min(cells.len());
+    let cells = &cells[..shown];
     if style.is_none() && colours.is_none() {
         frame.put(row, col, cells);
+        frame.blank(row, col + shown, width - shown);
         return;
     }
+    let blanks = std::iter::repeat_n(&Cell::BLANK, width - shown);
     let recoloured: Vec<Cell> = cells
         .iter()
+        .chain(blanks)
         .map(|c| {
             let mut c = c.clone();
             if let Some(style) = style {
@@ -176,6 +181,36 @@ mod tests {
         (rows, frame.cursor, frame.cursor_style, frame.modes)
     }
 
+    /// Frames drawn both ways: from snapshots and straight from the screen.
+    struct BothWays {
+        via_snapshot: Frame,
+        direct: Frame,
+        rect: Rect,
+        style: Option<Pen>,
+    }
+
+    impl BothWays {
+        fn new((cols, rows): (usize, usize), rect: Rect, style: Option<Pen>) -> BothWays {
+            BothWays {
+                via_snapshot: Frame::new(cols, rows),
+                direct: Frame::new(cols, rows),
+                rect,
+                style,
+            }
+        }
+
+        /// Puts the rows of `screen` changed after `since` both ways and checks the frames
+        /// agree; returns the snapshot.
+        fn put(&mut self, screen: &Screen, since: u64) -> PaneSnapshot {
+            let snapshot = crate::pane::snapshot_of(screen, since);
+            let style = self.style.as_ref();
+            put_snapshot(&mut self.via_snapshot, &snapshot, self.rect, true, style);
+            put_screen(&mut self.direct, screen, since, self.rect, style);
+            assert_eq!(contents(&self.direct), contents(&self.via_snapshot));
+            snapshot
+        }
+    }
+
     /// The echo path's direct copy from the screen puts the same cells, cursor and modes into
     /// the frame as the render task's snapshot does, for a pane placed inside the frame and
     /// cut at its edges, both for a first frame and for the rows changed since one.
@@ -189,32 +224,46 @@ mod tests {
             cols: 8,
             rows: 3,
         };
-        let mut via_snapshot = Frame::new(14, 6);
-        let mut direct = Frame::new(14, 6);
-        put_snapshot(
-            &mut via_snapshot,
-            &crate::pane::snapshot_of(&screen, 0),
-            rect,
-            true,
-            None,
-        );
-        put_screen(&mut direct, &screen, 0, rect, None);
-        assert_eq!(contents(&direct), contents(&via_snapshot));
-
+        let mut both = BothWays::new((14, 6), rect, None);
+        both.put(&screen, 0);
         let since = screen.seqno();
         screen.feed(b"\x1b[2;1H\x1b[44mchanged\x1b[?25l");
-        put_snapshot(
-            &mut via_snapshot,
-            &crate::pane::snapshot_of(&screen, since),
-            rect,
-            true,
-            None,
-        );
-        put_screen(&mut direct, &screen, since, rect, None);
-        assert_eq!(contents(&direct), contents(&via_snapshot));
+        both.put(&screen, since);
         assert!(
-            direct.row(2)[2..9].iter().any(|c| c.ch() == 'c'),
+            both.direct.row(2)[2..9].iter().any(|c| c.ch() == 'c'),
             "the changed row was put"
         );
+    }
+
+    /// A snapshot's row stops at its last cell that is not blank: a short line over a long one
+    /// leaves blanks past its text in the frame, in `window-style`'s colours where one is set,
+    /// as the screen's own full row does.
+    #[test]
+    fn a_short_row_over_a_long_one_leaves_blanks_past_its_text() {
+        let styled = Pen {
+            bg: Color::Indexed(4),
+            ..Pen::default()
+        };
+        for style in [None, Some(styled)] {
+            let mut screen = Screen::new(12, 3);
+            screen.feed(b"a long line!\r\nsecond");
+            let rect = Rect {
+                col: 1,
+                row: 0,
+                cols: 12,
+                rows: 3,
+            };
+            let mut both = BothWays::new((14, 3), rect, style.clone());
+            both.put(&screen, 0);
+            let since = screen.seqno();
+            screen.feed(b"\x1b[1;1H\x1b[2Kshort");
+            let snapshot = both.put(&screen, since);
+            assert_eq!(snapshot.changed[0].1.len(), 5, "{style:?}");
+            let row = &both.via_snapshot.row(0)[1..13];
+            let text: String = row.iter().map(|c| c.ch()).collect();
+            assert_eq!(text, "short       ");
+            let tail_bg = row[11].bg();
+            assert_eq!(tail_bg, style.map_or(Color::Default, |s| s.bg));
+        }
     }
 }

@@ -89,6 +89,8 @@ pub(super) async fn draw(frame: &mut Frame, popup: &PopupView, size: (u16, u16))
             .as_ref()
             .and_then(|s| s.changed.iter().find(|(i, _)| *i == r))
         {
+            // Past the row's last cell that is not blank: blanks, in the program's colours too.
+            let cells = cells.iter().chain(std::iter::repeat(&Cell::BLANK));
             for (slot, cell) in shown.iter_mut().zip(cells) {
                 *slot = cell.clone();
                 super::compose::recolour(slot, &popup.style);
