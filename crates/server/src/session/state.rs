@@ -159,6 +159,9 @@ pub struct SessionState {
     /// When the status line is next to be expanded again (its clock turns, a command is due
     /// to run again); none while nothing in it changes with time or no client is attached.
     pub(super) status_due: Option<tokio::time::Instant>,
+    /// When what the panes' programs did (a new program, a title, a bell) is next shown: their
+    /// changes wait up to [`super::task::VIEW_COALESCE`] and are shown together.
+    pub(super) view_due: Option<tokio::time::Instant>,
     /// When a window next becomes silent long enough to flag (`monitor-silence`).
     pub(super) silence_due: Option<tokio::time::Instant>,
     /// When the clients will have been idle for `lock-after-time` (see `lock.rs`).
@@ -267,6 +270,7 @@ impl SessionState {
             shape_seen,
             status_jobs: super::status_jobs::StatusJobs::new(job_results),
             status_due: None,
+            view_due: None,
             silence_due: None,
             lock_due: None,
             focus_reported: None,

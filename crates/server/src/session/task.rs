@@ -26,6 +26,13 @@ pub(super) struct Inputs {
     pub(super) gone: tokio_util::sync::CancellationToken,
 }
 
+/// How long what panes' programs did waits to be shown (window names after the program in
+/// the foreground, titles, alerts). One status line expansion then shows the changes of every
+/// pane: 100 panes each running `date; sleep 0.1` in a loop changed their program hundreds of
+/// times a second, and expanding the status line for each change took 40% of the server's
+/// time. A name or a title 50 ms late is not seen.
+pub(super) const VIEW_COALESCE: std::time::Duration = std::time::Duration::from_millis(50);
+
 impl SessionState {
     /// Runs the session until its last window closes.
     pub(super) async fn run(mut self, inputs: Inputs, ended: mpsc::Sender<SessionEnded>) {
@@ -49,10 +56,15 @@ impl SessionState {
         let mut timer = Deadline::new();
         let mut sessions_changed = self.listed.directory.changes();
         loop {
-            let due = [self.status_due, self.silence_due, self.lock_due]
-                .into_iter()
-                .flatten()
-                .min();
+            let due = [
+                self.status_due,
+                self.view_due,
+                self.silence_due,
+                self.lock_due,
+            ]
+            .into_iter()
+            .flatten()
+            .min();
             timer.set(due);
             tokio::select! {
                 command = commands.recv() => match command {
@@ -89,7 +101,8 @@ impl SessionState {
                         PaneEvent::Message(text) => self.message_clients(&text),
                         PaneEvent::Activity => self.pane_activity(pane),
                     }
-                    self.publish_view();
+                    self.view_due
+                        .get_or_insert_with(|| Instant::now() + VIEW_COALESCE);
                 }
                 Some(result) = job_results.recv() => {
                     // Expanded again even when the output is the same: that sets the
@@ -105,6 +118,8 @@ impl SessionState {
                         self.idle_lock_due();
                     } else if self.silence_due.is_some_and(|at| at <= Instant::now()) {
                         self.silence_due = self.check_silence(true);
+                        self.publish_view();
+                    } else if self.view_due.is_some_and(|at| at <= Instant::now()) {
                         self.publish_view();
                     } else {
                         self.refresh_status();

@@ -177,6 +177,8 @@ impl View {
 impl SessionState {
     /// Publishes what clients draw now.
     pub fn publish_view(&mut self) {
+        // Whatever waited to be shown is shown now.
+        self.view_due = None;
         if self.windows.is_empty() {
             return;
         }
