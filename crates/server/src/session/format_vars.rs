@@ -12,18 +12,36 @@ use std::sync::Arc;
 /// `#{P:...}`, `#{S:...}`) can go over the session's windows, the window's panes and the
 /// server's sessions; a name that is no variable is looked up as an option (`#{@theme}`,
 /// `#{status-left}`), as tmux's `format_find` does, only when asked.
+///
+/// The variables read from `/proc` or the pane's screen ([`PANE_PROCESS_VARS`]) are read only
+/// when a format asks for them, as tmux makes each variable: a listing of 500 panes with `-F`
+/// read each pane's program and directory whatever its format named.
 pub struct FormatContext<'a> {
     state: &'a SessionState,
     wpos: usize,
+    pane: PaneId,
     vars: HashMap<String, String>,
     config: Arc<Config>,
 }
+
+/// The variables of a pane read from `/proc` (its foreground program and directory) or from
+/// its screen (under the screen's lock): made only when asked for.
+const PANE_PROCESS_VARS: [&str; 7] = [
+    "cursor_x",
+    "cursor_y",
+    "history_size",
+    "history_bytes",
+    "history_limit",
+    "pane_current_command",
+    "pane_current_path",
+];
 
 impl Vars for FormatContext<'_> {
     fn get(&self, name: &str) -> Option<String> {
         self.vars
             .get(name)
             .cloned()
+            .or_else(|| self.state.pane_process_var(self.pane, name))
             .or_else(|| self.config.option_value(name))
     }
 
@@ -117,8 +135,33 @@ impl SessionState {
         FormatContext {
             state: self,
             wpos,
-            vars: self.format_vars(wpos, pane),
+            pane,
+            vars: self.format_vars_for(wpos, pane, false),
             config: self.pane_config(wpos, pane),
+        }
+    }
+
+    /// Pane `pane`'s variable `name` when it is one of [`PANE_PROCESS_VARS`] and can be read.
+    fn pane_process_var(&self, pane: PaneId, name: &str) -> Option<String> {
+        let h = self.panes.get(&pane)?;
+        match name {
+            "pane_current_command" => foreground_command(h.shared.pid?),
+            "pane_current_path" => {
+                let cwd = std::fs::read_link(format!("/proc/{}/cwd", h.shared.pid?)).ok()?;
+                Some(cwd.display().to_string())
+            }
+            _ => {
+                let at = h.shared.cursor_and_history();
+                let value = match name {
+                    "cursor_x" => at.col,
+                    "cursor_y" => at.row,
+                    "history_size" => at.lines,
+                    "history_bytes" => at.bytes,
+                    "history_limit" => at.limit,
+                    _ => return None,
+                };
+                Some(value.to_string())
+            }
         }
     }
 
@@ -280,26 +323,19 @@ impl SessionState {
             if let Some(tty) = &h.shared.tty {
                 set("pane_tty", tty.clone());
             }
-            if processes {
-                let at = h.shared.cursor_and_history();
-                set("cursor_x", at.col.to_string());
-                set("cursor_y", at.row.to_string());
-                set("history_size", at.lines.to_string());
-                set("history_bytes", at.bytes.to_string());
-                set("history_limit", at.limit.to_string());
-            }
-            if let Some(pid) = h.shared.pid.filter(|_| processes) {
-                if let Some(cmd) = foreground_command(pid) {
-                    set("pane_current_command", cmd);
-                }
-                if let Ok(cwd) = std::fs::read_link(format!("/proc/{pid}/cwd")) {
-                    set("pane_current_path", cwd.display().to_string());
-                }
-            }
         }
         // The shell's own report (OSC 7) wins over the process's directory.
         if let Some(cwd) = self.pane_meta.get(&pane).and_then(|m| m.cwd.clone()) {
             set("pane_current_path", cwd);
+        }
+        if processes {
+            for name in PANE_PROCESS_VARS {
+                if !v.contains_key(name) {
+                    if let Some(value) = self.pane_process_var(pane, name) {
+                        v.insert(name.to_string(), value);
+                    }
+                }
+            }
         }
         v
     }
