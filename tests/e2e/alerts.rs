@@ -45,7 +45,9 @@ fn bells_ring_the_terminal_as_bell_action_says() {
         // The flag is the session's; the pane's output reaches it in its own time.
         std::thread::yield_now();
     }
-    // A frame after the session saw the bell: a ring would have come before it.
+    // The status line shows the flag: the view that carries it would carry a ring too.
+    c.wait_for(|s| s.text().lines().last().unwrap_or("").contains('!'))
+        .unwrap();
     c.send_text("echo seen-$((2+2))").unwrap();
     c.send_keys("Enter").unwrap();
     c.wait_for_text("seen-4").unwrap();

@@ -90,7 +90,9 @@ pub(super) async fn draw(frame: &mut Frame, popup: &PopupView, size: (u16, u16))
             .and_then(|s| s.changed.iter().find(|(i, _)| *i == r))
         {
             // Past the row's last cell that is not blank: blanks, in the program's colours too.
-            let cells = cells.iter().chain(std::iter::repeat(&Cell::BLANK));
+            let pane_cols = snapshot.as_ref().map_or(0, |s| s.cols);
+            let tail = pane_cols.saturating_sub(cells.len());
+            let cells = cells.iter().chain(std::iter::repeat_n(&Cell::BLANK, tail));
             for (slot, cell) in shown.iter_mut().zip(cells) {
                 *slot = cell.clone();
                 super::compose::recolour(slot, &popup.style);

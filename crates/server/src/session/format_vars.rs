@@ -5,6 +5,8 @@ use super::SessionState;
 use crate::config::Config;
 use crate::format::{Loop, Vars};
 use crate::ids::{ClientId, PaneId};
+use crate::pane::CursorAndHistory;
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -22,6 +24,8 @@ pub struct FormatContext<'a> {
     pane: PaneId,
     vars: HashMap<String, String>,
     config: Arc<Config>,
+    /// The pane's cursor and history, read at the first format variable that names them.
+    cursor_and_history: OnceCell<Option<CursorAndHistory>>,
 }
 
 /// The variables of a pane read from `/proc` (its foreground program and directory) or from
@@ -41,7 +45,10 @@ impl Vars for FormatContext<'_> {
         self.vars
             .get(name)
             .cloned()
-            .or_else(|| self.state.pane_process_var(self.pane, name))
+            .or_else(|| {
+                self.state
+                    .pane_process_var(self.pane, name, &self.cursor_and_history)
+            })
             .or_else(|| self.config.option_value(name))
     }
 
@@ -138,11 +145,22 @@ impl SessionState {
             pane,
             vars: self.format_vars_for(wpos, pane, false),
             config: self.pane_config(wpos, pane),
+            cursor_and_history: OnceCell::new(),
         }
     }
 
-    /// Pane `pane`'s variable `name` when it is one of [`PANE_PROCESS_VARS`] and can be read.
-    fn pane_process_var(&self, pane: PaneId, name: &str) -> Option<String> {
+    /// Pane `pane`'s variable `name` when it is one of [`PANE_PROCESS_VARS`] and can be read;
+    /// any other name costs nothing. `at` holds the cursor and history once read, so a format
+    /// naming several of them reads them once, all from one moment.
+    fn pane_process_var(
+        &self,
+        pane: PaneId,
+        name: &str,
+        at: &OnceCell<Option<CursorAndHistory>>,
+    ) -> Option<String> {
+        if !PANE_PROCESS_VARS.contains(&name) {
+            return None;
+        }
         let h = self.panes.get(&pane)?;
         match name {
             "pane_current_command" => foreground_command(h.shared.pid?),
@@ -151,7 +169,9 @@ impl SessionState {
                 Some(cwd.display().to_string())
             }
             _ => {
-                let at = h.shared.cursor_and_history();
+                let at = at
+                    .get_or_init(|| Some(h.shared.cursor_and_history()))
+                    .as_ref()?;
                 let value = match name {
                     "cursor_x" => at.col,
                     "cursor_y" => at.row,
@@ -329,9 +349,10 @@ impl SessionState {
             set("pane_current_path", cwd);
         }
         if processes {
+            let at = OnceCell::new();
             for name in PANE_PROCESS_VARS {
                 if !v.contains_key(name) {
-                    if let Some(value) = self.pane_process_var(pane, name) {
+                    if let Some(value) = self.pane_process_var(pane, name, &at) {
                         v.insert(name.to_string(), value);
                     }
                 }

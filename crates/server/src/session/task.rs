@@ -114,14 +114,18 @@ impl SessionState {
                     self.refresh_status();
                 }
                 () = timer.wait() => {
+                    // First, whatever else is due: a lock that keeps coming due (clients too
+                    // busy to lock) must not hold back what panes' programs did.
+                    let view_was_due = self.view_due.is_some_and(|at| at <= Instant::now());
+                    if view_was_due {
+                        self.publish_view();
+                    }
                     if self.lock_due.is_some_and(|at| at <= Instant::now()) {
                         self.idle_lock_due();
                     } else if self.silence_due.is_some_and(|at| at <= Instant::now()) {
                         self.silence_due = self.check_silence(true);
                         self.publish_view();
-                    } else if self.view_due.is_some_and(|at| at <= Instant::now()) {
-                        self.publish_view();
-                    } else {
+                    } else if !view_was_due {
                         self.refresh_status();
                     }
                 }
