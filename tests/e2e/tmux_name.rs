@@ -1,7 +1,7 @@
 //! `tmux` is weft in what weft runs for a configuration (`run-shell`, `if-shell`, `#()`,
 //! popups), as plugins and tmux bindings expect; a pane's `tmux` stays the user's.
 
-use weft_tests::{attached_session, stderr_of, stdout_of, TestServer, TEST_SHELL};
+use weft_tests::{attached_session, stderr_of, stdout_of, TestServer};
 
 fn ok(server: &TestServer, args: &[&str]) -> String {
     let out = server.weft(args);
@@ -21,9 +21,7 @@ fn starts_quietly(server: &TestServer, conf: &std::path::Path, name: &str) {
 #[test]
 fn run_shell_and_if_shell_find_tmux_to_be_weft() {
     let server = TestServer::new("tmuxjobs");
-    let mut args = vec!["new", "-d", "-s", "plugins", "--"];
-    args.extend_from_slice(TEST_SHELL);
-    ok(&server, &args);
+    weft_tests::detached_session(&server, "plugins");
     // What a plugin manager checks first, then how plugins read and set options.
     assert_eq!(ok(&server, &["run-shell", "tmux -V"]), "tmux 3.3a\n");
     ok(

@@ -90,6 +90,15 @@ impl CommandError {
         CommandError::Failed(message.into())
     }
 
+    /// Whether the command's name is what a client does not know: a running server may know
+    /// it as a `command-alias`, so the client asks the server instead of failing.
+    pub fn may_be_servers_alias(&self) -> bool {
+        matches!(
+            self,
+            CommandError::UnknownCommand(_) | CommandError::AmbiguousCommand { .. }
+        )
+    }
+
     /// The exit status `weft COMMAND` ends with: 2 for a command that is wrong as written or
     /// names a window or pane that is not there, 1 for a missing session and for what went
     /// wrong while it ran.

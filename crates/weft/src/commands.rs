@@ -29,10 +29,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         match weft_server::cmd::parse_sequence(&words) {
             // A name this process does not know may be a running server's `command-alias`:
             // that server says whether it is.
-            Err(
-                weft_server::outcome::CommandError::UnknownCommand(_)
-                | weft_server::outcome::CommandError::AmbiguousCommand { .. },
-            ) if socket.exists() => {}
+            Err(e) if e.may_be_servers_alias() && socket.exists() => {}
             Err(e) => {
                 say_err!("weft: {e}");
                 return Ok(e.exit_code());

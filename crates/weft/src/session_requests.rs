@@ -28,8 +28,7 @@ pub(crate) fn session_request(cli: &Cli) -> Result<Option<Request>, ClientError>
             // Commands after `\;` fail here, before any server starts, if they are wrong.
             if !args.then.is_empty() {
                 if let Err(e) = weft_server::cmd::parse_sequence(&args.then) {
-                    use weft_server::outcome::CommandError::{AmbiguousCommand, UnknownCommand};
-                    if !matches!(e, UnknownCommand(_) | AmbiguousCommand { .. }) {
+                    if !e.may_be_servers_alias() {
                         return Err(ClientError::Refused {
                             message: e.to_string(),
                             code: e.exit_code(),

@@ -203,10 +203,7 @@ pub async fn run(command: &str) -> Result<Finished, String> {
 }
 
 /// [`run`], killed after `deadline` if there is one.
-pub(crate) async fn run_within(
-    command: &str,
-    deadline: Option<Duration>,
-) -> Result<Finished, String> {
+async fn run_within(command: &str, deadline: Option<Duration>) -> Result<Finished, String> {
     use tokio::io::AsyncReadExt;
     let mut shell = tokio::process::Command::new("/bin/sh");
     shell

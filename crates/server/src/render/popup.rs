@@ -82,6 +82,7 @@ pub(super) async fn draw(frame: &mut Frame, popup: &PopupView, size: (u16, u16))
     let width = usize::from(inner.cols);
     let blank = Cell::erased(&popup.style);
     let colours = snapshot.as_ref().and_then(|s| s.colours.clone());
+    let pane_cols = snapshot.as_ref().map_or(0, |s| s.cols);
     let mut shown = vec![blank.clone(); width];
     for r in 0..usize::from(inner.rows) {
         shown.fill(blank.clone());
@@ -90,7 +91,6 @@ pub(super) async fn draw(frame: &mut Frame, popup: &PopupView, size: (u16, u16))
             .and_then(|s| s.changed.iter().find(|(i, _)| *i == r))
         {
             // Past the row's last cell that is not blank: blanks, in the program's colours too.
-            let pane_cols = snapshot.as_ref().map_or(0, |s| s.cols);
             let tail = pane_cols.saturating_sub(cells.len());
             let cells = cells.iter().chain(std::iter::repeat_n(&Cell::BLANK, tail));
             for (slot, cell) in shown.iter_mut().zip(cells) {

@@ -25,7 +25,7 @@ pub struct FormatContext<'a> {
     vars: HashMap<String, String>,
     config: Arc<Config>,
     /// The pane's cursor and history, read at the first format variable that names them.
-    cursor_and_history: OnceCell<Option<CursorAndHistory>>,
+    cursor_and_history: OnceCell<CursorAndHistory>,
 }
 
 /// The variables of a pane read from `/proc` (its foreground program and directory) or from
@@ -156,7 +156,7 @@ impl SessionState {
         &self,
         pane: PaneId,
         name: &str,
-        at: &OnceCell<Option<CursorAndHistory>>,
+        at: &OnceCell<CursorAndHistory>,
     ) -> Option<String> {
         if !PANE_PROCESS_VARS.contains(&name) {
             return None;
@@ -169,9 +169,7 @@ impl SessionState {
                 Some(cwd.display().to_string())
             }
             _ => {
-                let at = at
-                    .get_or_init(|| Some(h.shared.cursor_and_history()))
-                    .as_ref()?;
+                let at = at.get_or_init(|| h.shared.cursor_and_history());
                 let value = match name {
                     "cursor_x" => at.col,
                     "cursor_y" => at.row,
