@@ -146,7 +146,12 @@ impl TestServer {
     }
 
     /// [`TestServer::client_env`] on a scripted terminal that answers weft's queries as `fake`
-    /// says (see [`weft_testkit::FakeTerminal`]'s presets).
+    /// says (see [`weft_testkit::FakeTerminal`]'s presets). A client's first frame does not
+    /// wait for its terminal's answers: when `fake` answers at once, this returns once the
+    /// server has taken them in, so what the test does next meets a terminal weft knows.
+    ///
+    /// # Panics
+    /// When the answers are not taken in within 10 s (the client did not attach).
     pub fn client_answering(
         &self,
         args: &[&str],
@@ -160,12 +165,38 @@ impl TestServer {
         argv.extend(args.iter().map(Into::into));
         let mut builder = weft_testkit::TestTerminal::spawn(argv)
             .size(cols, rows)
-            .answering(fake);
+            .answering(fake.clone());
         for (k, v) in TEST_ENV.iter().chain(env) {
             builder = builder.env(*k, *v);
         }
         builder = builder.env("HOME", self.dir.as_os_str());
-        builder.start().expect("start a client")
+        let answers = fake.primary.is_some() && !fake.hold;
+        let before = answers.then(|| self.answered_clients());
+        let mut client = builder.start().expect("start a client");
+        if let Some(before) = before {
+            // DA1, weft's last query: once the fake terminal has seen it, it has answered all.
+            client
+                .wait_for_query(b"\x1b[c")
+                .expect("weft asks its terminal");
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+            while self.answered_clients() <= before {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "the client's terminal answered, but weft never took the answers in"
+                );
+            }
+        }
+        client
+    }
+
+    /// How many attached clients' terminals have answered weft's queries (`list-clients`).
+    fn answered_clients(&self) -> usize {
+        let out = self.weft(&["list-clients", "--json"]);
+        serde_json::from_slice::<Vec<serde_json::Value>>(&out.stdout)
+            .unwrap_or_default()
+            .iter()
+            .filter(|c| c["terminal"]["answered"] == true)
+            .count()
     }
 }
 

@@ -315,8 +315,8 @@ fn a_program_hears_when_the_terminal_turns_light() {
 
 #[test]
 fn answers_never_reach_the_shell_and_keys_typed_while_weft_asks_are_kept() {
-    // A terminal that answers everything, and one that answers nothing: weft waits its whole
-    // deadline for that one, and keys typed right away arrive while it waits.
+    // A terminal that answers everything, and one that answers nothing: keys typed right
+    // away, before any answer, reach the shell, and the answers do not.
     for (name, fake) in [
         ("term-keys-modern", FakeTerminal::modern_light()),
         ("term-keys-silent", FakeTerminal::silent()),
@@ -465,11 +465,11 @@ fn vim_inside_weft_picks_the_background_it_picks_on_the_bare_terminal() {
 }
 
 #[test]
-fn answers_that_come_after_the_deadline_still_count() {
+fn answers_that_come_late_still_count() {
     let server = TestServer::new("term-late");
     let mut slow = FakeTerminal::modern_dark();
     slow.hold = true;
-    // Nothing answered within the deadline: drawn with what TERM says.
+    // Nothing answered yet: drawn with what TERM says.
     let env = [("TERM", "xterm"), ("COLORTERM", "")];
     let mut client = client_on(&server, "l", &env, slow);
     let t = the_client(&server)["terminal"].clone();

@@ -44,6 +44,10 @@ pub struct Renderer {
     scratch: String,
     /// What the terminal understands: colour depth, synchronized output.
     caps: TerminalCaps,
+    /// Something shown since the last full repaint was sent as less than it is (a colour
+    /// mapped to the terminal's depth, a plain underline, a link's text without the link):
+    /// more capabilities then call for drawing it again.
+    degraded: bool,
 }
 
 impl Renderer {
@@ -61,10 +65,18 @@ impl Renderer {
     }
 
     /// The terminal turned out to understand `caps`: the next frame repaints everything with
-    /// them.
+    /// them when what is shown would now be sent otherwise (something was degraded, or a
+    /// capability was lost); more capabilities over nothing degraded repaint nothing. An
+    /// attach's first frame is drawn before the terminal answers, so this is the common case.
     pub fn set_caps(&mut self, caps: TerminalCaps) {
-        if self.caps != caps {
-            self.caps = caps;
+        if self.caps == caps {
+            return;
+        }
+        let lost = caps.depth < self.caps.depth
+            || (self.caps.underline_styles && !caps.underline_styles)
+            || (self.caps.hyperlinks && !caps.hyperlinks);
+        self.caps = caps;
+        if lost || self.degraded {
             self.invalidate();
         }
     }
@@ -87,6 +99,7 @@ impl Renderer {
     pub fn invalidate(&mut self) {
         self.shown = None;
         self.modes = None;
+        self.degraded = false;
     }
 
     /// Bytes of heap the remembered frame's cells use (for memory reports and tests).
@@ -250,6 +263,7 @@ impl Renderer {
         // What the terminal cannot show is sent as the nearest it can: colours of its depth,
         // plain underlines, plain text for links.
         let mapped = self.caps.pen(pen);
+        self.degraded |= mapped.is_some() || (link.is_some() && !self.caps.hyperlinks);
         let pen = mapped.as_ref().unwrap_or(pen);
         let link = link.filter(|_| self.caps.hyperlinks);
         let visible = |p: &Pen| -> (Color, Color, Attrs, Color) {

@@ -117,3 +117,37 @@ fn styled_underlines_and_links_degrade_to_plain_ones() {
     assert_eq!(term.cell(0, 5).unwrap().text(), "l");
     assert!(term.cell(0, 5).unwrap().hyperlink().is_none());
 }
+
+#[test]
+fn learning_more_capabilities_repaints_only_what_was_sent_as_less() {
+    let basic = TerminalCaps {
+        depth: ColorDepth::Palette256,
+        synchronized_output: false,
+        underline_styles: false,
+        hyperlinks: false,
+        ..TerminalCaps::default()
+    };
+    // Plain text in palette colours: nothing was degraded, so the terminal's answers (sync
+    // output, RGB colours) cost no second full frame.
+    let mut renderer = Renderer::with_caps(basic);
+    let plain = b"\x1b[31mred\x1b[0m text";
+    renderer.render(&mut frame_from(plain, 20, 2));
+    renderer.set_caps(TerminalCaps::default());
+    let again = renderer.render(&mut frame_from(plain, 20, 2));
+    assert!(
+        !String::from_utf8_lossy(&again).contains("red"),
+        "repainted: {again:?}"
+    );
+    // An RGB colour sent as a palette entry is drawn again in RGB once the terminal has them.
+    let mut renderer = Renderer::with_caps(basic);
+    renderer.render(&mut frame_from(COLOURFUL, 30, 2));
+    renderer.set_caps(TerminalCaps::default());
+    let again = String::from_utf8(renderer.render(&mut frame_from(COLOURFUL, 30, 2))).unwrap();
+    assert!(again.contains("38;2;250;10;10"), "{again:?}");
+    // Fewer capabilities than assumed: everything shown is drawn again with what is left.
+    let mut renderer = Renderer::with_caps(TerminalCaps::default());
+    renderer.render(&mut frame_from(plain, 20, 2));
+    renderer.set_caps(basic);
+    let again = renderer.render(&mut frame_from(plain, 20, 2));
+    assert!(String::from_utf8_lossy(&again).contains("red"));
+}

@@ -8,7 +8,6 @@
 use bytes::Bytes;
 use std::sync::Mutex;
 use tokio::sync::mpsc;
-use tokio::time::Instant;
 use weft_pty_io::PtyWriter;
 
 /// A non-blocking writer shared by senders and one writer task.
@@ -104,27 +103,6 @@ impl DirectWriter {
         Ok(())
     }
 
-    /// [`DirectWriter::write_queued`], given up at `deadline`: what is left then (`Some`) is
-    /// still counted as queued, and the caller hands it to the writer task, which writes it
-    /// ahead of anything queued later. No byte is written twice: the write stops between
-    /// writes, never inside one.
-    pub async fn write_queued_until(
-        &self,
-        mut data: Bytes,
-        deadline: Instant,
-    ) -> std::io::Result<Option<Bytes>> {
-        while !data.is_empty() {
-            match tokio::time::timeout_at(deadline, self.writer.write_some(&data)).await {
-                Err(_deadline) => return Ok(Some(data)),
-                Ok(Ok(0)) => return Err(std::io::ErrorKind::WriteZero.into()),
-                Ok(Ok(n)) => drop(data.split_to(n)),
-                Ok(Err(e)) => return Err(e),
-            }
-        }
-        self.dequeued();
-        Ok(None)
-    }
-
     /// One queued message is written.
     fn dequeued(&self) {
         let mut queued = self.queued();
@@ -185,44 +163,6 @@ mod tests {
             locked,
             "the rest must be queued before another write may start"
         );
-    }
-
-    #[tokio::test]
-    async fn what_a_full_descriptor_left_at_the_deadline_stays_queued_and_is_written_once() {
-        let (direct, mut reader) = pair();
-        // Fill the socket until it takes nothing more.
-        let mut filled = 0;
-        while let Ok(n) = direct.writer.try_write(&[b'.'; 4096]) {
-            filled += n;
-        }
-        let message = Bytes::from_static(b"\x1b[c");
-        let mut rest = None;
-        assert!(!direct.write_or_queue(message.clone(), |r| {
-            rest = Some(r);
-            true
-        }));
-        let rest = rest.expect("a full descriptor leaves the message queued");
-        let deadline = Instant::now() + std::time::Duration::from_millis(20);
-        let left = direct
-            .write_queued_until(rest, deadline)
-            .await
-            .expect("write");
-        assert_eq!(left.as_ref(), Some(&message), "nothing could be written");
-        assert!(!direct.is_idle(), "what is left is still queued");
-        // The reader drains; the writer task writes what was left, once.
-        let drained = std::thread::spawn(move || {
-            let mut got = vec![0u8; filled + message.len()];
-            reader.read_exact(&mut got).expect("read");
-            got
-        });
-        direct
-            .write_queued(&left.expect("left"))
-            .await
-            .expect("write");
-        assert!(direct.is_idle());
-        let got = drained.join().expect("reader");
-        assert!(got[..filled].iter().all(|&b| b == b'.'));
-        assert_eq!(&got[filled..], b"\x1b[c");
     }
 
     #[test]

@@ -87,7 +87,7 @@ async fn attached_loop(
 ) {
     let client = ctx.ids.client();
     let (control_tx, mut control_rx) = mpsc::channel(CLIENT_CONTROL_CAPACITY);
-    let (mut cols, mut rows) = weft_protocol::clamp_size(attach.cols, attach.rows);
+    let (cols, rows) = weft_protocol::clamp_size(attach.cols, attach.rows);
     let own_control = control_tx.clone();
     let terminal_session = terminal_session(&conn);
     // Only what update-environment may ask for is kept, bounded.
@@ -168,21 +168,6 @@ async fn attached_loop(
         ),
         None => (None, None, None),
     };
-    // Ask the terminal what it can do before the first frame, which is drawn with what it
-    // said. Keys typed meanwhile wait for the client's loop.
-    let mut keys = TerminalKeys::new(ctx.config.clone());
-    let tty = match (tty_in.as_mut(), tty_out.as_deref()) {
-        (Some((reader, _)), Some(writer)) => Tty::Direct(reader, writer),
-        _ => Tty::Socket(&mut conn),
-    };
-    let mut asked = probe::ask(tty, &mut keys, &mut terminal_info).await;
-    if let Some((c, r)) = asked.resized {
-        (cols, rows) = (c, r);
-        joining.size = (c, r);
-        session
-            .send(SessionCommand::ClientResize { client, cols, rows })
-            .await;
-    }
     {
         let config = ctx.config.borrow();
         let option = |name: &str| config.option_value(name).unwrap_or_default();
@@ -192,6 +177,17 @@ async fn attached_loop(
             &option("terminal-features"),
         );
     }
+    // Ask the terminal what it can do; the first frame follows at once, drawn with what TERM
+    // and COLORTERM say, and the answers are taken in as they come (see `probe`).
+    let mut keys = TerminalKeys::new(ctx.config.clone());
+    let tty = match tty_out.as_deref() {
+        Some(writer) => Tty::Direct(writer),
+        None => Tty::Socket(&mut conn),
+    };
+    let (unwritten, gone_while_asked) = match probe::ask(tty).await {
+        Ok(unwritten) => (unwritten, false),
+        Err(probe::Gone) => (None, true),
+    };
     let caps = terminal_info.caps();
     let dark_background = terminal_info.colors.is_dark();
     let terminal_info = Arc::new(Mutex::new(terminal_info));
@@ -200,7 +196,7 @@ async fn attached_loop(
     let client_metrics = Arc::new(crate::metrics::ClientMetrics::default());
     ctx.metrics.add_client(client, &info.name, &client_metrics);
     let (frames_tx, mut frames_rx) = mpsc::channel(FRAME_CAPACITY);
-    if let Some(unwritten) = asked.unwritten.take() {
+    if let Some(unwritten) = unwritten {
         // The queries the terminal had not taken, counted as queued already: the writer task
         // writes them before any frame. The channel is new and empty, so it takes them.
         if frames_tx.try_send(unwritten).is_err() {
@@ -368,13 +364,11 @@ async fn attached_loop(
     if !warnings.is_empty() {
         state.show_startup_warnings(&warnings).await;
     }
-    // Keys typed while the terminal was asked come first (a branch of the loop's select that
-    // is ready once); a terminal that went away meanwhile ends the attachment as in the loop.
-    let mut backlog = Some(asked.inputs);
-    // Input read but not yet decoded (what the wait for the answers left, the rest of a long
-    // read): decoded a slice at a time, before anything more is read.
-    let mut unfed = asked.rest;
-    if asked.gone {
+    // Input read but not yet decoded (the rest of a long read): decoded a slice at a time,
+    // before anything more is read.
+    let mut unfed = Bytes::new();
+    if gone_while_asked {
+        // Ends the attachment as the loop does when the client goes.
         stop.cancel();
     }
     let mut key_buf = vec![0u8; TTY_READ_BYTES];
@@ -390,8 +384,6 @@ async fn attached_loop(
         let inputs = tokio::select! {
             biased;
             _ = &mut stopped => break,
-            // Keys typed while the terminal was asked, once.
-            Some(inputs) = std::future::ready(backlog.take()) => inputs,
             Some(piece) = std::future::ready(next_piece(&mut unfed)) => keys.feed(&piece),
             read = read_terminal(tty_in.as_mut().map(|(r, _)| r), &mut key_buf) => match read {
                 // The terminal is gone (hung up): as if the client left.

@@ -4,7 +4,7 @@
 use crate::config::Config;
 use crate::deadline::Deadline;
 use crate::keys::{Input, KeyDecoder, PendingEscape};
-use crate::terminal::{Report, ReportFilter, ANSWER_DEADLINE};
+use crate::terminal::{Report, ReportFilter, ANSWER_END_WAIT};
 use std::sync::Arc;
 use tokio::sync::watch;
 use tokio::time::Instant;
@@ -20,7 +20,7 @@ const MAX_WAITING_REPORTS: usize = 64;
 ///
 /// The terminal's answers to weft's queries come on the same input; they are taken out before
 /// decoding ([`TerminalKeys::take_reports`]), so none reaches a pane as typed keys. An answer
-/// cut short by the end of a read waits for its end at least [`ANSWER_DEADLINE`] (a lone ESC
+/// cut short by the end of a read waits for its end at least [`ANSWER_END_WAIT`] (a lone ESC
 /// or `ESC [`, which may be keys, only the escape time).
 pub(super) struct TerminalKeys {
     reports: ReportFilter,
@@ -68,7 +68,7 @@ impl TerminalKeys {
             Some(held) => {
                 let mut wait = self.config.borrow().escape_time;
                 if self.reports.holding().is_some_and(|len| len > 2) {
-                    wait = wait.max(ANSWER_DEADLINE);
+                    wait = wait.max(ANSWER_END_WAIT);
                 }
                 if !wait.is_zero() {
                     self.escape.set(Some(Instant::now() + wait));
@@ -228,7 +228,7 @@ mod tests {
         assert!(keys.feed(b"\x1b[?6").is_empty());
         let start = Instant::now();
         assert!(!keys.escape_due().await.is_empty());
-        assert_eq!(Instant::now(), start + ANSWER_DEADLINE);
+        assert_eq!(Instant::now(), start + ANSWER_END_WAIT);
         // A lone ESC is still the Escape key at the escape time.
         assert!(keys.feed(b"\x1b").is_empty());
         assert_eq!(

@@ -43,10 +43,9 @@ pub const ENABLE_COLOR_SCHEME_REPORTS: &[u8] = b"\x1b[?2031h";
 /// when it leaves (`CSI < u`, harmless on an empty stack).
 pub const ENABLE_KITTY_KEYS: &[u8] = b"\x1b[>1u";
 
-/// How long an attach waits for the terminal's answers at most. A terminal that answers ends
-/// the wait with its DA1 answer (well under a millisecond on a local terminal); one that never
-/// answers costs this once. Answers that come later are still taken out of the keys.
-pub const ANSWER_DEADLINE: std::time::Duration = std::time::Duration::from_millis(100);
+/// How long an answer cut short by the end of a read waits for its end before its bytes are
+/// taken as keys: a local terminal writes an answer whole, a slow link may split it.
+pub const ANSWER_END_WAIT: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Every attached client's terminal, most recently active last, and the colours programs'
 /// queries are answered with: the most recently active client's that knows any.

@@ -157,6 +157,36 @@ impl TestTerminal {
         self.fake.as_mut()
     }
 
+    /// Waits until the program has printed `query` to the scripted terminal, which has then
+    /// answered it: for a program (weft, when a client attaches) that goes on drawing without
+    /// waiting for the answers.
+    ///
+    /// ```
+    /// use weft_testkit::{FakeTerminal, TestTerminal};
+    /// let mut term = TestTerminal::spawn(["sh", "-c", "printf '\\033[c'; sleep 5"])
+    ///     .answering(FakeTerminal::xterm())
+    ///     .start()?;
+    /// term.wait_for_query(b"\x1b[c")?;
+    /// # Ok::<(), weft_testkit::WaitError>(())
+    /// ```
+    pub fn wait_for_query(&mut self, query: &[u8]) -> Result<(), WaitError> {
+        let started = Instant::now();
+        let deadline = started + self.timeout;
+        let what = format!(
+            "the query {}",
+            String::from_utf8_lossy(query).escape_debug()
+        );
+        let asked = |fake: Option<&FakeTerminal>| {
+            fake.is_some_and(|f| f.received().windows(query.len()).any(|w| w == query))
+        };
+        while !asked(self.fake.as_ref()) {
+            if self.eof || !self.read_some(deadline)? {
+                return Err(self.failure(self.eof, &what, started, None));
+            }
+        }
+        Ok(())
+    }
+
     /// The screen as the program left it so far.
     ///
     /// ```
