@@ -11,8 +11,12 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-/// The directory holding this server's link, once made.
-static SHIM_DIR: OnceLock<PathBuf> = OnceLock::new();
+/// The private socket directory the link goes in, set at start ([`prepare`]).
+static SOCKET_DIR: OnceLock<PathBuf> = OnceLock::new();
+
+/// The directory holding this server's link, made when first needed (`None`: it could not
+/// be made, and `tmux` stays the user's).
+static SHIM_DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
 
 /// Where the servers' link directories are, in the private socket directory: a name no `-L`
 /// label is likely to take.
@@ -21,11 +25,34 @@ const SHIMS: &str = ".tmux-shims";
 /// `PATH` when the server has none: the usual system directories.
 const FALLBACK_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
-/// Makes `DIR/.tmux-shims/PID/tmux` (DIR the private socket directory, PID this server's) a
-/// link to this server's own executable, through `/proc/PID/exe` so it keeps working if the
-/// file is replaced by an upgrade; [`path_for`] then puts it first. Directories of servers no
-/// longer running are removed. Call once at start; a failure leaves `tmux` as the user's.
-pub fn install(socket_dir: &Path) -> std::io::Result<()> {
+/// Says where the link goes: `DIR/.tmux-shims/PID/tmux` (DIR the private socket directory,
+/// PID this server's). Nothing is made yet: the first command that needs the link makes it
+/// (see [`shim_dir`]), so a server that never runs one never pays for it at start.
+pub fn prepare(socket_dir: &Path) {
+    let _ = SOCKET_DIR.set(socket_dir.to_path_buf());
+}
+
+/// The link's directory, made on first use; `None` when it cannot be (said once, in the log).
+fn shim_dir() -> Option<&'static Path> {
+    let socket_dir = SOCKET_DIR.get()?;
+    SHIM_DIR
+        .get_or_init(|| {
+            install(socket_dir)
+                .map_err(|e| {
+                    tracing::warn!("`tmux` in run-shell and popups stays the system's: {e}");
+                })
+                .ok()
+        })
+        .as_deref()
+}
+
+/// Makes the link to this server's own executable, through `/proc/PID/exe` so it keeps
+/// working if the file is replaced by an upgrade; [`path_for`] then puts it first.
+/// Directories of servers no longer running are removed.
+fn install(socket_dir: &Path) -> std::io::Result<PathBuf> {
+    // Only in a directory that is the user's alone, as the sockets' is.
+    weft_protocol::paths::ensure_private_dir(socket_dir)
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
     let shims = socket_dir.join(SHIMS);
     std::fs::create_dir_all(&shims)?;
     remove_dead(&shims);
@@ -50,13 +77,12 @@ pub fn install(socket_dir: &Path) -> std::io::Result<()> {
     let link = dir.join("tmux");
     let _ = std::fs::remove_file(&link);
     std::os::unix::fs::symlink(&program, &link)?;
-    let _ = SHIM_DIR.set(dir);
-    Ok(())
+    Ok(dir)
 }
 
-/// Removes this server's link directory (as it ends).
+/// Removes this server's link directory, if it was made (as the server ends).
 pub fn remove() {
-    if let Some(dir) = SHIM_DIR.get() {
+    if let Some(Some(dir)) = SHIM_DIR.get() {
         let _ = std::fs::remove_dir_all(dir);
     }
 }
@@ -83,7 +109,7 @@ fn remove_dead(shims: &Path) {
 /// (the `PATH` it would have had, else the server's, else the system's). `None` when there is
 /// no link.
 pub fn path_for(base: Option<&OsStr>) -> Option<OsString> {
-    let dir = SHIM_DIR.get()?;
+    let dir = shim_dir()?;
     let server_path = std::env::var_os("PATH").filter(|p| !p.is_empty());
     let rest = base
         .filter(|p| !p.is_empty())
@@ -114,15 +140,19 @@ mod tests {
         // A server that is gone (no process has pid 0x7ffffff0) left its directory.
         let gone = shims.join("2147483632");
         std::fs::create_dir_all(&gone).unwrap();
-        install(&dir).unwrap();
-        assert!(!gone.exists());
+        // Private, as the socket directory is: the link goes nowhere else.
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+        prepare(&dir);
         let link = shims.join(std::process::id().to_string()).join("tmux");
+        assert!(!link.exists(), "made only when first needed");
+        let path = path_for(Some(OsStr::new("/base/bin"))).unwrap();
+        assert!(!gone.exists());
         let target = std::fs::canonicalize(&link).unwrap();
         assert_eq!(
             target,
             std::fs::canonicalize(std::env::current_exe().unwrap()).unwrap()
         );
-        let path = path_for(Some(OsStr::new("/base/bin"))).unwrap();
         let link_dir = link.parent().unwrap().display().to_string();
         assert_eq!(path.to_string_lossy(), format!("{link_dir}:/base/bin"));
         remove();

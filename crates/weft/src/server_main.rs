@@ -35,12 +35,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     std::env::remove_var("TMUX");
     // ...and `tmux` there is weft, so plugins and bindings written for tmux reach it.
     let private = weft_protocol::paths::socket_dir();
-    let shim = weft_protocol::paths::ensure_private_dir(&private)
-        .map_err(|e| std::io::Error::other(e.to_string()))
-        .and_then(|()| weft_server::tmux_shim::install(&private));
-    if let Err(e) = shim {
-        tracing::warn!("`tmux` in run-shell and popups stays the system's: {e}");
-    }
+    weft_server::tmux_shim::prepare(&private);
     let warnings;
     let config = match weft_server::Config::load(
         cli.config.as_deref(),
