@@ -139,8 +139,10 @@ fn paste_buffer_sends_the_text_without_its_controls() {
 fn a_planted_buffer_cannot_break_out_of_a_bracketed_paste() {
     let server = TestServer::new("bufcat");
     let file = server.dir.join("INJECTED");
-    let script = "printf '\\033[?2004h'; exec cat -v";
+    let script = "printf '\\033[?2004h'; echo armed; exec cat -v";
     ok(&server.weft(&["new", "-d", "-s", "c", "--", "sh", "-c", script]));
+    // Pasted only once cat has bracketed paste on.
+    wait_text(&server, "c", "armed");
     ok(&server.weft(&["setb", &planted(&file)]));
     // cat enabled bracketed paste: the markers come once each, around the whole text.
     let line = format!("^[[200~x[201~touch {}", file.display());

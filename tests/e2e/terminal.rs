@@ -263,8 +263,9 @@ fn a_truecolor_terminal_gets_rgb_and_synchronized_frames_only_when_it_has_them()
     let server = TestServer::new("term-sync");
     let mut modern = client_on(&server, "a", TRUECOLOR_ENV, FakeTerminal::modern_dark());
     let mut old = client_on(&server, "b", TRUECOLOR_ENV, FakeTerminal::palette_256());
+    // A screenful, one write: a frame too large to go out unwrapped.
     for c in [&mut modern, &mut old] {
-        c.send_text("echo drawn\r").unwrap();
+        c.send_text("seq -s ' ' 1 400; echo dr''awn\r").unwrap();
         c.wait_for_text("drawn").unwrap();
     }
     let received = |c: &mut TestTerminal| {

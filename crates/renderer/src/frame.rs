@@ -108,6 +108,25 @@ impl Frame {
         self.dirty[r] = true;
     }
 
+    /// Moves rows `top + by..=bottom` up by `by` and blanks the `by` rows left at the
+    /// bottom, as a terminal's scroll region does; those rows are marked dirty.
+    pub(crate) fn scroll_up(&mut self, top: usize, bottom: usize, by: usize) {
+        self.lines[top..=bottom].rotate_left(by);
+        for r in bottom + 1 - by..=bottom {
+            if self.cols > BLANK_ROW_CELLS {
+                self.lines[r].fill(Cell::BLANK);
+            } else {
+                self.lines[r] = Vec::new();
+            }
+        }
+        self.dirty[top..=bottom].fill(true);
+    }
+
+    /// Marks rows `top..=bottom` dirty: what is shown there changed under them.
+    pub(crate) fn mark_dirty(&mut self, top: usize, bottom: usize) {
+        self.dirty[top..=bottom].fill(true);
+    }
+
     /// Bytes of heap the rows' cells use (for memory reports and tests).
     pub fn heap_bytes(&self) -> usize {
         self.lines

@@ -2,6 +2,7 @@
 
 use crate::depth::TerminalCaps;
 use crate::frame::{Frame, OuterModes};
+use crate::scroll::Scroll;
 use std::fmt::Write as _;
 use std::sync::Arc;
 use weft_screen_model::style::push_color;
@@ -13,6 +14,11 @@ pub const KEPT_SCRATCH_BYTES: usize = 64 * 1024;
 
 /// Gives the cursor its colour back from the terminal's settings (OSC 112).
 const CURSOR_COLOUR_RESET: &str = "\x1b]112\x07";
+
+/// Frames up to this size go out without the synchronized output wrapper (16 bytes): one
+/// write that small reaches the terminal in one read, which it shows whole anyway, and the
+/// wrapper would be most of a keystroke's echo or a log line's scroll.
+const UNWRAPPED_FRAME_BYTES: usize = 256;
 
 /// Gaps of unchanged cells up to this wide are skipped with CUF rather than a full CUP.
 const SHORT_SKIP: usize = 8;
@@ -150,6 +156,13 @@ impl Renderer {
             self.cursor_hidden = prev_cursor.is_none();
         }
         let mut shown = self.shown.take().unwrap_or_else(|| Frame::new(1, 1));
+        if !full {
+            if let Some(scroll) = crate::scroll::find(frame, &shown) {
+                self.scroll(&mut out, scroll, frame, &mut shown);
+                // What the terminal shows there moved: every row of the region is compared.
+                frame.mark_dirty(scroll.top, scroll.bottom);
+            }
+        }
         for r in 0..frame.rows() {
             if !frame.is_dirty(r) || frame.row(r) == shown.row(r) {
                 continue;
@@ -165,7 +178,7 @@ impl Renderer {
         if !out.is_empty() {
             self.frames += 1;
             bytes.reserve(out.len() + 16);
-            if self.caps.synchronized_output {
+            if self.caps.synchronized_output && out.len() > UNWRAPPED_FRAME_BYTES {
                 bytes.extend_from_slice(b"\x1b[?2026h");
                 bytes.extend_from_slice(out.as_bytes());
                 bytes.extend_from_slice(b"\x1b[?2026l");
@@ -176,6 +189,53 @@ impl Renderer {
         if out.capacity() <= KEPT_SCRATCH_BYTES {
             self.scratch = out;
         }
+    }
+
+    /// Has the terminal scroll `scroll`'s rows up with line feeds at their bottom row
+    /// (understood by every terminal, unlike `CSI S`), and makes `shown` say so: for the whole
+    /// screen from the last row, else in a scroll region, reset after.
+    fn scroll(
+        &mut self,
+        out: &mut String,
+        scroll: crate::scroll::Scroll,
+        frame: &Frame,
+        shown: &mut Frame,
+    ) {
+        let Scroll { top, bottom, by } = scroll;
+        // The rows scrolled in take the current background: the default one, as the frame's
+        // blanks are.
+        self.set_pen(out, &Pen::default(), None);
+        if top == 0 && bottom + 1 == frame.rows() {
+            let blank = |f: &Frame| f.row(bottom).iter().all(Cell::is_blank);
+            if self.at == Some((bottom, 0)) && blank(shown) && blank(frame) && by <= bottom {
+                // A log's new lines, with the cursor under them on a blank last row: each is
+                // written where the cursor is and carried up by a line feed, as the program
+                // wrote them, with no move at all.
+                shown.scroll_up(top, bottom, by);
+                for from in bottom - by..bottom {
+                    self.render_row(out, bottom, frame.row(from), shown.row(bottom));
+                    self.set_pen(out, &Pen::default(), None);
+                    out.push_str("\r\n");
+                    self.at = Some((bottom, 0));
+                    shown.copy_row_from(frame, from);
+                }
+                return;
+            }
+            let col = match self.at {
+                Some((r, c)) if r == bottom => c,
+                _ => 0,
+            };
+            self.move_to(out, bottom, col);
+            out.extend(std::iter::repeat_n('\n', by));
+        } else {
+            self.hide_while_drawing(out);
+            let _ = write!(out, "\x1b[{};{}r\x1b[{}H", top + 1, bottom + 1, bottom + 1);
+            out.extend(std::iter::repeat_n('\n', by));
+            // Setting the margins and resetting them both leave the cursor at the top left.
+            out.push_str("\x1b[r");
+            self.at = Some((0, 0));
+        }
+        shown.scroll_up(top, bottom, by);
     }
 
     fn render_row(&mut self, out: &mut String, r: usize, new: &[Cell], old: &[Cell]) {
@@ -236,15 +296,25 @@ impl Renderer {
         self.at = (c + width < cols).then_some((r, c + width));
     }
 
+    /// The cursor leaves where it is shown: hidden until the frame puts it back, unless the
+    /// frame is synchronized output, which the terminal shows only once it is whole.
+    fn hide_while_drawing(&mut self, out: &mut String) {
+        if !self.cursor_hidden && !self.caps.synchronized_output {
+            out.push_str("\x1b[?25l");
+            self.cursor_hidden = true;
+        }
+    }
+
     fn move_to(&mut self, out: &mut String, r: usize, c: usize) {
         if self.at == Some((r, c)) {
             return;
         }
-        if !self.cursor_hidden {
-            // The cursor leaves where it is shown: hide it until the frame puts it back.
-            out.push_str("\x1b[?25l");
-            self.cursor_hidden = true;
-        }
+        self.hide_while_drawing(out);
+        self.cursor_to(out, r, c);
+    }
+
+    /// Moves the cursor to (r, c) by the shortest sequence from where it is.
+    fn cursor_to(&mut self, out: &mut String, r: usize, c: usize) {
         match self.at {
             Some((ar, ac)) if ar == r && c > ac && c - ac <= SHORT_SKIP => {
                 let _ = write!(out, "\x1b[{}C", c - ac);
@@ -328,9 +398,11 @@ impl Renderer {
         // The cursor goes where the frame wants it, shown again if the frame hid it.
         match frame.cursor {
             Some((r, c)) => {
-                if full || self.at != Some((r, c)) {
+                if full {
                     let _ = write!(out, "\x1b[{};{}H", r + 1, c + 1);
                     self.at = Some((r, c));
+                } else if self.at != Some((r, c)) {
+                    self.cursor_to(out, r, c);
                 }
                 if self.cursor_hidden {
                     out.push_str("\x1b[?25h");

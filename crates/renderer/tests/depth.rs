@@ -73,14 +73,16 @@ fn without_synchronized_output_a_frame_is_still_one_buffer_without_2026() {
     let (text, _) = render_with(ColorDepth::TrueColor);
     assert!(!text.contains("2026"));
     let mut renderer = Renderer::new();
-    let mut frame = frame_from(b"x", 4, 1);
+    let page = "x".repeat(400);
+    let mut frame = frame_from(page.as_bytes(), 40, 10);
     let bytes = renderer.render(&mut frame);
     assert!(bytes.starts_with(b"\x1b[?2026h"), "the default still wraps");
     renderer.set_caps(TerminalCaps {
         synchronized_output: false,
         ..TerminalCaps::default()
     });
-    let mut frame = frame_from(b"y", 4, 1);
+    let page = "y".repeat(400);
+    let mut frame = frame_from(page.as_bytes(), 40, 10);
     let bytes = renderer.render(&mut frame);
     assert!(!String::from_utf8_lossy(&bytes).contains("2026"));
     assert!(bytes.ends_with(b"y") || String::from_utf8_lossy(&bytes).contains('y'));

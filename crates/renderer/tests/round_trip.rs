@@ -54,8 +54,16 @@ fn frame_from(input: &[u8], cols: usize, rows: usize) -> Frame {
 }
 
 fn check_pair(a: &[u8], b: &[u8], cols: usize, rows: usize) {
+    check_pair_synced(a, b, cols, rows, true);
+}
+
+/// [`check_pair`] for a terminal with synchronized output or without.
+fn check_pair_synced(a: &[u8], b: &[u8], cols: usize, rows: usize, synchronized: bool) {
     let mut term = Screen::new(cols, rows);
-    let mut renderer = Renderer::new();
+    let mut renderer = Renderer::with_caps(weft_renderer::TerminalCaps {
+        synchronized_output: synchronized,
+        ..Default::default()
+    });
     let mut first = frame_from(a, cols, rows);
     term.feed(&renderer.render(&mut first));
     assert_shows(&term, &first);
@@ -116,10 +124,15 @@ fn one_changed_cell_sends_a_few_bytes() {
 #[test]
 fn output_is_wrapped_in_synchronized_update() {
     let mut renderer = Renderer::new();
-    let mut f = frame_from(b"hello", 10, 2);
+    let page = "hello, a line of text\r\n".repeat(20);
+    let mut f = frame_from(page.as_bytes(), 30, 20);
     let bytes = renderer.render(&mut f);
     assert!(bytes.starts_with(b"\x1b[?2026h"));
     assert!(bytes.ends_with(b"\x1b[?2026l"));
+    // A frame of a few bytes reaches the terminal whole without it.
+    let mut renderer = Renderer::new();
+    let bytes = renderer.render(&mut frame_from(b"hello", 10, 2));
+    assert!(!String::from_utf8_lossy(&bytes).contains("2026"));
 }
 
 #[test]
@@ -131,15 +144,32 @@ fn an_echo_at_the_cursor_is_just_the_character() {
     // The key's echo: one character where the cursor is, the cursor one further.
     let mut echoed = frame_from(b"$ x", 10, 3);
     let bytes = renderer.render(&mut echoed);
-    assert_eq!(bytes, b"\x1b[?2026hx\x1b[?2026l");
+    assert_eq!(
+        bytes, b"x",
+        "no synchronized output wrapper around a keystroke's echo"
+    );
     term.feed(&bytes);
     assert_shows(&term, &echoed);
-    // A change away from the cursor hides it while drawing, then shows it where it belongs.
+    // A change away from the cursor, in synchronized output: the terminal shows the frame
+    // only once whole, so the cursor needs no hiding while it moves.
+    let mut elsewhere = frame_from(b"$ x\r\n\r\nz\x1b[1;4H", 10, 3);
+    let bytes = renderer.render(&mut elsewhere);
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(!text.contains("\x1b[?25"), "{text:?}");
+    term.feed(&bytes);
+    assert_shows(&term, &elsewhere);
+    // Without it, the cursor is hidden while drawing, then shown where it belongs.
+    let mut renderer = Renderer::with_caps(weft_renderer::TerminalCaps {
+        synchronized_output: false,
+        ..Default::default()
+    });
+    let mut term = Screen::new(10, 3);
+    term.feed(&renderer.render(&mut frame_from(b"$ x", 10, 3)));
     let mut elsewhere = frame_from(b"$ x\r\n\r\nz\x1b[1;4H", 10, 3);
     let bytes = renderer.render(&mut elsewhere);
     let text = String::from_utf8_lossy(&bytes);
     assert!(
-        text.contains("\x1b[?25l") && text.ends_with("\x1b[?25h\x1b[?2026l"),
+        text.contains("\x1b[?25l") && text.ends_with("\x1b[?25h"),
         "{text:?}"
     );
     term.feed(&bytes);
@@ -176,8 +206,28 @@ fn screen_bytes() -> impl Strategy<Value = Vec<u8>> {
     proptest::collection::vec(piece, 0..40).prop_map(|v| v.concat())
 }
 
+/// Lines of coloured text: more of them scroll the screen.
+fn lines() -> impl Strategy<Value = Vec<u8>> {
+    proptest::collection::vec(("[a-z ]{0,12}", 0u8..8), 0..12).prop_map(|lines| {
+        lines
+            .into_iter()
+            .map(|(text, colour)| format!("\x1b[3{colour}m{text}\r\n"))
+            .collect::<String>()
+            .into_bytes()
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// A screen that scrolled (perhaps sent as a scroll region), then changed some more.
+    #[test]
+    fn scrolled_frames_round_trip(a in lines(), more in lines(), then in screen_bytes(),
+                                  cols in 2usize..30, rows in 1usize..10,
+                                  synchronized in any::<bool>()) {
+        let b = [a.clone(), more, then].concat();
+        check_pair_synced(&a, &b, cols, rows, synchronized);
+    }
 
     /// A kept buffer (and the renderer's kept scratch text) gives exactly the bytes of fresh
     /// ones, frame after frame: nothing of an earlier frame leaks into a later one.
@@ -200,8 +250,9 @@ proptest! {
 
     #[test]
     fn random_frame_pairs_round_trip(a in screen_bytes(), b in screen_bytes(),
-                                     cols in 2usize..30, rows in 1usize..8) {
-        check_pair(&a, &b, cols, rows);
+                                     cols in 2usize..30, rows in 1usize..8,
+                                     synchronized in any::<bool>()) {
+        check_pair_synced(&a, &b, cols, rows, synchronized);
     }
 }
 
@@ -245,4 +296,56 @@ fn a_changed_row_keeps_its_new_text_contiguous() {
         "{:?}",
         String::from_utf8_lossy(&bytes)
     );
+}
+
+/// `lines` log lines in a frame, the last row a status line when `status` (else blank, with the
+/// cursor, as a log in a full-screen pane leaves it).
+fn log_frame(lines: usize, status: bool, cols: usize, rows: usize) -> Frame {
+    let log: String = (0..lines)
+        .map(|i| format!("log line {i:03} of the build\r\n"))
+        .collect();
+    let mut frame = if status {
+        frame_from(log.as_bytes(), cols, rows - 1)
+    } else {
+        frame_from(log.as_bytes(), cols, rows)
+    };
+    if status {
+        let mut all = Frame::new(cols, rows);
+        for r in 0..rows - 1 {
+            all.put(r, 0, frame.row(r));
+        }
+        all.put(
+            rows - 1,
+            0,
+            frame_from(b"\x1b[7m[main] 0:log", cols, 1).row(0),
+        );
+        all.cursor = frame.cursor;
+        frame = all;
+    }
+    frame
+}
+
+#[test]
+fn a_log_that_grows_by_a_line_is_sent_as_a_scroll_and_the_new_line() {
+    let (cols, rows) = (40, 12);
+    for status in [false, true] {
+        let mut term = Screen::new(cols, rows);
+        let mut renderer = Renderer::new();
+        term.feed(&renderer.render(&mut log_frame(30, status, cols, rows)));
+        let mut grown = log_frame(31, status, cols, rows);
+        let bytes = renderer.render(&mut grown);
+        term.feed(&bytes);
+        assert_shows(&term, &grown);
+        let text = String::from_utf8_lossy(&bytes);
+        assert_eq!(strip(&bytes).matches("log line").count(), 1, "{text:?}");
+        assert_eq!(
+            text.contains("\x1b[1;10r"),
+            status,
+            "a scroll region only above a status line: {text:?}"
+        );
+        if !status {
+            // As the program wrote it: the line where the cursor was, and a line feed.
+            assert_eq!(text, "log line 030 of the build\r\n");
+        }
+    }
 }

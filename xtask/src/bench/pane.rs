@@ -17,6 +17,8 @@
 //! - `tui STAMP READY DONE`: prints READY, waits for one keystroke, then repaints an
 //!   htop-like screen every 100 ms for 10 s (see `tui.rs`), writes `STAMP.done`, prints DONE
 //!   and holds.
+//! - `log STAMP READY DONE`: prints READY, waits for one keystroke, then prints a log line
+//!   every 20 ms, 250 of them (see `tui.rs`), writes `STAMP.done`, prints DONE and holds.
 //! - `shell STAMP PROMPT`: replaces itself with `bash --norc --noprofile -i` showing `PROMPT$ `.
 
 use rustix::termios::{self, LocalModes, OptionalActions, SpecialCodeIndex};
@@ -183,6 +185,29 @@ fn run(args: &[String]) -> std::io::Result<()> {
                 &format!("{} 0 {cols} {rows}\n", t0.elapsed().as_nanos()),
             )?;
             write!(out, "\x1b[?1049l\x1b[0m\r\n{done}\r\n")?;
+            hold();
+        }
+        "log" => {
+            let (ready, done) = (arg(args, 2, "READY")?, arg(args, 3, "DONE")?);
+            set_mode(true)?;
+            write!(out, "\r\n{ready}\r\n")?;
+            let mut key = [0u8; 1];
+            std::io::stdin().read_exact(&mut key)?;
+            let mut rng = super::data::Rng::new(0x106);
+            let t0 = Instant::now();
+            for n in 0..super::tui::LOG_LINES {
+                write!(out, "{}\r\n", super::tui::log_line(n, &mut rng))?;
+                // A line at a time, on a timer, as a service logs.
+                let due = t0 + super::tui::LOG_TICK * (n as u32 + 1);
+                let wait = due.saturating_duration_since(Instant::now());
+                std::thread::sleep(wait); // deadline-ok: the workload's own 20 ms ticks
+            }
+            let (cols, rows) = size();
+            write_atomic(
+                &format!("{stamp}.done"),
+                &format!("{} 0 {cols} {rows}\n", t0.elapsed().as_nanos()),
+            )?;
+            write!(out, "{done}\r\n")?;
             hold();
         }
         "shell" => {

@@ -122,7 +122,7 @@ impl<'a> Session<'a> {
             self.stamp(key),
         ];
         match mode {
-            "stream" | "fill" | "tui" => argv.extend([m.ready, m.done]),
+            "stream" | "fill" | "tui" | "log" => argv.extend([m.ready, m.done]),
             "hold" | "echo" => argv.push(m.ready),
             "shell" => argv.push(m.prompt),
             _ => {}

@@ -122,6 +122,30 @@ impl Monitor {
     }
 }
 
+/// Lines the growing log of the `tui` table's second run prints.
+pub const LOG_LINES: usize = 250;
+/// Between log lines.
+pub const LOG_TICK: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// Line `n` of the growing log: a service's request log, a coloured level and changing
+/// figures. Deterministic.
+pub fn log_line(n: usize, rng: &mut Rng) -> String {
+    const PATHS: &[&str] = &["/api/users", "/api/orders/42", "/static/app.js", "/healthz"];
+    let level = if rng.below(10) == 0 {
+        "\x1b[33mWARN\x1b[0m"
+    } else {
+        "\x1b[32mINFO\x1b[0m"
+    };
+    format!(
+        "12:{:02}:{:02}.{:03} {level} request {n:05} GET {:<16} 200 in {:.1} ms",
+        n / 3000 % 60,
+        n / 50 % 60,
+        n * 20 % 1000,
+        PATHS[rng.below(PATHS.len())],
+        rng.unit() * 40.0
+    )
+}
+
 /// `line` cut to `cols` visible characters (escape sequences do not count).
 fn clip(line: &str, cols: usize) -> String {
     let mut out = String::with_capacity(line.len());
