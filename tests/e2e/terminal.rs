@@ -316,10 +316,13 @@ fn a_program_hears_when_the_terminal_turns_light() {
 
 #[test]
 fn answers_never_reach_the_shell_and_keys_typed_while_weft_asks_are_kept() {
-    // A terminal that answers everything, and one that answers nothing: keys typed right
-    // away, before any answer, reach the shell, and the answers do not.
+    // A terminal that answers everything (its answers held back until keys were typed, then
+    // arriving between keys), and one that answers nothing: keys typed before any answer
+    // reach the shell, and the answers do not.
+    let mut modern = FakeTerminal::modern_light();
+    modern.hold = true;
     for (name, fake) in [
-        ("term-keys-modern", FakeTerminal::modern_light()),
+        ("term-keys-modern", modern),
         ("term-keys-silent", FakeTerminal::silent()),
     ] {
         typed_while_asked(name, fake);
@@ -334,6 +337,8 @@ fn typed_while_asked(name: &str, fake: FakeTerminal) {
     let mut client = server.client_answering(&args, 80, 24, TRUECOLOR_ENV, fake);
     client.send_text("echo early-$((6*7))\r").unwrap();
     client.wait_for_text("early-42").unwrap();
+    let answers = client.fake_terminal().unwrap().release();
+    client.send_bytes(&answers).unwrap();
     client.send_text("echo late-$((6*7))\r").unwrap();
     client.wait_for_text("late-42").unwrap();
     let text = client.screen().text();
@@ -354,6 +359,9 @@ fn typed_while_asked(name: &str, fake: FakeTerminal) {
     for garbage in ["rgb:", "65;4", "^[", "WezTerm", "$y"] {
         assert!(!text.contains(garbage), "{garbage} in {text}");
     }
+    // Taken in on their way, ahead of the keys that followed them.
+    let answered = the_client(&server)["terminal"]["answered"] == true;
+    assert_eq!(answered, !answers.is_empty());
 }
 
 #[test]

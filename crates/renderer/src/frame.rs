@@ -109,7 +109,7 @@ impl Frame {
     }
 
     /// Moves rows `top + by..=bottom` up by `by` and blanks the `by` rows left at the
-    /// bottom, as a terminal's scroll region does; those rows are marked dirty.
+    /// bottom, as a terminal's scroll region does; the whole region is marked dirty.
     pub(crate) fn scroll_up(&mut self, top: usize, bottom: usize, by: usize) {
         self.lines[top..=bottom].rotate_left(by);
         for r in bottom + 1 - by..=bottom {

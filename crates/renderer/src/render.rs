@@ -15,9 +15,9 @@ pub const KEPT_SCRATCH_BYTES: usize = 64 * 1024;
 /// Gives the cursor its colour back from the terminal's settings (OSC 112).
 const CURSOR_COLOUR_RESET: &str = "\x1b]112\x07";
 
-/// Frames up to this size go out without the synchronized output wrapper (16 bytes): one
-/// write that small reaches the terminal in one read, which it shows whole anyway, and the
-/// wrapper would be most of a keystroke's echo or a log line's scroll.
+/// Frames up to this size that write only where the cursor is (a keystroke's echo, a log's
+/// line and its line feed) go out without the synchronized output wrapper (16 bytes, most of
+/// such a frame): even shown half-written, they look as the program's own output would.
 const UNWRAPPED_FRAME_BYTES: usize = 256;
 
 /// Gaps of unchanged cells up to this wide are skipped with CUF rather than a full CUP.
@@ -37,6 +37,10 @@ pub struct Renderer {
     /// The terminal's cursor is hidden while emitting. A frame hides it only before it moves
     /// it elsewhere: an echo printed where the cursor already is needs neither.
     cursor_hidden: bool,
+    /// The frame being emitted moved the cursor from where it was writing (or scrolled in a
+    /// region, or repaints everything): shown half-drawn it would look wrong, so it goes out
+    /// synchronized whatever its size.
+    jumped: bool,
     /// Cursor style last sent.
     cursor_style: u16,
     /// Cursor colour last sent (`None`: never set, or reset to the terminal's).
@@ -136,6 +140,7 @@ impl Renderer {
             .shown
             .as_ref()
             .is_none_or(|s| s.cols() != frame.cols() || s.rows() != frame.rows());
+        self.jumped = full;
         let prev_cursor = if full {
             None
         } else {
@@ -178,7 +183,7 @@ impl Renderer {
         if !out.is_empty() {
             self.frames += 1;
             bytes.reserve(out.len() + 16);
-            if self.caps.synchronized_output && out.len() > UNWRAPPED_FRAME_BYTES {
+            if self.caps.synchronized_output && (self.jumped || out.len() > UNWRAPPED_FRAME_BYTES) {
                 bytes.extend_from_slice(b"\x1b[?2026h");
                 bytes.extend_from_slice(out.as_bytes());
                 bytes.extend_from_slice(b"\x1b[?2026l");
@@ -228,12 +233,13 @@ impl Renderer {
             self.move_to(out, bottom, col);
             out.extend(std::iter::repeat_n('\n', by));
         } else {
-            self.hide_while_drawing(out);
+            self.leave_cursor(out);
             let _ = write!(out, "\x1b[{};{}r\x1b[{}H", top + 1, bottom + 1, bottom + 1);
             out.extend(std::iter::repeat_n('\n', by));
-            // Setting the margins and resetting them both leave the cursor at the top left.
+            // Setting the margins and resetting them home the cursor in most terminals, but
+            // not all (as tmux assumes): where it is stays unknown until the next move.
             out.push_str("\x1b[r");
-            self.at = Some((0, 0));
+            self.at = None;
         }
         shown.scroll_up(top, bottom, by);
     }
@@ -296,9 +302,11 @@ impl Renderer {
         self.at = (c + width < cols).then_some((r, c + width));
     }
 
-    /// The cursor leaves where it is shown: hidden until the frame puts it back, unless the
-    /// frame is synchronized output, which the terminal shows only once it is whole.
-    fn hide_while_drawing(&mut self, out: &mut String) {
+    /// The cursor leaves where it is writing: the frame goes out synchronized on a terminal
+    /// that has it, which shows it only once whole; elsewhere the cursor is hidden until the
+    /// frame puts it back.
+    fn leave_cursor(&mut self, out: &mut String) {
+        self.jumped = true;
         if !self.cursor_hidden && !self.caps.synchronized_output {
             out.push_str("\x1b[?25l");
             self.cursor_hidden = true;
@@ -309,7 +317,7 @@ impl Renderer {
         if self.at == Some((r, c)) {
             return;
         }
-        self.hide_while_drawing(out);
+        self.leave_cursor(out);
         self.cursor_to(out, r, c);
     }
 

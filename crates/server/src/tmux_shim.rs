@@ -80,9 +80,10 @@ fn install(socket_dir: &Path) -> std::io::Result<PathBuf> {
     Ok(dir)
 }
 
-/// Removes this server's link directory, if it was made (as the server ends).
+/// Removes this server's link directory, if it was made (as the server ends); none is made
+/// after this, so a job started during the shutdown leaves nothing behind.
 pub fn remove() {
-    if let Some(Some(dir)) = SHIM_DIR.get() {
+    if let Some(dir) = SHIM_DIR.get_or_init(|| None) {
         let _ = std::fs::remove_dir_all(dir);
     }
 }

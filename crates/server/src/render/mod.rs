@@ -76,8 +76,8 @@ pub enum RenderControl {
     Passthrough(Bytes),
     /// Draw another session's view from now on (`switch-client`).
     View(watch::Receiver<View>),
-    /// The terminal turned out to understand this (its answers came after the first frame):
-    /// everything is drawn again with it.
+    /// The terminal turned out to understand this (its answers come after the first frame):
+    /// what was drawn as less than it is, or with what the terminal lacks, is drawn again.
     Caps(TerminalCaps),
     /// The terminal reported its background: dark (`Some(true)`), light or unknown. Chrome
     /// is drawn again in the theme it picks (see `crate::theme`).

@@ -30,7 +30,7 @@ pub enum ColorSlot {
 /// One answer from the user's terminal.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Report {
-    /// DA1 (`CSI ? Ps ; ... c`): the sentinel that ends the wait for answers.
+    /// DA1 (`CSI ? Ps ; ... c`): asked last, so its answer says the others have come.
     PrimaryAttributes(Vec<u16>),
     /// DA2 (`CSI > Ps ; ... c`).
     SecondaryAttributes(Vec<u16>),
