@@ -134,6 +134,20 @@ impl TestServer {
         rows: u16,
         env: &[(&str, &str)],
     ) -> weft_testkit::TestTerminal {
+        self.client_builder(args, cols, rows, env)
+            .start()
+            .expect("start a client")
+    }
+
+    /// A test terminal running `weft -S socket ARGS...` with the tests' environment, `env`
+    /// and this server's directory as `HOME`.
+    fn client_builder(
+        &self,
+        args: &[&str],
+        cols: u16,
+        rows: u16,
+        env: &[(&str, &str)],
+    ) -> weft_testkit::TestTerminalBuilder {
         let mut argv: Vec<std::ffi::OsString> = vec![weft_binary().into(), "-S".into()];
         argv.push(self.socket.clone().into());
         argv.extend(args.iter().map(Into::into));
@@ -141,8 +155,7 @@ impl TestServer {
         for (k, v) in TEST_ENV.iter().chain(env) {
             builder = builder.env(*k, *v);
         }
-        builder = builder.env("HOME", self.dir.as_os_str());
-        builder.start().expect("start a client")
+        builder.env("HOME", self.dir.as_os_str())
     }
 
     /// [`TestServer::client_env`] on a scripted terminal that answers weft's queries as `fake`
@@ -160,19 +173,13 @@ impl TestServer {
         env: &[(&str, &str)],
         fake: weft_testkit::FakeTerminal,
     ) -> weft_testkit::TestTerminal {
-        let mut argv: Vec<std::ffi::OsString> = vec![weft_binary().into(), "-S".into()];
-        argv.push(self.socket.clone().into());
-        argv.extend(args.iter().map(Into::into));
-        let mut builder = weft_testkit::TestTerminal::spawn(argv)
-            .size(cols, rows)
-            .answering(fake.clone());
-        for (k, v) in TEST_ENV.iter().chain(env) {
-            builder = builder.env(*k, *v);
-        }
-        builder = builder.env("HOME", self.dir.as_os_str());
         let answers = fake.primary.is_some() && !fake.hold;
         let before = answers.then(|| self.answered_clients());
-        let mut client = builder.start().expect("start a client");
+        let mut client = self
+            .client_builder(args, cols, rows, env)
+            .answering(fake)
+            .start()
+            .expect("start a client");
         if let Some(before) = before {
             // DA1, weft's last query: once the fake terminal has seen it, it has answered all.
             client

@@ -109,7 +109,7 @@ impl Frame {
     }
 
     /// Moves rows `top + by..=bottom` up by `by` and blanks the `by` rows left at the
-    /// bottom, as a terminal's scroll region does; the whole region is marked dirty.
+    /// bottom, as a terminal's scroll region does.
     pub(crate) fn scroll_up(&mut self, top: usize, bottom: usize, by: usize) {
         self.lines[top..=bottom].rotate_left(by);
         for r in bottom + 1 - by..=bottom {
@@ -119,7 +119,11 @@ impl Frame {
                 self.lines[r] = Vec::new();
             }
         }
-        self.dirty[top..=bottom].fill(true);
+    }
+
+    /// Whether row `r` shows nothing: never written, or only blanks.
+    pub(crate) fn is_blank_row(&self, r: usize) -> bool {
+        self.is_unwritten(r) || self.lines[r].iter().all(Cell::is_blank)
     }
 
     /// Marks rows `top..=bottom` dirty: what is shown there changed under them.

@@ -199,20 +199,14 @@ impl Renderer {
     /// Has the terminal scroll `scroll`'s rows up with line feeds at their bottom row
     /// (understood by every terminal, unlike `CSI S`), and makes `shown` say so: for the whole
     /// screen from the last row, else in a scroll region, reset after.
-    fn scroll(
-        &mut self,
-        out: &mut String,
-        scroll: crate::scroll::Scroll,
-        frame: &Frame,
-        shown: &mut Frame,
-    ) {
+    fn scroll(&mut self, out: &mut String, scroll: Scroll, frame: &Frame, shown: &mut Frame) {
         let Scroll { top, bottom, by } = scroll;
         // The rows scrolled in take the current background: the default one, as the frame's
         // blanks are.
         self.set_pen(out, &Pen::default(), None);
         if top == 0 && bottom + 1 == frame.rows() {
-            let blank = |f: &Frame| f.row(bottom).iter().all(Cell::is_blank);
-            if self.at == Some((bottom, 0)) && blank(shown) && blank(frame) && by <= bottom {
+            let blank = shown.is_blank_row(bottom) && frame.is_blank_row(bottom);
+            if self.at == Some((bottom, 0)) && blank && by <= bottom {
                 // A log's new lines, with the cursor under them on a blank last row: each is
                 // written where the cursor is and carried up by a line feed, as the program
                 // wrote them, with no move at all.

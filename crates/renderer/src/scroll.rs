@@ -4,7 +4,6 @@
 //! one full-width pane, or every pane on those rows at once.
 
 use crate::frame::Frame;
-use weft_screen_model::Cell;
 
 /// The fewest rows a scroll must keep to be worth its bytes (a scroll region, a move and a
 /// line feed per row, about 20 bytes): below this, drawing the rows again costs as little.
@@ -29,10 +28,10 @@ pub(crate) fn find(frame: &Frame, shown: &Frame) -> Option<Scroll> {
         return None;
     }
     let top = (0..rows).find(|&r| frame.is_dirty(r) && frame.row(r) != shown.row(r))?;
-    let anchor = frame.row(top);
-    if anchor.iter().all(Cell::is_blank) {
+    if frame.is_blank_row(top) {
         return None;
     }
+    let anchor = frame.row(top);
     let by = (1..rows - top)
         .take_while(|by| rows - top - by >= MIN_KEPT_ROWS)
         .find(|&by| shown.row(top + by) == anchor)?;
@@ -46,7 +45,7 @@ pub(crate) fn find(frame: &Frame, shown: &Frame) -> Option<Scroll> {
     // Rows below that are blank in the new frame are blank once scrolled too: taking them in
     // makes a scroll of the whole screen (a log above a blank line with the cursor on it),
     // which needs no scroll region at all.
-    if (bottom + 1..rows).all(|r| frame.row(r).iter().all(Cell::is_blank)) {
+    if (bottom + 1..rows).all(|r| frame.is_blank_row(r)) {
         bottom = rows - 1;
     }
     Some(Scroll { top, bottom, by })
@@ -55,7 +54,7 @@ pub(crate) fn find(frame: &Frame, shown: &Frame) -> Option<Scroll> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use weft_screen_model::{CellFlags, Pen};
+    use weft_screen_model::{Cell, CellFlags, Pen};
 
     fn frame(lines: &[&str], cols: usize) -> Frame {
         let mut f = Frame::new(cols, lines.len());
