@@ -95,9 +95,7 @@ pub(super) async fn take_in(
     };
     if kitty_found {
         let _ = render
-            .send(RenderControl::Passthrough(Bytes::from_static(
-                ENABLE_KITTY_KEYS,
-            )))
+            .send(RenderControl::TerminalSetup(ENABLE_KITTY_KEYS))
             .await;
     }
     if colors_changed {
@@ -111,9 +109,7 @@ pub(super) async fn take_in(
     }
     if scheme_reports {
         let _ = render
-            .send(RenderControl::Passthrough(Bytes::from_static(
-                ENABLE_COLOR_SCHEME_REPORTS,
-            )))
+            .send(RenderControl::TerminalSetup(ENABLE_COLOR_SCHEME_REPORTS))
             .await;
     }
     if scheme_changed {

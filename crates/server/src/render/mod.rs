@@ -20,6 +20,7 @@ mod menu;
 pub use menu::{layout as menu_layout, MenuRow, MenuView};
 mod overlay;
 pub use overlay::Overlay;
+mod passthrough;
 mod popup;
 pub use popup::{fitted as popup_fitted, inner_of as popup_inner, PopupView};
 mod scene;
@@ -50,11 +51,7 @@ use weft_renderer::{FocusedChange, Frame, TerminalCaps};
 pub const FRAME_CAPACITY: usize = 1;
 /// Requests to a renderer (client resize, redraw, overlays) waiting to be handled.
 pub const RENDER_CONTROL_CAPACITY: usize = 8;
-/// The most passthrough bytes (clipboard writes) a renderer holds for its next frame: two
-/// of the largest OSC 52 writes. Beyond it the older bytes are dropped, the newest kept
-/// (a clipboard holds one text), so a program copying in a loop cannot grow a client's queue.
-pub const MAX_PASSTHROUGH_BYTES: usize =
-    2 * (crate::buffers::MAX_CLIPBOARD_TEXT_BYTES * 4 / 3 + 16);
+pub use passthrough::MAX_PASSTHROUGH_BYTES;
 
 /// Requests to a client's renderer.
 #[derive(Debug)]
@@ -74,6 +71,9 @@ pub enum RenderControl {
     /// with the frames: just before the next one, which is due at once. At most
     /// [`MAX_PASSTHROUGH_BYTES`] wait; beyond that the oldest are dropped.
     Passthrough(Bytes),
+    /// weft's own set-up of the terminal (kitty keys, colour-scheme reports), written before
+    /// the next frame as [`RenderControl::Passthrough`] is, but never dropped for it.
+    TerminalSetup(&'static [u8]),
     /// Draw another session's view from now on (`switch-client`).
     View(watch::Receiver<View>),
     /// The terminal turned out to understand this (its answers come after the first frame):
@@ -233,7 +233,7 @@ struct RenderLoop {
     /// The timer behind the pacer's deadline, kept across turns of the loop.
     frame_timer: Deadline,
     /// Bytes for the terminal before the next frame (see [`RenderControl::Passthrough`]).
-    passthrough: Vec<Bytes>,
+    passthrough: passthrough::Pending,
     /// The bell, title and notification the terminal was last sent.
     alerts: alerts::AlertsSent,
 }
@@ -271,7 +271,7 @@ impl RenderLoop {
             last_styled: (None, (None, None)),
             focused_seq: 0,
             frame_timer: Deadline::new(),
-            passthrough: Vec::new(),
+            passthrough: passthrough::Pending::default(),
             alerts: alerts::AlertsSent::default(),
         };
         (state, core)
@@ -521,14 +521,11 @@ impl RenderLoop {
                 self.scene.chrome_changed();
             }
             RenderControl::Passthrough(bytes) => {
-                if bytes.len() > MAX_PASSTHROUGH_BYTES {
-                    return;
-                }
-                self.passthrough.push(bytes);
-                let mut total: usize = self.passthrough.iter().map(Bytes::len).sum();
-                while total > MAX_PASSTHROUGH_BYTES {
-                    total -= self.passthrough.remove(0).len();
-                }
+                self.passthrough.program(bytes);
+                self.scene.redraw_now();
+            }
+            RenderControl::TerminalSetup(sequence) => {
+                self.passthrough.setup(sequence);
                 self.scene.redraw_now();
             }
         }
@@ -561,17 +558,12 @@ impl RenderLoop {
         // The session's and window's options (border styles, ...) over the global ones.
         let config = view.config.clone();
         let theme = crate::theme::Theme::for_terminal(&config, self.dark_background);
-        self.alerts.queue(&view, &self.caps, &mut self.passthrough);
-        if let Some((mut bytes, changed)) = self.scene.draw(core, &view, &config, theme).await {
+        self.alerts
+            .queue(&view, &self.caps, self.passthrough.alerts());
+        if let Some((frame, changed)) = self.scene.draw(core, &view, &config, theme).await {
             self.metrics.render.busy(started.elapsed());
-            if !self.passthrough.is_empty() {
-                // Before the frame, in the same write: in order with everything drawn.
-                let frame = std::mem::take(&mut bytes);
-                for piece in self.passthrough.drain(..) {
-                    bytes.extend_from_slice(&piece);
-                }
-                bytes.extend_from_slice(&frame);
-            }
+            // Before the frame, in the same write: in order with everything drawn.
+            let bytes = self.passthrough.before(frame);
             if !bytes.is_empty() {
                 send(
                     &self.metrics,
