@@ -429,9 +429,12 @@ fn the_session_follows_the_most_recently_active_client() {
     })
     .unwrap();
     assert!(stdout_of(&server.weft(&["ls"])).contains("[80x24]"));
+    // The pane's pty follows the session a moment later (resizes are coalesced): the shell
+    // waits for it, then says it.
     run(
         &mut small,
-        "echo size2=$(tput cols)x$(tput lines)",
+        "until [ $(tput cols)x$(tput lines) = 80x23 ]; do sleep 0.01; done; \
+         echo size2=$(tput cols)x$(tput lines)",
         "size2=80x23",
     );
     big.wait_for_text("size2=80x23").unwrap();

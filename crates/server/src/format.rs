@@ -5,7 +5,9 @@
 //! Written by hand: the language is tmux's own, and no crate speaks it.
 
 mod modifiers;
+mod names;
 pub(crate) use modifiers::fnmatch;
+pub use names::names_in;
 pub mod time;
 
 use modifiers::{Compare, Modifier};

@@ -36,6 +36,17 @@ impl Listing {
             .is_none_or(|f| crate::format::truthy(&crate::format::expand(f, &vars())))
     }
 
+    /// The variable names `-F` and `-f` can ask for (`None`: any), so each item makes only
+    /// those.
+    fn wanted(&self) -> Option<Vec<String>> {
+        let formats: Vec<&str> = [&self.format, &self.filter]
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+            .collect();
+        crate::format::names_in(&formats)
+    }
+
     /// The panes of the windows at `wposes`, each line after `prefix` (`name:` with `-a`).
     pub(super) fn panes(&self, s: &SessionState, wposes: &[usize], prefix: &str) -> Output {
         let panes: Vec<(usize, crate::ids::PaneId)> = wposes
@@ -46,14 +57,16 @@ impl Listing {
                 rects.into_iter().map(move |(p, _)| (w, p))
             })
             .collect();
+        let wanted = self.wanted();
+        let vars = |w: usize, p| s.format_context_named(w, p, wanted.as_deref());
         let keep: Vec<bool> = panes
             .iter()
-            .map(|&(w, p)| self.passes(|| s.format_context(w, p)))
+            .map(|&(w, p)| self.passes(|| vars(w, p)))
             .collect();
         if let Some(f) = &self.format {
             let lines: Vec<String> = kept(panes, &keep)
                 .into_iter()
-                .map(|(w, p)| crate::format::expand(f, &s.format_context(w, p)))
+                .map(|(w, p)| crate::format::expand(f, &vars(w, p)))
                 .collect();
             return Output::text(lines.join("\n"));
         }
@@ -66,13 +79,15 @@ impl Listing {
 
     /// The session's windows, each line after `prefix`.
     pub(super) fn windows(&self, s: &SessionState, prefix: &str) -> Output {
+        let wanted = self.wanted();
+        let vars = |w: usize| s.format_context_named(w, s.windows[w].active, wanted.as_deref());
         let keep: Vec<bool> = (0..s.windows.len())
-            .map(|w| self.passes(|| s.format_context(w, s.windows[w].active)))
+            .map(|w| self.passes(|| vars(w)))
             .collect();
         if let Some(f) = &self.format {
             let lines: Vec<String> = (0..s.windows.len())
                 .filter(|&w| keep[w])
-                .map(|w| crate::format::expand(f, &s.format_context(w, s.windows[w].active)))
+                .map(|w| crate::format::expand(f, &vars(w)))
                 .collect();
             return Output::text(lines.join("\n"));
         }

@@ -139,11 +139,22 @@ impl SessionState {
 
     /// [`SessionState::format_vars`] with the session behind them, for formats with loops.
     pub fn format_context(&self, wpos: usize, pane: PaneId) -> FormatContext<'_> {
+        self.format_context_named(wpos, pane, None)
+    }
+
+    /// [`SessionState::format_context`] for formats that ask for `wanted` alone (see
+    /// [`crate::format::names_in`]; `None`: any name).
+    pub fn format_context_named(
+        &self,
+        wpos: usize,
+        pane: PaneId,
+        wanted: Option<&[String]>,
+    ) -> FormatContext<'_> {
         FormatContext {
             state: self,
             wpos,
             pane,
-            vars: self.format_vars_for(wpos, pane, false),
+            vars: self.format_vars_named(wpos, pane, false, wanted),
             config: self.pane_config(wpos, pane),
             cursor_and_history: OnceCell::new(),
         }
@@ -192,72 +203,91 @@ impl SessionState {
         pane: PaneId,
         processes: bool,
     ) -> HashMap<String, String> {
-        let mut v = HashMap::new();
-        let mut set = |k: &str, val: String| {
-            v.insert(k.to_string(), val);
-        };
+        self.format_vars_named(wpos, pane, processes, None)
+    }
+
+    /// [`SessionState::format_vars_for`], only the variables `wanted` names when given (the
+    /// names a format can ask for, [`crate::format::names_in`]): the others are neither
+    /// made nor stored.
+    pub(super) fn format_vars_named(
+        &self,
+        wpos: usize,
+        pane: PaneId,
+        processes: bool,
+        wanted: Option<&[String]>,
+    ) -> HashMap<String, String> {
+        let mut v = HashMap::with_capacity(if wanted.is_some() { 8 } else { 128 });
+        let want = |k: &str| wanted.is_none_or(|names| names.iter().any(|n| n == k));
+        // The value is made only for a name wanted.
+        macro_rules! set {
+            ($k:expr, $val:expr $(,)?) => {{
+                let k: &str = $k;
+                if want(k) {
+                    v.insert(k.to_string(), $val);
+                }
+            }};
+        }
         let flag = |b: bool| if b { "1" } else { "0" }.to_string();
-        set("session_name", self.name.clone());
-        set("session_id", self.id.to_string());
-        set("session_windows", self.windows.len().to_string());
-        set("session_created", self.created.to_string());
-        set("session_attached", self.clients.len().to_string());
-        set("session_many_attached", flag(self.clients.len() > 1));
-        set("session_width", self.cols.to_string());
-        set("session_height", self.rows.to_string());
-        set("session_last_attached", self.last_attached.to_string());
-        set("session_alerts", self.alerts());
+        set!("session_name", self.name.clone());
+        set!("session_id", self.id.to_string());
+        set!("session_windows", self.windows.len().to_string());
+        set!("session_created", self.created.to_string());
+        set!("session_attached", self.clients.len().to_string());
+        set!("session_many_attached", flag(self.clients.len() > 1));
+        set!("session_width", self.cols.to_string());
+        set!("session_height", self.rows.to_string());
+        set!("session_last_attached", self.last_attached.to_string());
+        set!("session_alerts", self.alerts());
         if let Some((id, _)) = self.format_client() {
             for (k, val) in self.client_vars(id) {
-                set(k, val);
+                set!(k, val);
             }
         }
-        set("version", env!("CARGO_PKG_VERSION").to_string());
-        set("pid", std::process::id().to_string());
+        set!("version", env!("CARGO_PKG_VERSION").to_string());
+        set!("pid", std::process::id().to_string());
         let uid = rustix::process::getuid().as_raw();
-        set("uid", uid.to_string());
-        set(
+        set!("uid", uid.to_string());
+        set!(
             "user",
             std::env::var("USER").unwrap_or_else(|_| uid.to_string()),
         );
         let host = crate::format::host_name();
-        set(
+        set!(
             "host_short",
             host.split('.').next().unwrap_or(&host).to_string(),
         );
-        set("host", host);
+        set!("host", host);
         let Some(w) = self.windows.get(wpos) else {
             return v;
         };
-        set("window_name", w.name.clone());
-        set("window_index", w.index.to_string());
-        set("window_id", w.id.to_string());
-        set("window_active", flag(wpos == self.current));
-        set("window_zoomed_flag", flag(w.zoomed));
-        set("window_bell_flag", flag(w.bell));
-        set("window_activity_flag", flag(w.activity));
-        set("window_silence_flag", flag(w.silence));
+        set!("window_name", w.name.clone());
+        set!("window_index", w.index.to_string());
+        set!("window_id", w.id.to_string());
+        set!("window_active", flag(wpos == self.current));
+        set!("window_zoomed_flag", flag(w.zoomed));
+        set!("window_bell_flag", flag(w.bell));
+        set!("window_activity_flag", flag(w.activity));
+        set!("window_silence_flag", flag(w.silence));
         let last = Some(w.id) == self.last_window;
-        set("window_last_flag", flag(last));
-        set("window_start_flag", flag(wpos == 0));
-        set("window_end_flag", flag(wpos + 1 == self.windows.len()));
-        set("window_panes", w.layout.panes().len().to_string());
-        set("window_width", w.layout.cols().to_string());
-        set("window_height", w.layout.rows().to_string());
+        set!("window_last_flag", flag(last));
+        set!("window_start_flag", flag(wpos == 0));
+        set!("window_end_flag", flag(wpos + 1 == self.windows.len()));
+        set!("window_panes", w.layout.panes().len().to_string());
+        set!("window_width", w.layout.cols().to_string());
+        set!("window_height", w.layout.rows().to_string());
         // A window is never larger than its clients here: weft sizes it to the session.
-        set("window_bigger", "0".into());
-        set("window_offset_x", "0".into());
-        set("window_offset_y", "0".into());
-        set("window_activity", self.window_activity(wpos).to_string());
-        let synchronized = self.window_config(wpos).option_value("synchronize-panes");
-        set(
-            "pane_synchronized",
-            flag(synchronized.as_deref() == Some("on")),
-        );
+        set!("window_bigger", "0".into());
+        set!("window_offset_x", "0".into());
+        set!("window_offset_y", "0".into());
+        set!("window_activity", self.window_activity(wpos).to_string());
+        set!("pane_synchronized", {
+            let synchronized = self.window_config(wpos).option_value("synchronize-panes");
+            flag(synchronized.as_deref() == Some("on"))
+        });
         let marked = self.marked.filter(|m| w.layout.panes().contains(m));
-        set("window_marked_flag", flag(marked.is_some()));
-        set("pane_marked", flag(marked == Some(pane)));
-        set("pane_marked_set", flag(self.marked.is_some()));
+        set!("window_marked_flag", flag(marked.is_some()));
+        set!("pane_marked", flag(marked == Some(pane)));
+        set!("pane_marked_set", flag(self.marked.is_some()));
         // tmux's order: activity, bell, silence, current, last, marked, zoomed.
         let flags: String = [
             (w.activity, '#'),
@@ -272,84 +302,83 @@ impl SessionState {
         .filter(|(on, _)| *on)
         .map(|(_, c)| *c)
         .collect();
-        set("window_flags", flags);
+        set!("window_flags", flags);
         let order = w.layout.panes();
         if let Some(i) = order.iter().position(|p| *p == pane) {
-            set("pane_index", (i + self.pane_base_index()).to_string());
+            set!("pane_index", (i + self.pane_base_index()).to_string());
         }
-        set("pane_id", pane.to_string());
-        set("pane_active", flag(w.active == pane));
+        set!("pane_id", pane.to_string());
+        set!("pane_active", flag(w.active == pane));
         if let Some(rect) = w.layout.rect_of(pane) {
-            set("pane_width", rect.cols.to_string());
-            set("pane_height", rect.rows.to_string());
-            set("pane_at_top", flag(rect.row == 0));
-            set("pane_at_left", flag(rect.col == 0));
-            set(
+            set!("pane_width", rect.cols.to_string());
+            set!("pane_height", rect.rows.to_string());
+            set!("pane_at_top", flag(rect.row == 0));
+            set!("pane_at_left", flag(rect.col == 0));
+            set!(
                 "pane_at_bottom",
                 flag(rect.row + rect.rows >= w.layout.rows()),
             );
-            set(
+            set!(
                 "pane_at_right",
                 flag(rect.col + rect.cols >= w.layout.cols()),
             );
         }
         if let Some(h) = self.panes.get(&pane) {
             // A pane's title is the host's name until its program sets one (as tmux).
-            let title = h.shared.title();
-            set(
-                "pane_title",
+            set!("pane_title", {
+                let title = h.shared.title();
                 if title.is_empty() {
                     crate::format::host_name()
                 } else {
                     title
-                },
-            );
-            set("pane_in_mode", flag(h.in_copy_mode()));
-            set(
+                }
+            });
+            set!("pane_in_mode", flag(h.in_copy_mode()));
+            set!(
                 "pane_mode",
                 if h.in_copy_mode() { "copy-mode" } else { "" }.into(),
             );
             if let Some((word, line)) = h.copy_cursor_text() {
-                set("copy_cursor_word", word);
-                set("copy_cursor_line", line);
+                set!("copy_cursor_word", word);
+                set!("copy_cursor_line", line);
             }
             let alternate = h
                 .shared
                 .alternate_screen
                 .load(std::sync::atomic::Ordering::Relaxed);
-            set("alternate_on", flag(alternate));
+            set!("alternate_on", flag(alternate));
             let mouse = h
                 .shared
                 .mouse_reporting
                 .load(std::sync::atomic::Ordering::Relaxed);
-            set("mouse_any_flag", flag(mouse != 0));
-            set("pane_pipe", flag(h.pipe_open()));
+            set!("mouse_any_flag", flag(mouse != 0));
+            set!("pane_pipe", flag(h.pipe_open()));
             let input_off = h
                 .shared
                 .input_off
                 .load(std::sync::atomic::Ordering::Relaxed);
-            set("pane_input_off", flag(input_off));
+            set!("pane_input_off", flag(input_off));
             let code = h.exit_code();
-            set("pane_dead", flag(code.is_some()));
-            set(
+            set!("pane_dead", flag(code.is_some()));
+            set!(
                 "pane_dead_status",
                 code.map(|c| c.to_string()).unwrap_or_default(),
             );
             if let Some(pid) = h.shared.pid {
-                set("pane_pid", pid.to_string());
+                set!("pane_pid", pid.to_string());
             }
             if let Some(tty) = &h.shared.tty {
-                set("pane_tty", tty.clone());
+                set!("pane_tty", tty.clone());
             }
         }
         // The shell's own report (OSC 7) wins over the process's directory.
         if let Some(cwd) = self.pane_meta.get(&pane).and_then(|m| m.cwd.clone()) {
-            set("pane_current_path", cwd);
+            set!("pane_current_path", cwd);
         }
         if processes {
             let at = OnceCell::new();
             for name in PANE_PROCESS_VARS {
-                if !v.contains_key(name) {
+                if want(name) && !v.contains_key(name) {
                     if let Some(value) = self.pane_process_var(pane, name, &at) {
                         v.insert(name.to_string(), value);
                     }

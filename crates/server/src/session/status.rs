@@ -224,15 +224,6 @@ impl SessionState {
                 .iter()
                 .any(|name| t.contains(name))
         });
-        // Each window's variables, made once: the current window's are the session's too.
-        let window_vars: Vec<HashMap<String, String>> = self
-            .windows
-            .iter()
-            .enumerate()
-            .map(|(wpos, w)| self.format_vars_for(wpos, w.active, processes))
-            .collect();
-        let no_vars = HashMap::new();
-        let session_vars = window_vars.get(self.current).unwrap_or(&no_vars);
         let tabs: Vec<Tab> = self
             .windows
             .iter()
@@ -256,6 +247,23 @@ impl SessionState {
                 }
             })
             .collect();
+        // Only the variables the formats can name (a window's own tab format too).
+        let formats: Vec<&str> = templates
+            .iter()
+            .chain(tabs.iter().map(|t| &t.format))
+            .map(String::as_str)
+            .collect();
+        let wanted = crate::format::names_in(&formats);
+        let wanted = wanted.as_deref();
+        // Each window's variables, made once: the current window's are the session's too.
+        let window_vars: Vec<HashMap<String, String>> = self
+            .windows
+            .iter()
+            .enumerate()
+            .map(|(wpos, w)| self.format_vars_named(wpos, w.active, processes, wanted))
+            .collect();
+        let no_vars = HashMap::new();
+        let session_vars = window_vars.get(self.current).unwrap_or(&no_vars);
         let panes = match self.windows.get(self.current) {
             Some(w) if templates.iter().any(|t| t.contains("#{P:")) => w
                 .layout
@@ -263,7 +271,7 @@ impl SessionState {
                 .into_iter()
                 .map(|p| {
                     (
-                        self.format_vars_for(self.current, p, processes),
+                        self.format_vars_named(self.current, p, processes, wanted),
                         p == w.active,
                     )
                 })
