@@ -106,6 +106,12 @@ fn window_formats_change_at_once_and_lengths_cut() {
     ok(&server, &["set", "-g", "window-status-separator", "|"]);
     c.wait_for(|s| status(s).starts_with("[s] <0|bash>|(other)"))
         .unwrap();
+    // A variable only the separator names is made for it too.
+    let counted = "|#{session_windows}|";
+    ok(&server, &["set", "-g", "window-status-separator", counted]);
+    c.wait_for(|s| status(s).starts_with("[s] <0|bash>|2|(other)"))
+        .unwrap();
+    ok(&server, &["set", "-g", "window-status-separator", "|"]);
     ok(
         &server,
         &[

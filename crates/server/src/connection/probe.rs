@@ -115,9 +115,7 @@ pub(super) async fn take_in(
     if scheme_changed {
         // Written in order with the frames, as a clipboard write is.
         let _ = render
-            .send(RenderControl::Passthrough(Bytes::from_static(
-                COLOR_QUERIES,
-            )))
+            .send(RenderControl::TerminalSetup(COLOR_QUERIES))
             .await;
     }
 }

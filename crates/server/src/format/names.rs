@@ -5,7 +5,8 @@
 /// The names `formats` can ask for: every word written in them (runs of letters, digits,
 /// `_`, `@` and `-`, so more than the names, never fewer) and the names of the aliases
 /// (`#S`). `None` when they can ask for names not written in them: `E:` and `T:` expand a
-/// value as a format, and a `#(command)`'s output is expanded as one.
+/// value as a format, a `#(command)`'s output is expanded as one, and a status line's time
+/// (`#%a`, made before the format is expanded) can put an alias after a `#`.
 pub fn names_in(formats: &[&str]) -> Option<Vec<String>> {
     let mut names: Vec<String> = Vec::new();
     let mut add = |name: &str| {
@@ -19,7 +20,7 @@ pub fn names_in(formats: &[&str]) -> Option<Vec<String>> {
             if let Some(after) = rest.strip_prefix('#') {
                 let mut chars = after.chars();
                 match chars.next() {
-                    Some('(') => return None,
+                    Some('(' | '%') => return None,
                     Some('#') => {
                         rest = chars.as_str();
                         continue;
@@ -77,6 +78,7 @@ mod tests {
         assert_eq!(names_in(&["#{E:status-left}"]), None);
         assert_eq!(names_in(&["#{T:@clock}"]), None);
         assert_eq!(names_in(&["#(echo '#{pane_id}')"]), None);
+        assert_eq!(names_in(&["#%b"]), None, "`#Dec` in December");
         assert_eq!(names_in(&["#{pane_id}", "#{E:@f}"]), None);
     }
 

@@ -71,8 +71,9 @@ pub enum RenderControl {
     /// with the frames: just before the next one, which is due at once. At most
     /// [`MAX_PASSTHROUGH_BYTES`] wait; beyond that the oldest are dropped.
     Passthrough(Bytes),
-    /// weft's own set-up of the terminal (kitty keys, colour-scheme reports), written before
-    /// the next frame as [`RenderControl::Passthrough`] is, but never dropped for it.
+    /// weft's own set-up of the terminal (kitty keys, colour-scheme reports, the colour
+    /// queries after a scheme change), written before the next frame as
+    /// [`RenderControl::Passthrough`] is, but never dropped for it.
     TerminalSetup(&'static [u8]),
     /// Draw another session's view from now on (`switch-client`).
     View(watch::Receiver<View>),

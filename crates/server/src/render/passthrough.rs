@@ -1,7 +1,8 @@
 //! Bytes for the user's terminal itself, written just before the next frame in the same
 //! write: programs' clipboard writes and alerts, which may be dropped when too many wait, and
-//! weft's own set-up of the terminal (kitty keys, colour-scheme reports), which may not: a
-//! terminal whose key encoding was never switched on sends keys weft then reads differently.
+//! weft's own set-up of the terminal (kitty keys, colour-scheme reports, colour queries),
+//! which may not: a terminal whose key encoding was never switched on sends keys weft then
+//! reads differently.
 
 use bytes::Bytes;
 

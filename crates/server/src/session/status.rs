@@ -219,11 +219,6 @@ impl SessionState {
         templates.extend(first_format.iter().chain(&more_formats).cloned());
         // (and the screen's lock, for the cursor and the history).
         self.status_lists_sessions = templates.iter().any(|t| t.contains("S:"));
-        let processes = templates.iter().any(|t| {
-            ["pane_current", "history_", "cursor_"]
-                .iter()
-                .any(|name| t.contains(name))
-        });
         let tabs: Vec<Tab> = self
             .windows
             .iter()
@@ -247,14 +242,22 @@ impl SessionState {
                 }
             })
             .collect();
-        // Only the variables the formats can name (a window's own tab format too).
+        // Only the variables the formats can name (a window's own tab format too, and the
+        // separator between tabs).
+        let separator = text(&config, "window-status-separator");
         let formats: Vec<&str> = templates
             .iter()
             .chain(tabs.iter().map(|t| &t.format))
+            .chain([&separator])
             .map(String::as_str)
             .collect();
         let wanted = crate::format::names_in(&formats);
         let wanted = wanted.as_deref();
+        let processes = formats.iter().any(|t| {
+            ["pane_current", "history_", "cursor_"]
+                .iter()
+                .any(|name| t.contains(name))
+        });
         // Each window's variables, made once: the current window's are the session's too.
         let window_vars: Vec<HashMap<String, String>> = self
             .windows
@@ -265,7 +268,7 @@ impl SessionState {
         let no_vars = HashMap::new();
         let session_vars = window_vars.get(self.current).unwrap_or(&no_vars);
         let panes = match self.windows.get(self.current) {
-            Some(w) if templates.iter().any(|t| t.contains("#{P:")) => w
+            Some(w) if formats.iter().any(|t| t.contains("#{P:")) => w
                 .layout
                 .panes()
                 .into_iter()
@@ -308,11 +311,7 @@ impl SessionState {
         };
         let left = expand(&text(&config, "status-left"), session_vars, true);
         let right = expand(&text(&config, "status-right"), session_vars, true);
-        let separator = expand(
-            &text(&config, "window-status-separator"),
-            session_vars,
-            false,
-        );
+        let separator = expand(&separator, session_vars, false);
         let windows: Vec<WindowTab> = tabs
             .into_iter()
             .zip(&window_vars)
