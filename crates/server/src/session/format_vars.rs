@@ -245,18 +245,14 @@ impl SessionState {
         }
         set!("version", env!("CARGO_PKG_VERSION").to_string());
         set!("pid", std::process::id().to_string());
-        let uid = rustix::process::getuid().as_raw();
-        set!("uid", uid.to_string());
-        set!(
-            "user",
-            std::env::var("USER").unwrap_or_else(|_| uid.to_string()),
-        );
-        let host = crate::format::host_name();
-        set!(
-            "host_short",
-            host.split('.').next().unwrap_or(&host).to_string(),
-        );
-        set!("host", host);
+        let uid = || rustix::process::getuid().as_raw().to_string();
+        set!("uid", uid());
+        set!("user", std::env::var("USER").unwrap_or_else(|_| uid()));
+        set!("host_short", {
+            let host = crate::format::host_name();
+            host.split('.').next().unwrap_or(&host).to_string()
+        });
+        set!("host", crate::format::host_name());
         let Some(w) = self.windows.get(wpos) else {
             return v;
         };
@@ -289,20 +285,22 @@ impl SessionState {
         set!("pane_marked", flag(marked == Some(pane)));
         set!("pane_marked_set", flag(self.marked.is_some()));
         // tmux's order: activity, bell, silence, current, last, marked, zoomed.
-        let flags: String = [
-            (w.activity, '#'),
-            (w.bell, '!'),
-            (w.silence, '~'),
-            (wpos == self.current, '*'),
-            (last && wpos != self.current, '-'),
-            (marked.is_some(), 'M'),
-            (w.zoomed, 'Z'),
-        ]
-        .iter()
-        .filter(|(on, _)| *on)
-        .map(|(_, c)| *c)
-        .collect();
-        set!("window_flags", flags);
+        set!(
+            "window_flags",
+            [
+                (w.activity, '#'),
+                (w.bell, '!'),
+                (w.silence, '~'),
+                (wpos == self.current, '*'),
+                (last && wpos != self.current, '-'),
+                (marked.is_some(), 'M'),
+                (w.zoomed, 'Z'),
+            ]
+            .iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, c)| *c)
+            .collect::<String>()
+        );
         let order = w.layout.panes();
         if let Some(i) = order.iter().position(|p| *p == pane) {
             set!("pane_index", (i + self.pane_base_index()).to_string());
