@@ -235,12 +235,14 @@ impl PaneShared {
         let started = crate::metrics::Tick::now();
         // A flood's chunk is bulk work: this thread should not preempt others for it.
         let bulk = (chunk.len() >= STREAMING_CHUNK_BYTES).then(crate::sched::BulkWork::start);
-        if !self.program_due.swap(true, Ordering::AcqRel) {
-            self.program_wake.notify_one();
-        }
         self.note_output();
         let fed = self.feed_until(chunk, Some(read_at), quiet, stop);
         drop(bulk);
+        // After the feed, which writes an echo's frame itself: waking the pane task (a worker
+        // unparked, the timer driver woken to arm the look) is not on the echo's path.
+        if !self.program_due.swap(true, Ordering::AcqRel) {
+            self.program_wake.notify_one();
+        }
         let took = m.parse.busy_since(started);
         m.parse.item(fed);
         tracing::trace!(bytes = fed, us = took.as_micros() as u64, "parse");
