@@ -65,6 +65,7 @@ fn main() -> ExitCode {
         Some("soak") => soak::main(&args[1..]),
         Some("link-order") => link_order::main(&args[1..]),
         Some(bench::pane::SUBCOMMAND) => bench::pane::main(&args[1..]),
+        Some(bench::relay::SUBCOMMAND) => bench::relay::main(&args[1..]),
         Some(bench::launch::REAPER_SUBCOMMAND) => bench::launch::reaper_main(),
         _ => {
             eprintln!(

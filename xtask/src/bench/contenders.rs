@@ -13,6 +13,10 @@ use std::process::{Command, Stdio};
 pub enum Kind {
     /// No multiplexer: the workload runs directly on the terminal (the physical limit).
     Bare,
+    /// The bench's own pty relay ([`super::relay`]): the workload on a pty whose bytes are
+    /// only copied to the terminal, the floor under any multiplexer on ptys. Measured in the
+    /// workloads where that floor is a target's reference (see [`Kind::measures`]).
+    Relay,
     /// weft.
     Weft,
     /// tmux.
@@ -28,11 +32,25 @@ impl Kind {
     pub fn name(self) -> &'static str {
         match self {
             Kind::Bare => "no-mux",
+            Kind::Relay => "relay",
             Kind::Weft => "weft",
             Kind::Tmux => "tmux",
             Kind::Screen => "screen",
             Kind::Zellij => "zellij",
         }
+    }
+
+    /// Whether this contender is measured in `workload` (by its `--only` name): the relay
+    /// only where it is the floor of a target (the cat's, the echo's and start-up's), so it
+    /// adds no time or columns elsewhere.
+    pub fn measures(self, workload: &str) -> bool {
+        self != Kind::Relay || matches!(workload, "cat" | "echo" | "startup")
+    }
+
+    /// Whether this is a multiplexer (not a reference: no multiplexer, or the relay), which
+    /// targets such as "faster than every other multiplexer" compare weft with.
+    pub fn is_multiplexer(self) -> bool {
+        !matches!(self, Kind::Bare | Kind::Relay)
     }
 }
 
@@ -106,13 +124,21 @@ fn first_line(bin: &Path, args: &[&str]) -> Option<String> {
     )
 }
 
-/// Finds the contenders: `weft` is the binary given; the others come from PATH.
-pub fn detect(weft: &Path) -> (Vec<Contender>, Vec<Missing>) {
-    let mut found = vec![Contender {
-        kind: Kind::Bare,
-        bin: PathBuf::new(),
-        version: "no multiplexer".into(),
-    }];
+/// Finds the contenders: `weft` is the binary given, `runner` the bench's own executable
+/// (the relay); the others come from PATH.
+pub fn detect(weft: &Path, runner: &Path) -> (Vec<Contender>, Vec<Missing>) {
+    let mut found = vec![
+        Contender {
+            kind: Kind::Bare,
+            bin: PathBuf::new(),
+            version: "no multiplexer".into(),
+        },
+        Contender {
+            kind: Kind::Relay,
+            bin: runner.to_path_buf(),
+            version: "the bench's pty relay".into(),
+        },
+    ];
     let mut missing = Vec::new();
     for kind in [Kind::Weft, Kind::Tmux, Kind::Screen, Kind::Zellij] {
         let (bin, version_arg) = match kind {
@@ -166,9 +192,9 @@ impl Contender {
         self.kind.name()
     }
 
-    /// Whether there is a server (everything but the baseline).
+    /// Whether there is a server (everything but the two references).
     pub fn has_server(&self) -> bool {
-        self.kind != Kind::Bare
+        self.kind.is_multiplexer()
     }
 
     fn bin(&self) -> String {
@@ -205,7 +231,7 @@ impl Contender {
     pub fn prepare(&self, at: &Place<'_>, scrollback: Option<usize>) -> std::io::Result<()> {
         use std::os::unix::fs::PermissionsExt;
         match self.kind {
-            Kind::Bare => {}
+            Kind::Bare | Kind::Relay => {}
             Kind::Weft => {
                 let mut body = "status = false\n".to_string();
                 if let Some(n) = scrollback {
@@ -276,6 +302,7 @@ impl Contender {
         let (bin, sock, conf) = (self.bin(), self.sock(at), self.conf(at));
         Ok(match self.kind {
             Kind::Bare => pane.to_vec(),
+            Kind::Relay => argv(&[&bin, super::relay::SUBCOMMAND, "--"], pane),
             Kind::Weft => argv(
                 &[&bin, "-S", &sock, "-f", &conf, "new", "-s", at.name, "--"],
                 pane,
@@ -307,7 +334,7 @@ impl Contender {
     pub fn add_pane(&self, at: &Place<'_>, how: PaneKind, pane: &[String]) -> Option<Vec<String>> {
         let (bin, sock) = (self.bin(), self.sock(at));
         Some(match (self.kind, how) {
-            (Kind::Bare, _) => return None,
+            (Kind::Bare | Kind::Relay, _) => return None,
             (Kind::Weft, PaneKind::Split) => argv(
                 &[&bin, "-S", &sock, "split-window", "-v", "-t", at.name, "--"],
                 pane,
@@ -369,7 +396,7 @@ impl Contender {
         let (bin, sock, conf) = (self.bin(), self.sock(at), self.conf(at));
         let (x, y) = (at.cols.to_string(), at.rows.to_string());
         Ok(Some(match self.kind {
-            Kind::Bare => return Ok(None),
+            Kind::Bare | Kind::Relay => return Ok(None),
             Kind::Weft => argv(
                 &[
                     &bin, "-S", &sock, "-f", &conf, "new", "-d", "-s", at.name, "-x", &x, "-y", &y,
@@ -417,7 +444,7 @@ impl Contender {
     pub fn attach(&self, at: &Place<'_>) -> Option<Vec<String>> {
         let (bin, sock, conf) = (self.bin(), self.sock(at), self.conf(at));
         Some(match self.kind {
-            Kind::Bare => return None,
+            Kind::Bare | Kind::Relay => return None,
             Kind::Weft => argv(&[&bin, "-S", &sock, "attach", "-t", at.name], &[]),
             Kind::Tmux => argv(&[&bin, "-S", &sock, "attach-session", "-t", at.name], &[]),
             Kind::Screen => argv(&[&bin, "-U", "-c", &conf, "-r", at.name], &[]),
@@ -442,7 +469,7 @@ impl Contender {
     pub fn kill(&self, at: &Place<'_>) -> Option<Vec<String>> {
         let (bin, sock) = (self.bin(), self.sock(at));
         Some(match self.kind {
-            Kind::Bare => return None,
+            Kind::Bare | Kind::Relay => return None,
             Kind::Weft => argv(&[&bin, "-S", &sock, "kill-server"], &[]),
             Kind::Tmux => argv(&[&bin, "-S", &sock, "kill-server"], &[]),
             Kind::Screen => argv(&[&bin, "-S", at.name, "-X", "quit"], &[]),

@@ -14,6 +14,7 @@ pub mod machine;
 pub mod options;
 pub mod pane;
 pub mod procs;
+pub mod relay;
 pub mod report;
 pub mod results;
 pub mod scan;
@@ -187,7 +188,8 @@ fn run(opts: Options, args: &[String]) -> Result<(), String> {
             target.join("release").join("weft")
         }
     };
-    let (mut contenders, missing) = contenders::detect(&weft);
+    let runner = std::env::current_exe().map_err(|e| e.to_string())?;
+    let (mut contenders, missing) = contenders::detect(&weft, &runner);
     if !opts.with.is_empty() {
         contenders.retain(|c| opts.with.iter().any(|w| w == c.name()));
     }
@@ -200,7 +202,7 @@ fn run(opts: Options, args: &[String]) -> Result<(), String> {
         cols: opts.cols,
         rows: opts.rows,
         runs: runs.0.clone(),
-        runner: std::env::current_exe().map_err(|e| e.to_string())?,
+        runner,
         base_env: base_env(&runs.0).map_err(|e| format!("{}: {e}", runs.0.display()))?,
         data: data::DataDir::new(target.join("bench-data")).map_err(|e| e.to_string())?,
         seq: Cell::new(0),

@@ -18,14 +18,14 @@ when installed (a missing one is reported and skipped).
   --only W[,W]    workloads to run (repeatable): cat, dense_cells, cursor_motion, light_cells,
                   scroll_region, unicode, vtebench (all five streams), echo, idle, memory, startup,
                   copy, kit
-  --with N[,N]    only these contenders (no-mux, weft, tmux, screen, zellij); default: all
+  --with N[,N]    only these contenders (no-mux, relay, weft, tmux, screen, zellij); default: all
   --json FILE     also write every sample as JSON
   --weft PATH     the weft binary to measure (default: `cargo build --release -p weft-mux` and use it)
   --size CxR      the outer terminal's size (default 104x59)
 ";
 
 /// Names `--with` accepts.
-const CONTENDER_NAMES: &[&str] = &["no-mux", "weft", "tmux", "screen", "zellij"];
+const CONTENDER_NAMES: &[&str] = &["no-mux", "relay", "weft", "tmux", "screen", "zellij"];
 
 /// Parsed arguments.
 #[derive(Clone, Debug)]

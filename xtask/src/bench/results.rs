@@ -178,6 +178,12 @@ impl Table {
         stats::median(self.samples(metric, contender))
     }
 
+    /// Whether `contender` ran in this table at all (a sample, or a reason for none).
+    pub fn ran(&self, contender: &str) -> bool {
+        self.status.contains_key(contender)
+            || self.rows.iter().any(|r| r.samples.contains_key(contender))
+    }
+
     /// The contenders with samples for `metric`.
     pub fn contenders(&self, metric: &str) -> Vec<&'static str> {
         self.rows

@@ -239,9 +239,27 @@ fn verdict(table: &Table) -> String {
             None => missed.push(format!("{what} not measured")),
         }
     }
-    if missed.is_empty() {
+    let verdict = if missed.is_empty() {
         format!("Target: {target}. **Met** ({}).", met.join(", "))
     } else {
         format!("Target: {target}. **Missed**: {}.", missed.join("; "))
+    };
+    verdict + &floor(table, bare)
+}
+
+/// What the pty relay says of the floor: its idle p50 over no multiplexer's (`bare`), and
+/// weft's over the relay's.
+fn floor(table: &Table, bare: f64) -> String {
+    match (
+        table.median(IDLE_P50, "relay"),
+        table.median(IDLE_P50, "weft"),
+    ) {
+        (Some(relay), Some(weft)) => format!(
+            " Floor: the pty relay's idle p50 is {:+.3} ms over no multiplexer; weft's is \
+             {:+.3} ms over the relay.",
+            relay - bare,
+            weft - relay
+        ),
+        _ => String::new(),
     }
 }

@@ -127,6 +127,12 @@ pub fn run(
     w: Workload,
     results: &mut Results,
 ) -> std::io::Result<()> {
+    let contenders: Vec<Contender> = contenders
+        .iter()
+        .filter(|c| c.kind.measures(w.name()))
+        .cloned()
+        .collect();
+    let contenders = &contenders[..];
     match w {
         Workload::Cat => {
             let lines = ctx.opts.log_lines();

@@ -106,9 +106,28 @@ fn verdict(table: &Table) -> String {
         (Some(w), Some(t)) => missed.push(format!("attach {:.2}× tmux", w / t)),
         _ => missed.push("attach not measured for weft and tmux".to_string()),
     }
-    if missed.is_empty() {
+    let verdict = if missed.is_empty() {
         format!("Target: {target}. **Met** ({}).", met.join(", "))
     } else {
         format!("Target: {target}. **Missed**: {}.", missed.join("; "))
+    };
+    verdict + &floor(table)
+}
+
+/// What the pty relay says of the floor: its new session over no multiplexer's, and weft's
+/// over the relay's.
+fn floor(table: &Table) -> String {
+    match (
+        table.median(NEW, "relay"),
+        table.median(NEW, "no-mux"),
+        table.median(NEW, "weft"),
+    ) {
+        (Some(relay), Some(bare), Some(weft)) => format!(
+            " Floor: the pty relay's new session is {:+.2} ms over no multiplexer; weft's is \
+             {:+.2} ms over the relay.",
+            relay - bare,
+            weft - relay
+        ),
+        _ => String::new(),
     }
 }

@@ -4,7 +4,7 @@
 //! reads its pane slowly makes `cat` block); the time until the DONE marker reaches the outer
 //! terminal is reported beside it.
 
-use crate::bench::contenders::Contender;
+use crate::bench::contenders::{Contender, Kind};
 use crate::bench::procs::{self, Counters};
 use crate::bench::results::{Table, Unit};
 use crate::bench::session::Session;
@@ -133,12 +133,17 @@ fn measure(ctx: &Ctx, c: &Contender, payload: &Path) -> Result<Sample, Failure> 
     })
 }
 
-/// The medians of `metric` per contender other than no-mux.
+/// The medians of `metric` per multiplexer other than weft.
 fn others(table: &Table, metric: &str) -> Vec<(&'static str, f64)> {
+    let multiplexer = |name: &str| {
+        [Kind::Tmux, Kind::Screen, Kind::Zellij]
+            .iter()
+            .any(|k| k.name() == name)
+    };
     table
         .contenders(metric)
         .into_iter()
-        .filter(|&c| c != "no-mux" && c != "weft")
+        .filter(|&c| multiplexer(c))
         .filter_map(|c| Some((c, table.median(metric, c)?)))
         .collect()
 }
@@ -183,7 +188,15 @@ pub fn cat_verdict(table: &Table) -> String {
         faster_than_all(table, weft)?;
         Ok(format!("{r:.2}× no multiplexer"))
     })();
-    verdict_line(target, result)
+    let floor = match (table.median(INNER, "relay"), table.median(INNER, "no-mux")) {
+        (Some(relay), Some(bare)) => format!(
+            " Floor: the pty relay takes {:.2}× no multiplexer; weft {:.2}× the relay.",
+            relay / bare,
+            weft / relay
+        ),
+        _ => String::new(),
+    };
+    verdict_line(target, result) + &floor
 }
 
 /// vtebench streams: faster than every other multiplexer.
