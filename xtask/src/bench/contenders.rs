@@ -40,6 +40,20 @@ impl Kind {
         }
     }
 
+    /// The kind whose column is `name`.
+    pub fn named(name: &str) -> Option<Kind> {
+        [
+            Kind::Bare,
+            Kind::Relay,
+            Kind::Weft,
+            Kind::Tmux,
+            Kind::Screen,
+            Kind::Zellij,
+        ]
+        .into_iter()
+        .find(|k| k.name() == name)
+    }
+
     /// Whether this contender is measured in `workload` (by its `--only` name): the relay
     /// only where it is the floor of a target (the cat's, the echo's and start-up's), so it
     /// adds no time or columns elsewhere.

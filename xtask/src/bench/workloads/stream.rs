@@ -135,15 +135,10 @@ fn measure(ctx: &Ctx, c: &Contender, payload: &Path) -> Result<Sample, Failure> 
 
 /// The medians of `metric` per multiplexer other than weft.
 fn others(table: &Table, metric: &str) -> Vec<(&'static str, f64)> {
-    let multiplexer = |name: &str| {
-        [Kind::Tmux, Kind::Screen, Kind::Zellij]
-            .iter()
-            .any(|k| k.name() == name)
-    };
     table
         .contenders(metric)
         .into_iter()
-        .filter(|&c| multiplexer(c))
+        .filter(|&c| c != "weft" && Kind::named(c).is_some_and(Kind::is_multiplexer))
         .filter_map(|c| Some((c, table.median(metric, c)?)))
         .collect()
 }
