@@ -24,9 +24,6 @@ when installed (a missing one is reported and skipped).
   --size CxR      the outer terminal's size (default 104x59)
 ";
 
-/// Names `--with` accepts.
-const CONTENDER_NAMES: &[&str] = &["no-mux", "relay", "weft", "tmux", "screen", "zellij"];
-
 /// Parsed arguments.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -108,7 +105,7 @@ impl Options {
                 }
                 "--with" => {
                     for name in value("--with")?.split(',').filter(|s| !s.is_empty()) {
-                        if !CONTENDER_NAMES.contains(&name) {
+                        if super::contenders::Kind::named(name).is_none() {
                             return Err(format!("--with: unknown contender {name}"));
                         }
                         opts.with.push(name.to_string());

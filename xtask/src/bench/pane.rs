@@ -226,7 +226,7 @@ fn run(args: &[String]) -> std::io::Result<()> {
 }
 
 /// Standard output as an unbuffered file.
-fn stdout_file() -> std::io::Result<File> {
+pub(super) fn stdout_file() -> std::io::Result<File> {
     Ok(File::from(std::io::stdout().as_fd().try_clone_to_owned()?))
 }
 

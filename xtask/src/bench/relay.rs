@@ -72,7 +72,7 @@ fn relay(argv: &[String], size: Winsize) -> io::Result<u8> {
     let mut keys_to = pair.master.take_writer().map_err(io::Error::other)?;
     // Unbuffered copies of the terminal's descriptors: one read and one write per chunk.
     let mut keys = File::from(io::stdin().as_fd().try_clone_to_owned()?);
-    let mut screen = File::from(io::stdout().as_fd().try_clone_to_owned()?);
+    let mut screen = super::pane::stdout_file()?;
     // Keys on their own thread, blocked in read; it ends with the process.
     std::thread::spawn(move || {
         let mut buf = [0u8; INPUT_CHUNK];
